@@ -1,0 +1,38 @@
+import { command, option, optional, positional, string } from 'cmd-ts';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { SfError, hasErrno } from '../../../core/errors/index.js';
+import { scaffoldSkit } from '../../../core/skit/scaffold.js';
+import { out } from '../../output/print.js';
+
+export const initCommand = command({
+  name: 'init',
+  description: 'Scaffold a valid two-skill SKIT in [path] (default: the current directory)',
+  args: {
+    path: positional({ type: optional(string), displayName: 'path' }),
+    id: option({ long: 'id', type: optional(string), description: 'SKIT id owner/name (default: local/<directory name>)' }),
+  },
+  handler: async ({ path, id }) => {
+    const root = resolve(path ?? '.');
+    const existing = await readdir(root).catch((e) => (hasErrno(e, 'ENOENT') ? [] : Promise.reject(e)));
+    if (existing.length > 0) {
+      throw new SfError('SF_E_CONFLICT', `could not initialize a SKIT in ${root}: the directory is not empty`, {
+        location: { file: root },
+        hint: 'choose an empty or new directory, e.g. `sf skit init my-skit`',
+      });
+    }
+    const skitId = id ?? `local/${slug(basename(root))}`;
+    if (!/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/.test(skitId)) {
+      throw new SfError('SF_E_USAGE', `invalid SKIT id "${skitId}"`, { hint: 'use owner/name with lowercase letters, digits and hyphens' });
+    }
+    for (const [rel, content] of Object.entries(scaffoldSkit({ id: skitId }))) {
+      const abs = join(root, ...rel.split('/'));
+      await mkdir(dirname(abs), { recursive: true });
+      await writeFile(abs, content, { flag: 'wx' });
+    }
+    out(`Created SKIT ${skitId} in ${root}`);
+    out('Next: sf skit validate, sf skit hash, sf skit pack -o out.tgz');
+  },
+});
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'my-skit';

@@ -1,0 +1,18 @@
+/** Colours only when writing to a TTY and NO_COLOR is unset. */
+const enabled = (stream: NodeJS.WriteStream): boolean =>
+  Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+
+const wrap = (open: number, close: number) => (text: string, stream: NodeJS.WriteStream = process.stdout) =>
+  enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+
+export const red = wrap(31, 39);
+export const yellow = wrap(33, 39);
+export const green = wrap(32, 39);
+export const dim = wrap(2, 22);
+export const bold = wrap(1, 22);
+
+/** Strip terminal control characters from strings that came from a repository or remote before printing them. */
+export function sanitize(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
+}
