@@ -1,0 +1,88 @@
+import type { Diagnostic } from '../errors/index.js';
+
+/**
+ * The port every agent-host adapter (adapters/<host>/) implements. The install orchestrator in
+ * core/install only talks to hosts through this interface.
+ */
+
+export type Scope = 'user' | 'project';
+
+export interface HostContext {
+  /** the user's home directory (tests point this at a temp dir) */
+  home: string;
+  scope: Scope;
+  /** required when scope is 'project' */
+  projectRoot?: string;
+  /** where config backups go ($SF_HOME/backups/...) */
+  backupDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ProjectedSkill {
+  /** `owner/name:skill` */
+  skillId: string;
+  name: string;
+  /** absolute directory holding the complete skill as the host must see it (own files + shared mappings materialized), inside the store */
+  sourceDir: string;
+  contentHash: string;
+  enabled: boolean;
+}
+
+export interface ProjectionRequest {
+  skitId: string;
+  release: string;
+  bundleHash: string;
+  skills: ProjectedSkill[];
+}
+
+export interface ProjectedPath {
+  skillId: string;
+  /** absolute path of the skill directory in the host's skill root */
+  path: string;
+  mode: 'symlink' | 'copy';
+}
+
+export interface ConfigEdit {
+  /** absolute path of the host config file Forge edited */
+  file: string;
+  /** absolute path of the backup written before the first edit, if the file existed */
+  backup?: string;
+}
+
+/** What an adapter did, recorded in the library as the installation's target. */
+export interface ProjectionRecord {
+  agent: string;
+  scope: Scope;
+  projectRoot?: string;
+  skillRoot: string;
+  paths: ProjectedPath[];
+  configEdits: ConfigEdit[];
+}
+
+export interface HostDetection {
+  present: boolean;
+  /** human-readable evidence, e.g. "found ~/.claude" or "claude binary on PATH" */
+  evidence: string[];
+  configFiles: string[];
+}
+
+export interface HostAdapter {
+  /** canonical agent id used on the command line and in records, e.g. 'claude-code' */
+  readonly id: string;
+  /** other accepted names, e.g. ['claude'] */
+  readonly aliases: readonly string[];
+  readonly displayName: string;
+  /** true when the host has a native per-skill on/off control (then disabled skills stay projected but are turned off) */
+  readonly nativeEnablement: boolean;
+  /** the directory skills are projected into for this context */
+  skillRoot(ctx: HostContext): string;
+  detect(ctx: HostContext): Promise<HostDetection>;
+  /** project a complete release; must be idempotent and atomic per skill directory */
+  project(req: ProjectionRequest, ctx: HostContext): Promise<ProjectionRecord>;
+  /** apply per-skill enablement after a change, returning the updated record */
+  setEnablement(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<ProjectionRecord>;
+  /** remove everything `record` says Forge put there, and only that */
+  unproject(record: ProjectionRecord, ctx: HostContext): Promise<void>;
+  /** drift: missing/modified/dangling/foreign entries, config drift, disabled children exposed */
+  diagnose(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
+}
