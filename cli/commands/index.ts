@@ -1,4 +1,5 @@
 import { skitFamily } from './skit/index.js';
+import { hubFamily } from './hub/index.js';
 
 /**
  * Command families of `sf`. Each family lives in its own folder under cli/commands/ with one file
@@ -8,5 +9,6 @@ import { skitFamily } from './skit/index.js';
 export function families() {
   return {
     skit: skitFamily(),
+    hub: hubFamily(),
   };
 }

@@ -1,0 +1,44 @@
+import { command, flag, option, optional, positional, string, subcommands } from 'cmd-ts';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { out, printJson } from '../../output/print.js';
+import { defaultHubDataDir } from './data-dir.js';
+
+/**
+ * `sf hub admin create-user <login> [--admin]`: the documented bootstrap. It writes directly into
+ * the data directory (run it before `sf hub serve`, or while the hub is stopped) and prints the new
+ * user's first personal access token exactly once.
+ */
+const createUser = command({
+  name: 'create-user',
+  description: 'Create a hub user and its first personal access token (prints the token once)',
+  args: {
+    login: positional({ type: string, displayName: 'login' }),
+    admin: flag({ long: 'admin', description: 'make the user an administrator (token gets every scope)' }),
+    data: option({ long: 'data', type: optional(string), description: 'hub data directory (default $SF_HOME/hub)' }),
+    json: flag({ long: 'json', description: 'machine-readable output' }),
+  },
+  handler: async ({ login, admin, data, json }) => {
+    const dataDir = resolve(data ?? defaultHubDataDir());
+    await mkdir(dataDir, { recursive: true });
+    const { openEmbeddedStorage } = await import('../../../hub/storage/embedded/lmdb-store.js');
+    const { issueToken } = await import('../../../hub/auth/tokens.js');
+    const storage = openEmbeddedStorage(dataDir);
+    try {
+      const user = storage.accounts.createUser(login, admin);
+      const scopes = admin
+        ? (['registry:read', 'registry:write', 'telemetry:write', 'admin'] as const)
+        : (['registry:read', 'registry:write', 'telemetry:write'] as const);
+      const { secret, record } = issueToken(storage.tokens, { userId: user.id, kind: 'pat', name: 'bootstrap', scopes: [...scopes] });
+      if (json) printJson({ user, token: secret, tokenId: record.id, scopes: record.scopes });
+      else {
+        out(`created user ${user.login}${admin ? ' (admin)' : ''} in ${dataDir}`);
+        out(`token (shown once, store it now): ${secret}`);
+      }
+    } finally {
+      await storage.close();
+    }
+  },
+});
+
+export const hubAdminCommand = subcommands({ name: 'admin', description: 'Offline administration of a hub data directory', cmds: { 'create-user': createUser } });

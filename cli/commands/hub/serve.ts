@@ -1,0 +1,30 @@
+import { command, number, option, optional, string } from 'cmd-ts';
+import { resolve } from 'node:path';
+import { out } from '../../output/print.js';
+import { defaultHubDataDir } from './data-dir.js';
+
+export const hubServeCommand = command({
+  name: 'serve',
+  description: 'Run the Forge hub (registry + OTLP ingest) with embedded storage',
+  args: {
+    port: option({ long: 'port', type: number, defaultValue: () => 7357, description: 'TCP port (0 = any free port)' }),
+    host: option({ long: 'host', type: string, defaultValue: () => '127.0.0.1', description: 'address to bind' }),
+    data: option({ long: 'data', type: optional(string), description: 'data directory (default $SF_HOME/hub)' }),
+    baseUrl: option({ long: 'base-url', type: optional(string), description: 'public URL used in links (default: the request origin)' }),
+  },
+  handler: async ({ port, host, data, baseUrl }) => {
+    const { startHub } = await import('../../../hub/serve.js');
+    const hub = await startHub({ dataDir: resolve(data ?? defaultHubDataDir()), port, host, baseUrl });
+    out(`forge hub listening on ${hub.url} (data: ${resolve(data ?? defaultHubDataDir())})`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        hub.close().then(done, done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    out('forge hub stopped');
+  },
+});

@@ -1,0 +1,60 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { SfError } from '../../core/errors/index.js';
+import type { HubStorage, Scope, TokenRecord, UserRecord } from '../storage/ports.js';
+import { verifySecret } from './tokens.js';
+
+/** Who is calling: anonymous, or a user acting through one credential with its scopes. */
+export interface Principal {
+  user?: UserRecord;
+  token?: TokenRecord;
+  scopes: ReadonlySet<Scope>;
+}
+
+export const ANONYMOUS: Principal = { scopes: new Set() };
+
+export type HubEnv = { Variables: { principal: Principal; storage: HubStorage } };
+
+/**
+ * Resolves the bearer credential, if any. An invalid or revoked credential is a 401 at once (it is
+ * never treated as anonymous), so revocation takes effect on the next request.
+ */
+export function authenticate(storage: HubStorage): MiddlewareHandler<HubEnv> {
+  return async (c, next) => {
+    c.set('storage', storage);
+    const header = c.req.header('authorization');
+    if (!header) {
+      c.set('principal', ANONYMOUS);
+      return next();
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const token = match ? verifySecret(storage.tokens, match[1]) : undefined;
+    const user = token ? storage.accounts.getUser(token.userId) : undefined;
+    if (!token || !user) {
+      throw new SfError('SF_E_AUTH', 'the credential is invalid, expired or revoked', {
+        hint: 'create a new token and run `sf login --hub <url>` again',
+      });
+    }
+    c.set('principal', { user, token, scopes: new Set(token.scopes) });
+    return next();
+  };
+}
+
+/** Requires an authenticated principal holding `scope` (admin implies every scope except telemetry-only devices). */
+export function requireScope(c: Context<HubEnv>, scope: Scope): Principal & { user: UserRecord; token: TokenRecord } {
+  const p = c.get('principal');
+  if (!p.user || !p.token) {
+    throw new SfError('SF_E_AUTH', `authentication required (${scope})`, { hint: 'send Authorization: Bearer <token>' });
+  }
+  const ok = p.scopes.has(scope) || (p.token.kind === 'pat' && p.scopes.has('admin'));
+  if (!ok) {
+    throw new SfError('SF_E_FORBIDDEN', `the credential lacks the ${scope} scope`, { hint: `issue a token with ${scope}` });
+  }
+  return p as Principal & { user: UserRecord; token: TokenRecord };
+}
+
+/** True when the principal may read registry content it has access to (anonymous reads of public content are allowed). */
+export function canReadRegistry(p: Principal): boolean {
+  if (!p.token) return true;
+  if (p.token.kind === 'device') return false;
+  return p.scopes.has('registry:read') || p.scopes.has('registry:write') || p.scopes.has('admin');
+}

@@ -1,0 +1,19 @@
+import type { Context } from 'hono';
+import { httpStatusFor, isSfError } from '../core/errors/index.js';
+
+/**
+ * The hub's single error funnel: SfError codes map to HTTP statuses through core/errors/codes.ts;
+ * anything else is a 500 without internals. Body: `{ error: { code, message, hint?, location? } }`.
+ */
+export function onHubError(err: Error, c: Context): Response {
+  if (isSfError(err)) {
+    const status = httpStatusFor(err.code);
+    const headers: Record<string, string> = {};
+    if (err.code === 'SF_E_AUTH') headers['www-authenticate'] = 'Bearer realm="forge-hub"';
+    const retryAfter = err.data?.retryAfterSeconds;
+    if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+    return c.json({ error: err.toJSON() }, status as 400, headers);
+  }
+  console.error('hub internal error:', err);
+  return c.json({ error: { code: 'SF_E_INTERNAL', message: 'internal error' } }, 500);
+}

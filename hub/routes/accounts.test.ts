@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
+
+describe('hub accounts and tokens', () => {
+  let hub: HubFixture;
+  beforeEach(async () => (hub = await hubFixture()));
+  afterEach(() => hub.cleanup());
+
+  const json = (body: unknown, headers: Record<string, string>) => ({
+    method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers },
+  });
+
+  it('serves /healthz without credentials', async () => {
+    const res = await hub.app.request('/healthz');
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).ok, true);
+  });
+
+  it('stores tokens only as hashes', async () => {
+    const alice = hub.user('alice');
+    const stored = hub.storage.tokens.listForUser(alice.id);
+    assert.equal(stored.length, 1);
+    assert.ok(!JSON.stringify(stored).includes(alice.secret));
+    assert.match(stored[0].secretHash, /^[0-9a-f]{64}$/);
+  });
+
+  it('rejects a wrong or malformed bearer with 401 rather than treating it as anonymous', async () => {
+    for (const authorization of ['Bearer sfp_wrongwrongwrongwrongwrong', 'Basic abc', 'Bearer']) {
+      const res = await hub.app.request('/api/v1/user', { headers: { authorization } });
+      assert.equal(res.status, 401, authorization);
+      assert.equal((await res.json()).error.code, 'SF_E_AUTH');
+    }
+  });
+
+  it('revocation takes effect on the very next request', async () => {
+    const alice = hub.user('alice');
+    const created = await hub.app.request('/api/v1/tokens', json({ name: 'ci', scopes: ['registry:read'] }, alice.auth));
+    assert.equal(created.status, 201);
+    const { token, id } = await created.json();
+    const auth = { authorization: `Bearer ${token}` };
+    assert.equal((await hub.app.request('/api/v1/user', { headers: auth })).status, 200);
+    const del = await hub.app.request(`/api/v1/tokens/${id}`, { method: 'DELETE', headers: alice.auth });
+    assert.equal(del.status, 200);
+    assert.equal((await hub.app.request('/api/v1/user', { headers: auth })).status, 401);
+  });
+
+  it('rotation revokes the old secret and returns a working new one', async () => {
+    const alice = hub.user('alice');
+    const tokenId = hub.storage.tokens.listForUser(alice.id)[0].id;
+    const res = await hub.app.request(`/api/v1/tokens/${tokenId}/rotate`, { method: 'POST', headers: alice.auth });
+    assert.equal(res.status, 201);
+    const { token, rotatedFrom } = await res.json();
+    assert.equal(rotatedFrom, tokenId);
+    assert.equal((await hub.app.request('/api/v1/user', { headers: alice.auth })).status, 401);
+    assert.equal((await hub.app.request('/api/v1/user', { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  });
+
+  it('a token cannot grant scopes it does not hold, and device credentials are telemetry-only', async () => {
+    const bob = hub.user('bob', ['registry:read']);
+    const res = await hub.app.request('/api/v1/tokens', json({ scopes: ['registry:write'] }, bob.auth));
+    assert.equal(res.status, 403);
+    const dev = await hub.app.request('/api/v1/tokens', json({ kind: 'device', scopes: ['registry:read'] }, hub.user('carol', ['registry:read', 'telemetry:write']).auth));
+    assert.equal(dev.status, 400);
+    const ok = await hub.app.request('/api/v1/tokens', json({ kind: 'device' }, hub.user('dave', ['telemetry:write', 'registry:read']).auth));
+    assert.equal(ok.status, 201);
+    const body = await ok.json();
+    assert.deepEqual(body.scopes, ['telemetry:write']);
+    assert.match(body.token, /^sfd_/);
+  });
+
+  it('only admins create users; logins share one namespace with organizations', async () => {
+    const alice = hub.user('alice');
+    assert.equal((await hub.app.request('/api/v1/users', json({ login: 'eve' }, alice.auth))).status, 403);
+    const root = hub.user('root', ['admin'], { admin: true });
+    assert.equal((await hub.app.request('/api/v1/users', json({ login: 'eve' }, root.auth))).status, 201);
+    assert.equal((await hub.app.request('/api/v1/orgs', json({ login: 'eve' }, alice.auth))).status, 409);
+    const org = await hub.app.request('/api/v1/orgs', json({ login: 'acme' }, alice.auth));
+    assert.equal(org.status, 201);
+    const add = await hub.app.request('/api/v1/orgs/acme/members/eve', { method: 'PUT', body: '{"role":"member"}', headers: alice.auth });
+    assert.equal(add.status, 200);
+    assert.equal((await add.json()).members.length, 2);
+  });
+});

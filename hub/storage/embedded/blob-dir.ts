@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hasErrno } from '../../../core/errors/index.js';
+import type { BlobStore } from '../ports.js';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Content-addressed blob directory: `<root>/<aa>/<sha256>`. Writes go to a temp file, are fsynced
+ * and renamed into place, so a blob is either absent or complete.
+ */
+export class BlobDir implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathFor(sha256: string): string {
+    if (!HEX64.test(sha256)) throw new Error(`invalid blob key ${sha256}`);
+    return join(this.root, sha256.slice(0, 2), sha256);
+  }
+
+  async put(bytes: Uint8Array): Promise<string> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const target = this.pathFor(sha256);
+    if (await this.has(sha256)) return sha256;
+    await mkdir(join(this.root, sha256.slice(0, 2)), { recursive: true });
+    const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
+    const fh = await open(tmp, 'wx', 0o644);
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, target);
+    return sha256;
+  }
+
+  async get(sha256: string): Promise<Buffer | undefined> {
+    if (!HEX64.test(sha256)) return undefined;
+    try {
+      return await readFile(this.pathFor(sha256));
+    } catch (e) {
+      if (hasErrno(e, 'ENOENT')) return undefined;
+      throw e;
+    }
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    if (!HEX64.test(sha256)) return false;
+    try {
+      await stat(this.pathFor(sha256));
+      return true;
+    } catch (e) {
+      if (hasErrno(e, 'ENOENT')) return false;
+      throw e;
+    }
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await rm(this.pathFor(sha256), { force: true });
+  }
+
+  async *list(): AsyncIterable<{ sha256: string; size: number; mtimeMs: number }> {
+    let shards: string[];
+    try {
+      shards = await readdir(this.root);
+    } catch (e) {
+      if (hasErrno(e, 'ENOENT')) return;
+      throw e;
+    }
+    for (const shard of shards.sort()) {
+      for (const name of (await readdir(join(this.root, shard))).sort()) {
+        if (!HEX64.test(name)) continue;
+        const st = await stat(join(this.root, shard, name));
+        yield { sha256: name, size: st.size, mtimeMs: st.mtimeMs };
+      }
+    }
+  }
+}

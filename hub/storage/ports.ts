@@ -1,0 +1,144 @@
+/**
+ * Storage ports of the hub. The embedded implementation (hub/storage/embedded) uses LMDB for
+ * records and a content-addressed blob directory; a server database can implement the same
+ * interfaces for teams. Handlers only see these interfaces.
+ */
+
+export type Scope = 'registry:read' | 'registry:write' | 'telemetry:write' | 'admin';
+export const ALL_SCOPES: readonly Scope[] = ['registry:read', 'registry:write', 'telemetry:write', 'admin'];
+
+export interface UserRecord {
+  id: string;
+  login: string;
+  admin: boolean;
+  createdAt: string;
+}
+
+export type OrgRole = 'owner' | 'member';
+
+export interface OrgRecord {
+  id: string;
+  login: string;
+  members: { userId: string; role: OrgRole }[];
+  createdAt: string;
+}
+
+/** Owner names are one namespace shared by users and organizations. */
+export interface OwnerRef {
+  kind: 'user' | 'org';
+  id: string;
+  login: string;
+}
+
+export type CredentialKind = 'pat' | 'device';
+
+export interface TokenRecord {
+  id: string;
+  userId: string;
+  kind: CredentialKind;
+  name: string;
+  scopes: Scope[];
+  /** sha256 hex of the secret; the secret itself is never stored */
+  secretHash: string;
+  createdAt: string;
+  revokedAt?: string;
+  /** id of the token this one replaced on rotation */
+  rotatedFrom?: string;
+}
+
+export type Visibility = 'public' | 'unlisted' | 'private';
+
+export interface SkitRecord {
+  /** owner/name */
+  id: string;
+  owner: string;
+  name: string;
+  visibility: Visibility;
+  description: string;
+  tags: string[];
+  createdAt: string;
+  deprecated?: { message: string; replacement?: string; at: string };
+  quarantined?: { reason: string; replacement?: string; at: string };
+}
+
+export interface ReleaseFile {
+  path: string;
+  mode: 'file' | 'exec';
+  size: number;
+  sha256: string;
+}
+
+export interface ReleaseSkill {
+  name: string;
+  id: string;
+  path: string;
+  hash: string;
+  defaultEnabled: boolean;
+  description: string;
+  /** sha256 of the per-skill archive (SKILL.md at its root) served to generic clients */
+  archiveSha256: string;
+  archiveSize: number;
+}
+
+export interface ReleaseRecord {
+  skitId: string;
+  version: string;
+  bundleHash: string;
+  /** sha256 of the deterministic release archive (the blob key) */
+  archiveSha256: string;
+  archiveSize: number;
+  skills: ReleaseSkill[];
+  files: ReleaseFile[];
+  publishedAt: string;
+  publishedBy: string;
+  deprecated?: { message: string; replacement?: string; at: string };
+  quarantined?: { reason: string; replacement?: string; at: string };
+}
+
+export interface AccountStore {
+  createUser(login: string, admin: boolean): UserRecord;
+  getUser(id: string): UserRecord | undefined;
+  createOrg(login: string, ownerUserId: string): OrgRecord;
+  getOrg(id: string): OrgRecord | undefined;
+  setOrgMember(orgId: string, userId: string, role: OrgRole | null): OrgRecord;
+  findOwner(login: string): OwnerRef | undefined;
+  listUsers(): UserRecord[];
+}
+
+export interface TokenStore {
+  put(token: TokenRecord): void;
+  getBySecretHash(secretHash: string): TokenRecord | undefined;
+  get(id: string): TokenRecord | undefined;
+  listForUser(userId: string): TokenRecord[];
+  revoke(id: string, at: string): TokenRecord | undefined;
+}
+
+export interface RegistryStore {
+  getSkit(id: string): SkitRecord | undefined;
+  putSkit(skit: SkitRecord): void;
+  listSkits(): SkitRecord[];
+  getRelease(skitId: string, version: string): ReleaseRecord | undefined;
+  listReleases(skitId: string): ReleaseRecord[];
+  /** atomically creates the release; false when the version already exists (releases are immutable) */
+  createRelease(release: ReleaseRecord): boolean;
+  updateReleaseFlags(skitId: string, version: string, flags: Pick<ReleaseRecord, 'deprecated' | 'quarantined'>): ReleaseRecord | undefined;
+  /** total archive bytes stored for an owner (for the owner storage quota) */
+  ownerStorageBytes(owner: string): number;
+}
+
+export interface BlobStore {
+  /** stores bytes under their sha256 and returns it; idempotent */
+  put(bytes: Uint8Array): Promise<string>;
+  get(sha256: string): Promise<Buffer | undefined>;
+  has(sha256: string): Promise<boolean>;
+  delete(sha256: string): Promise<void>;
+  list(): AsyncIterable<{ sha256: string; size: number; mtimeMs: number }>;
+}
+
+export interface HubStorage {
+  accounts: AccountStore;
+  tokens: TokenStore;
+  registry: RegistryStore;
+  blobs: BlobStore;
+  close(): Promise<void>;
+}
