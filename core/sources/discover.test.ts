@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSfError, type Diagnostic } from '../errors/index.js';
+import { tempDir, writeTree } from '../../test-support/index.js';
+import { skillMd } from '../../test-support/git.js';
+import { discoverLayout } from './discover.js';
+import { resolveSource } from './index.js';
+
+describe('core/sources Agent Skills discovery', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ path: root, cleanup } = await tempDir('sf-src-disc-')));
+  afterEach(() => cleanup());
+
+  it('finds skills in every guaranteed location, including skills/<category>/<name>', async () => {
+    await writeTree(root, {
+      'README.md': '# just a readme\n',
+      'skills/alpha/SKILL.md': skillMd('alpha'),
+      'skills/tools/beta/SKILL.md': skillMd('beta'),
+      '.agents/skills/gamma/SKILL.md': skillMd('gamma'),
+      '.claude/skills/delta/SKILL.md': skillMd('delta'),
+      '.opencode/skills/epsilon/SKILL.md': skillMd('epsilon'),
+      'other/zeta/SKILL.md': skillMd('zeta'),
+      '.claude/skills/deep/nested/SKILL.md': skillMd('nested'),
+    });
+    const r = await resolveSource(root, { cwd: root, workDir: join(root, '.work') });
+    assert.equal(r.kind, 'local-dir');
+    assert.deepEqual(
+      (r.descriptor?.skills ?? []).map((s) => `${s.name}@${s.path}`),
+      ['alpha@skills/alpha', 'beta@skills/tools/beta', 'gamma@.agents/skills/gamma', 'delta@.claude/skills/delta', 'epsilon@.opencode/skills/epsilon'],
+      'outside the guaranteed roots and deeper than one level in agent dirs is not discovered',
+    );
+    assert.equal(r.descriptor?.id, r.provisionalId);
+    assert.ok(r.descriptor?.skills.every((s) => s.default_enabled === true));
+  });
+
+  it('uses the SKILL.md frontmatter name, not the directory name', async () => {
+    await writeTree(root, { 'skills/dir-name/SKILL.md': skillMd('real-name') });
+    const layout = await discoverLayout(root);
+    assert.deepEqual(layout.kind === 'skills' && layout.skills, [{ name: 'real-name', path: 'skills/dir-name' }]);
+  });
+
+  it('fails on a duplicate name with an error diagnostic naming both paths', async () => {
+    await writeTree(root, { 'skills/review/SKILL.md': skillMd('review'), '.claude/skills/review/SKILL.md': skillMd('review') });
+    await assert.rejects(resolveSource(root, { cwd: root, workDir: join(root, '.work') }), (e) => {
+      assert.ok(isSfError(e, 'SF_E_VALIDATION'));
+      const [d] = e.data?.diagnostics as Diagnostic[];
+      assert.equal(d.code, 'SKIT_SKILL_NAME_DUPLICATE');
+      assert.equal(d.severity, 'error');
+      assert.match(d.message, /skills\/review\/SKILL\.md and \.claude\/skills\/review\/SKILL\.md/);
+      assert.match(e.message, /\.claude\/skills\/review/);
+      return true;
+    });
+  });
+
+  it('fails on a SKILL.md without a name', async () => {
+    await writeTree(root, { 'skills/x/SKILL.md': '# no frontmatter\n' });
+    await assert.rejects(
+      resolveSource(root, { cwd: root, workDir: join(root, '.work') }),
+      (e) => isSfError(e, 'SF_E_VALIDATION') && (e.data?.diagnostics as Diagnostic[])[0].file === 'skills/x/SKILL.md',
+    );
+  });
+
+  it('treats a root SKILL.md as the one skill and warns about skills below it', async () => {
+    await writeTree(root, { 'SKILL.md': skillMd('top'), 'skills/inner/SKILL.md': skillMd('inner') });
+    const r = await resolveSource(root, { cwd: root, workDir: join(root, '.work') });
+    assert.equal(r.kind, 'local-skill');
+    assert.deepEqual(r.descriptor?.skills, [{ name: 'top', path: '', default_enabled: true }]);
+    assert.equal(r.diagnostics?.[0].code, 'SOURCE_ROOT_SKILL_SHADOWS');
+    assert.equal(r.diagnostics?.[0].severity, 'warning');
+  });
+
+  it('routes on README frontmatter: a skit key makes a SKIT, other frontmatter does not', async () => {
+    await writeTree(root, { 'README.md': '---\ntitle: docs\n---\n', 'skills/a/SKILL.md': skillMd('a') });
+    assert.equal((await discoverLayout(root)).kind, 'skills');
+    await writeTree(root, { 'README.md': '---\nskit: 1\nid: [broken\n---\n' });
+    assert.equal((await discoverLayout(root)).kind, 'skit', 'broken YAML under skit: is left to the validator');
+  });
+
+  it('does not follow symlinked skill directories', async () => {
+    await writeTree(root, { 'elsewhere/SKILL.md': skillMd('linked') });
+    await mkdir(join(root, 'skills'));
+    await symlink(join(root, 'elsewhere'), join(root, 'skills', 'linked'));
+    assert.equal((await discoverLayout(root)).kind, 'empty');
+  });
+});

@@ -1,0 +1,144 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hasErrno, type Diagnostic } from '../errors/index.js';
+import { compareCodeUnits } from '../skit/tree.js';
+import { isSkitReadme, skillNameOf } from './frontmatter.js';
+
+/**
+ * Agent Skills discovery for trees without SKIT README frontmatter (spec "Source compatibility
+ * contract"). Guaranteed locations, in this order:
+ *
+ *   SKILL.md at the root (then the root is the one skill and nothing else is searched),
+ *   skills/<name>, skills/<category>/<name>, .agents/skills/<name>, .claude/skills/<name>,
+ *   .opencode/skills/<name>.
+ *
+ * A directory counts when it holds a regular file named SKILL.md; symlinked directories and dot
+ * directories are not followed. Recursive discovery elsewhere is best-effort and not done here.
+ */
+
+export const DISCOVERY_LOCATIONS = ['skills', '.agents/skills', '.claude/skills', '.opencode/skills'] as const;
+
+export interface DiscoveredSkill {
+  name: string;
+  /** SKIT-relative directory; '' for a root SKILL.md */
+  path: string;
+}
+
+export type Layout =
+  | { kind: 'skit' }
+  | { kind: 'skills'; skills: DiscoveredSkill[]; diagnostics: Diagnostic[] }
+  | { kind: 'empty' };
+
+/** Reads a file, or undefined when it does not exist or is not a regular file. */
+async function readIfFile(abs: string): Promise<string | undefined> {
+  try {
+    return await readFile(abs, 'utf8');
+  } catch (err) {
+    if (hasErrno(err, 'ENOENT') || hasErrno(err, 'EISDIR') || hasErrno(err, 'ENOTDIR')) return undefined;
+    throw err;
+  }
+}
+
+/** Real subdirectories (no symlinks, no dot names), sorted. */
+async function subdirs(abs: string): Promise<string[]> {
+  try {
+    const entries = await readdir(abs, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort(compareCodeUnits);
+  } catch (err) {
+    if (hasErrno(err, 'ENOENT') || hasErrno(err, 'ENOTDIR')) return [];
+    throw err;
+  }
+}
+
+/** Relative directories below the guaranteed locations that hold a SKILL.md, with its text. */
+async function findSkillDirs(root: string): Promise<{ path: string; text: string }[]> {
+  const found: { path: string; text: string }[] = [];
+  for (const location of DISCOVERY_LOCATIONS) {
+    for (const name of await subdirs(join(root, location))) {
+      const rel = `${location}/${name}`;
+      const text = await readIfFile(join(root, rel, 'SKILL.md'));
+      if (text !== undefined) {
+        found.push({ path: rel, text });
+        continue;
+      }
+      // skills/<category>/<name> only; the agent directories are one level deep
+      if (location !== 'skills') continue;
+      for (const child of await subdirs(join(root, rel))) {
+        const childRel = `${rel}/${child}`;
+        const childText = await readIfFile(join(root, childRel, 'SKILL.md'));
+        if (childText !== undefined) found.push({ path: childRel, text: childText });
+      }
+    }
+  }
+  return found;
+}
+
+function named(path: string, text: string, diagnostics: Diagnostic[]): DiscoveredSkill | undefined {
+  const name = skillNameOf(text);
+  const file = path ? `${path}/SKILL.md` : 'SKILL.md';
+  if (name === undefined) {
+    diagnostics.push({
+      code: 'SOURCE_SKILL_NAME_MISSING',
+      severity: 'error',
+      message: `${file} has no frontmatter "name", so the skill cannot be identified`,
+      file,
+      hint: 'start SKILL.md with a "---" YAML block that sets name: and description:',
+      errorCode: 'SF_E_VALIDATION',
+    });
+    return undefined;
+  }
+  return { name, path };
+}
+
+/**
+ * Decides how a tree is laid out: a SKIT (root README.md with `skit` frontmatter), a set of Agent
+ * Skills found in the guaranteed locations, or nothing recognizable. Duplicate skill names and
+ * nameless SKILL.md files become error diagnostics; the caller decides whether to throw.
+ */
+export async function discoverLayout(root: string): Promise<Layout> {
+  const readme = await readIfFile(join(root, 'README.md'));
+  if (readme !== undefined && isSkitReadme(readme)) return { kind: 'skit' };
+
+  const diagnostics: Diagnostic[] = [];
+  const nested = await findSkillDirs(root);
+  const rootSkill = await readIfFile(join(root, 'SKILL.md'));
+  if (rootSkill !== undefined) {
+    if (nested.length > 0) {
+      diagnostics.push({
+        code: 'SOURCE_ROOT_SKILL_SHADOWS',
+        severity: 'warning',
+        message: `SKILL.md at the root makes the whole tree one skill; ${nested.length} skill(s) below it (${nested[0].path}, ...) are not installed separately`,
+        file: 'SKILL.md',
+        hint: 'remove the root SKILL.md, or add a README.md with SKIT frontmatter listing the skills',
+      });
+    }
+    const skill = named('', rootSkill, diagnostics);
+    return { kind: 'skills', skills: skill ? [skill] : [], diagnostics };
+  }
+  if (nested.length === 0) return { kind: 'empty' };
+
+  const skills: DiscoveredSkill[] = [];
+  const byName = new Map<string, string>();
+  for (const { path, text } of nested) {
+    const skill = named(path, text, diagnostics);
+    if (!skill) continue;
+    const prior = byName.get(skill.name);
+    if (prior !== undefined) {
+      diagnostics.push({
+        code: 'SKIT_SKILL_NAME_DUPLICATE',
+        severity: 'error',
+        message: `skill name "${skill.name}" is used twice: ${prior}/SKILL.md and ${path}/SKILL.md`,
+        file: `${path}/SKILL.md`,
+        hint: 'rename one of the skills, or add a README.md with SKIT frontmatter that lists the one to install',
+        errorCode: 'SF_E_VALIDATION',
+      });
+      continue;
+    }
+    byName.set(skill.name, path);
+    skills.push(skill);
+  }
+  return { kind: 'skills', skills, diagnostics };
+}

@@ -1,0 +1,136 @@
+import * as fs from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { isSfError, SfError } from '../errors/index.js';
+import { isFullSha } from './git-spec.js';
+import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
+import type { SourceLimits } from './types.js';
+
+/**
+ * Clone over git smart HTTP with isomorphic-git (no system git needed): a shallow, single-branch
+ * clone of depth 1 for a branch or tag; a full clone then a detached checkout for a commit id.
+ *
+ * Credentials are offered only when the server asks (HTTP 401): first those in the URL, else
+ * `SF_GIT_TOKEN` (user `SF_GIT_USERNAME`, default `x-access-token`) — the env token only over
+ * https or to a loopback host, so it never crosses the network in clear text. Credentials stay in
+ * memory; every message is redacted.
+ */
+
+export interface HttpCloneRequest {
+  url: string;
+  ref?: string;
+  dest: string;
+  limits: SourceLimits;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CloneResult {
+  commit: string;
+  /** the ref asked for, or the branch the remote HEAD pointed at */
+  ref?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+type Auth = { username: string; password: string };
+
+/** The credentials to offer on a 401 for `url`, or undefined. */
+export function httpCredentials(url: string, env: NodeJS.ProcessEnv): Auth | undefined {
+  const fromUrl = urlCredentials(url);
+  if (fromUrl) return fromUrl;
+  const token = env.SF_GIT_TOKEN;
+  if (!token) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && !LOOPBACK.has(parsed.hostname)) return undefined;
+  return { username: env.SF_GIT_USERNAME || 'x-access-token', password: token };
+}
+
+export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult> {
+  const git = await import('isomorphic-git');
+  const nodeHttp = (await import('isomorphic-git/http/node')).default;
+  const url = stripCredentials(req.url).replace(/\/$/, '');
+  const shown = redactUrl(req.url);
+  const auth = httpCredentials(req.url, req.env);
+  const secrets = [auth?.password, req.env.SF_GIT_TOKEN];
+  const signal = AbortSignal.timeout(req.limits.gitTimeoutMs);
+  let received = 0;
+  // kept aside: isomorphic-git may swallow an error thrown from a body iterator and report another
+  let overLimit: SfError | undefined;
+
+  async function* counted(body: AsyncIterableIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for await (const chunk of body) {
+      received += chunk.byteLength;
+      if (received > req.limits.maxGitBytes) {
+        overLimit ??= new SfError('SF_E_LIMIT', `cloning ${shown} read more than ${req.limits.maxGitBytes} bytes`, {
+          hint: 'point the source at a smaller repository, or a ref/subpath with less history',
+        });
+        throw overLimit;
+      }
+      yield chunk;
+    }
+  }
+  const http = {
+    async request(r: Parameters<typeof nodeHttp.request>[0]) {
+      const res = await nodeHttp.request({ ...r, signal, fetchOptions: { maxRedirects: req.limits.maxRedirects } });
+      return res.body ? { ...res, body: counted(res.body) } : res;
+    },
+  };
+  const common = {
+    fs,
+    http,
+    dir: req.dest,
+    url,
+    onAuth: () => auth ?? { cancel: true },
+    onAuthFailure: () => ({ cancel: true }),
+  };
+  try {
+    if (req.ref && isFullSha(req.ref)) {
+      await git.clone({ ...common, noCheckout: true, noTags: true });
+      await git.checkout({ fs, dir: req.dest, ref: req.ref });
+    } else {
+      try {
+        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: true });
+      } catch (err) {
+        // isomorphic-git finds a tag only when it fetches tags; try branches first (less data)
+        if (!req.ref || (err as { code?: string }).code !== 'NotFoundError') throw err;
+        await rm(req.dest, { recursive: true, force: true });
+        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: false });
+      }
+    }
+    const commit = await git.resolveRef({ fs, dir: req.dest, ref: 'HEAD' });
+    const branch = (await git.currentBranch({ fs, dir: req.dest })) ?? undefined;
+    return { commit, ref: req.ref ?? branch };
+  } catch (err) {
+    if (overLimit) throw overLimit;
+    throw gitHttpError(err, shown, req.ref, secrets, signal.aborted ? req.limits.gitTimeoutMs : undefined);
+  }
+}
+
+function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number): SfError {
+  if (isSfError(err)) return err;
+  if (timedOutMs !== undefined) {
+    return new SfError('SF_E_GIT', `cloning ${shown} timed out after ${timedOutMs} ms`, { data: { url: shown } });
+  }
+  const e = err as { code?: string; message?: string; data?: { statusCode?: number; what?: string } };
+  const message = redactText(e.message ?? String(err), secrets);
+  if (e.code === 'UserCanceledError') {
+    return new SfError('SF_E_AUTH', `${shown} requires authentication and the credentials offered were missing or refused`, {
+      hint: 'put credentials in the URL (https://user:token@host/...) or set SF_GIT_TOKEN (and SF_GIT_USERNAME if the server needs one)',
+      data: { url: shown },
+    });
+  }
+  if (e.code === 'HttpError') {
+    const status = e.data?.statusCode;
+    const code = status === 404 ? 'SF_E_NOT_FOUND' : status === 401 || status === 403 ? 'SF_E_AUTH' : 'SF_E_GIT';
+    return new SfError(code, `git server answered HTTP ${status} for ${shown}`, {
+      hint: status === 404 ? 'check the repository URL (a smart-HTTP git URL usually ends in .git)' : 'check the URL and your access to it',
+      data: { url: shown, status },
+    });
+  }
+  if (e.code === 'NotFoundError' && ref) {
+    return new SfError('SF_E_NOT_FOUND', `ref "${ref}" was not found in ${shown}`, {
+      hint: 'use an existing branch, tag or full 40-hex commit after #',
+      data: { url: shown, ref },
+    });
+  }
+  return new SfError('SF_E_GIT', `cloning ${shown} failed: ${message}`, { data: { url: shown } });
+}

@@ -1,0 +1,112 @@
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSfError } from '../errors/index.js';
+import { tempDir } from '../../test-support/index.js';
+import { commitTree, git, initRepo, skillMd } from '../../test-support/git.js';
+import { resolveSource } from './index.js';
+import { systemCloneCommands } from './git-system.js';
+
+/**
+ * An ssh stand-in for GIT_SSH_COMMAND: logs its arguments, then runs the remote command
+ * (`git-upload-pack '<path>'`) locally — a real ssh-transport clone without sshd.
+ */
+const FAKE_SSH = `#!/bin/sh
+printf '%s\\n' "$@" >> "$SSH_LOG"
+for last; do :; done
+exec sh -c "$last"
+`;
+
+describe('core/sources git through the system git (file:// and ssh://)', function () {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let bare: string;
+  let head: string;
+  let first: string;
+  let sshEnv: NodeJS.ProcessEnv;
+  let log: string;
+  let n = 0;
+  const work = () => join(root, 'work', String(n++));
+
+  before(async () => {
+    ({ path: root, cleanup } = await tempDir('sf-src-gitsys-'));
+    const src = join(root, 'src');
+    await mkdir(src);
+    initRepo(src);
+    first = await commitTree(src, { 'SKILL.md': skillMd('solo') }, 'one');
+    head = await commitTree(src, { 'SKILL.md': skillMd('solo', 'two'), 'pack/.agents/skills/p/SKILL.md': skillMd('p') }, 'two');
+    git(src, ['tag', 'v2']);
+    bare = join(root, 'repo.git');
+    git(root, ['clone', '--quiet', '--bare', src, bare]);
+    log = join(root, 'ssh.log');
+    const script = join(root, 'fake-ssh.sh');
+    await writeFile(script, FAKE_SSH);
+    await chmod(script, 0o755);
+    sshEnv = { ...process.env, GIT_SSH_COMMAND: script, GIT_SSH_VARIANT: 'simple', SSH_LOG: log };
+  });
+  after(() => cleanup());
+
+  it('clones file:// with #<ref>:<subpath> and records the commit', async () => {
+    const r = await resolveSource(`file://${bare}#v2:pack`, { cwd: root, workDir: work() });
+    assert.equal(r.kind, 'git');
+    assert.equal(r.commit, head);
+    assert.equal(r.ref, 'v2');
+    assert.equal(r.canonical, `file://${bare}#v2:pack`);
+    assert.deepEqual(r.descriptor?.skills, [{ name: 'p', path: '.agents/skills/p', default_enabled: true }]);
+    assert.ok(!existsSync(join(r.dir, '..', '.git')), 'the .git directory is removed');
+  });
+
+  it('clones the default branch of file:// as a single-skill repository', async () => {
+    const r = await resolveSource(`file://${bare}`, { cwd: root, workDir: work() });
+    assert.equal(r.ref, 'main');
+    assert.equal(r.commit, head);
+    assert.match(await readFile(join(r.dir, 'SKILL.md'), 'utf8'), /two/);
+    const pinned = await resolveSource(`file://${bare}#${first}`, { cwd: root, workDir: work() });
+    assert.equal(pinned.commit, first);
+    assert.doesNotMatch(await readFile(join(pinned.dir, 'SKILL.md'), 'utf8'), /two/);
+  });
+
+  it('clones ssh:// through the system git and GIT_SSH_COMMAND', async () => {
+    await writeFile(log, '');
+    const r = await resolveSource(`ssh://git@Example.INVALID${bare}#main`, { cwd: root, workDir: work(), env: sshEnv });
+    assert.equal(r.commit, head);
+    assert.equal(r.canonical, `ssh://git@example.invalid${bare}#main`);
+    const args = (await readFile(log, 'utf8')).split('\n');
+    assert.ok(args.includes('git@Example.INVALID') || args.includes('git@example.invalid'), args.join(' | '));
+    assert.ok(args.some((a) => a.startsWith('git-upload-pack') && a.includes(bare)), args.join(' | '));
+  });
+
+  it('clones scp-like user@host:path over ssh with the same identity as ssh://', async () => {
+    const scp = await resolveSource(`git@example.invalid:${bare}`, { cwd: root, workDir: work(), env: sshEnv });
+    const url = await resolveSource(`ssh://git@example.invalid${bare}`, { cwd: root, workDir: work(), env: sshEnv });
+    assert.equal(scp.commit, head);
+    assert.equal(scp.fingerprint, url.fingerprint);
+  });
+
+  it('builds argument vectors with one allowed transport and the URL after --', () => {
+    const [clone] = systemCloneCommands({ transport: 'ssh', url: 'ssh://h/r.git', ref: 'main', dest: '/d' });
+    assert.deepEqual(clone, [
+      '-c', 'protocol.allow=never', '-c', 'protocol.ssh.allow=always',
+      'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', 'main', '--', 'ssh://h/r.git', '/d',
+    ]);
+    const sha = 'a'.repeat(40);
+    const steps = systemCloneCommands({ transport: 'file', url: 'file:///r', ref: sha, dest: '/d' });
+    assert.equal(steps.length, 2);
+    assert.ok(steps[0].includes('--no-checkout') && !steps[0].includes('--depth'));
+    assert.deepEqual(steps[1].slice(-3), ['--detach', sha, '--']);
+  });
+
+  it('keeps an ssh password out of the source and the error', async () => {
+    await assert.rejects(resolveSource(`ssh://bob:pw-SECRET-1@example.invalid${root}/missing.git`, { cwd: root, workDir: work(), env: sshEnv }), (e) => {
+      assert.ok(isSfError(e, 'SF_E_NOT_FOUND') || isSfError(e, 'SF_E_GIT'), String(e));
+      assert.ok(!JSON.stringify({ m: e.message, d: e.data }).includes('pw-SECRET-1'), e.message);
+      return true;
+    });
+  });
+
+  it('reports a missing repository or ref as SF_E_NOT_FOUND', async () => {
+    await assert.rejects(resolveSource(`file://${root}/nope.git`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_NOT_FOUND'));
+    await assert.rejects(resolveSource(`file://${bare}#no-such-branch`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_NOT_FOUND'));
+  });
+});

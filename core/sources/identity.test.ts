@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { canonicalUrl, fingerprintOf, gitIdentityKey, provisionalIdOf } from './identity.js';
+import { parseGitSource, looksLikeGit } from './git-spec.js';
+import { redactText, redactUrl } from './redact.js';
+import { isSfError } from '../errors/index.js';
+
+describe('core/sources identity', () => {
+  it('canonicalizes URLs: lowercase scheme/host, default port dropped, no credentials, query or fragment', () => {
+    assert.equal(canonicalUrl('HTTPS://bob:pw@Example.COM:443/a/SKILL.md?token=x#frag'), 'https://example.com/a/SKILL.md');
+    assert.equal(canonicalUrl('http://example.com:8080/x'), 'http://example.com:8080/x');
+    assert.equal(canonicalUrl('ssh://git@Host.Example:22/r.git', { keepUser: true }), 'ssh://git@host.example/r.git');
+  });
+
+  it('folds spellings of one git source into one identity key', () => {
+    const keys = [
+      'https://h.example/team/kit.git',
+      'git+https://h.example/team/kit',
+      'https://h.example/team/kit.git/',
+    ].map((u) => parseGitSource(u).identityKey);
+    assert.deepEqual(new Set(keys).size, 1, keys.join(' | '));
+    assert.equal(keys[0], 'git+https://h.example/team/kit');
+    assert.equal(gitIdentityKey('git@H.example:team/kit.git'), gitIdentityKey('ssh://git@h.example/team/kit'));
+  });
+
+  it('puts ref and subpath in the identity, so different refs are different sources', () => {
+    const a = parseGitSource('https://h/x.git#main:skills/a');
+    const b = parseGitSource('https://h/x.git#main');
+    const c = parseGitSource('https://h/x.git#:skills/a');
+    assert.equal(a.canonical, 'https://h/x.git#main:skills/a');
+    assert.equal(c.ref, undefined);
+    assert.equal(c.subpath, 'skills/a');
+    assert.equal(new Set([a.identityKey, b.identityKey, c.identityKey]).size, 3);
+  });
+
+  it('fingerprint is sha256 of the identity key; the provisional id keeps its first 16 hex', () => {
+    const fp = fingerprintOf('git+https://h/x');
+    assert.equal(fp, createHash('sha256').update('git+https://h/x').digest('hex'));
+    assert.equal(provisionalIdOf(fp), `provisional/${fp.slice(0, 16)}`);
+  });
+
+  it('never keeps http credentials in the canonical git source', () => {
+    const spec = parseGitSource('https://bob:s3cret-token@h.example/x.git#v1');
+    assert.equal(spec.canonical, 'https://h.example/x.git#v1');
+    assert.ok(spec.cloneUrl.includes('s3cret-token'), 'the clone URL keeps them for use in memory');
+    assert.ok(!spec.identityKey.includes('s3cret'));
+  });
+
+  it('rejects unsafe refs and subpaths, and a ref that disagrees with --version', () => {
+    assert.throws(() => parseGitSource('https://h/x.git#--upload-pack=evil'), (e) => isSfError(e, 'SF_E_SOURCE'));
+    assert.throws(() => parseGitSource('https://h/x.git#main:../up'), (e) => isSfError(e, 'SF_E_UNSAFE_PATH'));
+    assert.throws(() => parseGitSource('https://h/x.git#main', 'v2'), (e) => isSfError(e, 'SF_E_USAGE'));
+    assert.equal(parseGitSource('https://h/x.git', 'v2').ref, 'v2');
+  });
+
+  it('recognizes git syntax only, never shorthand or tree URLs', () => {
+    for (const yes of ['https://h/x.git', 'git+https://h/x', 'ssh://h/x', 'git@h:x/y.git', 'file:///srv/x.git#main:a']) {
+      assert.ok(looksLikeGit(yes), yes);
+    }
+    for (const no of ['owner/name', 'https://github.com/o/r/tree/main/skills', 'https://h/x.tgz', 'ext::sh -c x', '-x@h:y']) {
+      assert.ok(!looksLikeGit(no), no);
+    }
+  });
+
+  it('redacts userinfo, secret query parameters and literal secrets', () => {
+    assert.equal(redactText('fatal: https://bob:pw@h/x.git 403'), 'fatal: https://***@h/x.git 403');
+    assert.equal(redactText('GET https://h/a?access_token=abc&x=1'), 'GET https://h/a?access_token=***&x=1');
+    assert.equal(redactText('token tok-12345 leaked', ['tok-12345']), 'token *** leaked');
+    assert.equal(redactText('ssh://git@h/x and ssh://git:pw@h/x and https://tok@h/x'), 'ssh://git@h/x and ssh://***@h/x and https://***@h/x');
+    assert.equal(redactUrl('https://u:p@h/a.tgz?sig=1#x'), 'https://h/a.tgz?…');
+  });
+});

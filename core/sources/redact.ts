@@ -1,0 +1,64 @@
+/**
+ * Credential redaction for anything a source string may leak into: error messages, logs, stored
+ * records. Pure functions.
+ */
+
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*@)/gi;
+const QUERY_SECRET = /([?&](?:access_token|token|private_token|sig|signature|x-amz-signature|x-goog-signature|key|password|auth)=)[^&#\s]*/gi;
+
+/**
+ * Removes `user:pass@` (and bare `token@`) from every URL in `text`, masks well-known secret query
+ * parameters, and replaces each literal secret in `secrets` (e.g. the SF_GIT_TOKEN value).
+ *
+ * @example redactText('clone https://bob:hunter2@h/x.git failed') // 'clone https://***@h/x.git failed'
+ */
+export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
+  // a bare ssh user (ssh://git@host) addresses an account and is kept; anything else is masked
+  let out = text
+    .replace(USERINFO, (all, scheme: string, userinfo: string) => (/^ssh:\/\/$/i.test(scheme) && !userinfo.includes(':') ? all : `${scheme}***@`))
+    .replace(QUERY_SECRET, '$1***');
+  for (const secret of secrets) {
+    // very short values would mask ordinary words; tokens are long
+    if (secret && secret.length >= 4) out = out.split(secret).join('***');
+  }
+  return out;
+}
+
+/**
+ * A URL safe to show: no userinfo, the query replaced by `?…` when present, no fragment.
+ * Non-URLs go through `redactText`.
+ */
+export function redactUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return redactText(input);
+  }
+  const hadQuery = url.search.length > 0;
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.toString() + (hadQuery ? '?…' : '');
+}
+
+/** The userinfo of a URL, decoded, for use in memory only (Authorization headers, git onAuth). */
+export function urlCredentials(input: string): { username: string; password: string } | undefined {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return undefined;
+  }
+  if (!url.username && !url.password) return undefined;
+  return { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+}
+
+/** `input` without userinfo (query kept: it may be needed to fetch, e.g. a signed URL). */
+export function stripCredentials(input: string): string {
+  const url = new URL(input);
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { isSfError } from '../errors/index.js';
+import { tempDir, writeTree } from '../../test-support/index.js';
+import { skillMd } from '../../test-support/git.js';
+import { resolveSource, type SourceResolver } from './index.js';
+
+/** A stand-in for the hub plug-in: claims `owner/name[@version]` and records what it was asked. */
+function hubLike(seen: string[]): SourceResolver {
+  return {
+    name: 'hub',
+    forms: ['owner/name[@version]'],
+    matches: (input) => /^[a-z0-9-]+\/[a-z0-9-]+(@[^@/]+)?$/.test(input),
+    async resolve(input, options) {
+      seen.push(`${input} v=${options.version ?? ''}`);
+      return { kind: 'hub', canonical: input, fingerprint: 'f'.repeat(64), provisionalId: 'provisional/ffffffffffffffff', dir: options.workDir };
+    },
+  };
+}
+
+describe('core/sources resolver chain', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ path: root, cleanup } = await tempDir('sf-src-chain-')));
+  afterEach(() => cleanup());
+
+  it('hands owner/name to a plug-in resolver, with the version', async () => {
+    const seen: string[] = [];
+    const r = await resolveSource('acme/kit', { cwd: root, workDir: join(root, 'w'), version: '1.2.0', resolvers: [hubLike(seen)] });
+    assert.equal(r.kind, 'hub');
+    assert.deepEqual(seen, ['acme/kit v=1.2.0']);
+  });
+
+  it('lets an existing local directory win over a plug-in that would claim the same string', async () => {
+    await writeTree(root, { 'acme/kit/SKILL.md': skillMd('kit') });
+    const seen: string[] = [];
+    const r = await resolveSource('acme/kit', { cwd: root, workDir: join(root, 'w'), resolvers: [hubLike(seen)] });
+    assert.equal(r.kind, 'local-skill');
+    assert.deepEqual(seen, []);
+  });
+
+  it('rejects an unrecognized source with SF_E_SOURCE, listing accepted forms, without leaking credentials', async () => {
+    await assert.rejects(resolveSource('ftp://bob:hunter2@h/x', { cwd: root, workDir: join(root, 'w') }), (e) => {
+      assert.ok(isSfError(e, 'SF_E_SOURCE'));
+      assert.ok(!e.message.includes('hunter2'), e.message);
+      assert.match(e.hint ?? '', /#<ref>\]\[:<subpath>\]/);
+      assert.match(e.hint ?? '', /SKILL\.md/);
+      assert.match(e.hint ?? '', /\.tgz/);
+      return true;
+    });
+    await assert.rejects(resolveSource('owner/name', { cwd: root, workDir: join(root, 'w') }), (e) => isSfError(e, 'SF_E_SOURCE'));
+    await assert.rejects(resolveSource('  ', { cwd: root, workDir: join(root, 'w') }), (e) => isSfError(e, 'SF_E_SOURCE'));
+  });
+});

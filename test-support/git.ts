@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import { writeTree, type FixtureTree } from './index.js';
+
+/** Environment for deterministic scratch repositories, isolated from the user's git config. */
+export const GIT_TEST_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Forge Test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Forge Test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
+
+/** Runs the system git in `cwd` and returns its trimmed stdout. */
+export function git(cwd: string, args: string[]): string {
+  return execFileSync('git', args, { cwd, env: GIT_TEST_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** `git init` with `main` as the initial branch. */
+export function initRepo(dir: string): void {
+  git(dir, ['init', '--quiet', '--initial-branch=main', '.']);
+}
+
+/** Writes `tree` into the work tree, commits everything, and returns the new commit id. */
+export async function commitTree(dir: string, tree: FixtureTree, message: string): Promise<string> {
+  await writeTree(dir, tree);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '--quiet', '-m', message]);
+  return git(dir, ['rev-parse', 'HEAD']);
+}
+
+/** A SKILL.md with the given name. */
+export function skillMd(name: string, description = `The ${name} skill. Use it in tests.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
+}
