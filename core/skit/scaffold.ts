@@ -15,16 +15,22 @@ skills:
   - name: review
     path: skills/review
     default_enabled: true
-    trigger_modes: [model, user]
+    trigger_modes: [explicit, implicit]
     mutation_scopes: [none]
+    capabilities: [filesystem.read]
+    approval_expectations: []
+    expected_outputs: [review findings ordered by severity]
     shared:
       - from: shared/references/style
         to: references/style
   - name: summarize
     path: skills/summarize
     default_enabled: true
-    trigger_modes: [user]
+    trigger_modes: [explicit]
     mutation_scopes: [none]
+    capabilities: [filesystem.read]
+    approval_expectations: []
+    expected_outputs: [a three-line pull-request summary]
 capabilities:
   executables: []
   hooks: []

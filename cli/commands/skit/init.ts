@@ -3,6 +3,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SfError, hasErrno } from '../../../core/errors/index.js';
 import { scaffoldSkit } from '../../../core/skit/scaffold.js';
+import { isValidSkitId } from '../../../core/skit/skit-id.js';
 import { out } from '../../output/print.js';
 
 export const initCommand = command({
@@ -22,8 +23,8 @@ export const initCommand = command({
       });
     }
     const skitId = id ?? `local/${slug(basename(root))}`;
-    if (!/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/.test(skitId)) {
-      throw new SfError('SF_E_USAGE', `invalid SKIT id "${skitId}"`, { hint: 'use owner/name with lowercase letters, digits and hyphens' });
+    if (!isValidSkitId(skitId)) {
+      throw new SfError('SF_E_USAGE', `invalid SKIT id "${skitId}"`, { hint: 'use owner/name with lowercase letters, digits and inner hyphens (at most 64 characters each)' });
     }
     for (const [rel, content] of Object.entries(scaffoldSkit({ id: skitId }))) {
       const abs = join(root, ...rel.split('/'));

@@ -1,0 +1,72 @@
+import { compareCodeUnits, type ModeClass } from './tree.js';
+
+/** One file of a SKIT listing as validation sees it (a TreeFile without needing a disk path). */
+export interface LayoutFile {
+  path: string;
+  mode: ModeClass;
+  size: number;
+  abs?: string;
+}
+
+/**
+ * A sorted file listing with fast lookups: exact path, and every file below a directory (a
+ * contiguous range of the sorted list, found by binary search), so rules never re-walk the tree.
+ */
+export class FileIndex {
+  readonly files: readonly LayoutFile[];
+  private readonly byPath = new Map<string, LayoutFile>();
+
+  constructor(files: readonly LayoutFile[]) {
+    this.files = [...files].sort((a, b) => compareCodeUnits(a.path, b.path));
+    for (const f of this.files) this.byPath.set(f.path, f);
+  }
+
+  get(path: string): LayoutFile | undefined {
+    return this.byPath.get(path);
+  }
+
+  has(path: string): boolean {
+    return this.byPath.has(path);
+  }
+
+  /** Files strictly below directory `dir` ('' = every file). */
+  under(dir: string): LayoutFile[] {
+    if (dir === '') return [...this.files];
+    const prefix = `${dir}/`;
+    const out: LayoutFile[] = [];
+    for (let i = this.lowerBound(prefix); i < this.files.length && this.files[i].path.startsWith(prefix); i++) out.push(this.files[i]);
+    return out;
+  }
+
+  /** True when `dir` names a directory that holds at least one file. */
+  isDirectory(dir: string): boolean {
+    if (dir === '') return this.files.length > 0;
+    const prefix = `${dir}/`;
+    const i = this.lowerBound(prefix);
+    return i < this.files.length && this.files[i].path.startsWith(prefix);
+  }
+
+  /** The file itself when `path` is a file, otherwise every file below it. */
+  fileOrTree(path: string): LayoutFile[] {
+    const file = this.byPath.get(path);
+    return file ? [file] : this.under(path);
+  }
+
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.files.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.files[mid].path < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Every proper ancestor directory of a relative path: `a/b/c` -> `a`, `a/b`. */
+export function ancestors(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
+  return out;
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { hasFrontmatter, parseFrontmatter } from './frontmatter.js';
+
+describe('frontmatter', () => {
+  it('parses a block and gives the body and its first line', () => {
+    const { frontmatter, problems } = parseFrontmatter('---\nname: a\ndescription: b\n---\n# Title\nText\n');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(frontmatter?.data, { name: 'a', description: 'b' });
+    assert.equal(frontmatter?.body, '# Title\nText\n');
+    assert.equal(frontmatter?.bodyLine, 5);
+  });
+
+  it('keeps a value containing --- whole (no truncation quirk)', () => {
+    const { frontmatter } = parseFrontmatter('---\ndescription: a---b\nquoted: "x---y"\n---\nbody --- here\n');
+    assert.deepEqual(frontmatter?.data, { description: 'a---b', quoted: 'x---y' });
+    assert.equal(frontmatter?.body, 'body --- here\n');
+  });
+
+  it('accepts CRLF line ends and reports the same positions', () => {
+    const text = '---\r\nname: a\r\nmetadata:\r\n  key: v\r\n---\r\nbody\r\n';
+    const { frontmatter, problems } = parseFrontmatter(text);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(frontmatter?.data, { name: 'a', metadata: { key: 'v' } });
+    assert.deepEqual(frontmatter?.positions.locate('/metadata/key'), { line: 4, column: 3 });
+    assert.equal(frontmatter?.body, 'body\r\n');
+  });
+
+  it('reports a BOM and still parses the block', () => {
+    const { frontmatter, problems } = parseFrontmatter('\uFEFF---\nname: a\n---\n');
+    assert.deepEqual(problems.map((p) => p.kind), ['bom']);
+    assert.deepEqual(frontmatter?.data, { name: 'a' });
+    assert.equal(hasFrontmatter('\uFEFF---\nx: 1\n---\n'), true);
+  });
+
+  it('reports a missing block, an unclosed block and a first line with more than ---', () => {
+    assert.deepEqual(parseFrontmatter('# no frontmatter\n').problems.map((p) => p.kind), ['missing']);
+    assert.deepEqual(parseFrontmatter('---\nname: a\n').problems.map((p) => p.kind), ['unclosed']);
+    assert.deepEqual(parseFrontmatter('---').problems.map((p) => p.kind), ['unclosed']);
+    assert.deepEqual(parseFrontmatter('--- # c\nname: a\n---\n').problems.map((p) => p.kind), ['missing']);
+    assert.deepEqual(parseFrontmatter('----\nname: a\n---\n').problems.map((p) => p.kind), ['missing']);
+  });
+
+  it('accepts delimiter lines with trailing spaces and an empty block as {}', () => {
+    assert.deepEqual(parseFrontmatter('--- \nname: a\n---\t\n').frontmatter?.data, { name: 'a' });
+    assert.deepEqual(parseFrontmatter('---\n---\n').frontmatter?.data, {});
+  });
+
+  it('places YAML errors on file lines (the block starts on line 2)', () => {
+    const { frontmatter, problems } = parseFrontmatter('---\nname: a\ndescription: [open\n---\n');
+    assert.equal(frontmatter, undefined);
+    assert.equal(problems[0].kind, 'yaml');
+    assert.ok(problems[0].line >= 3, `line ${problems[0].line}`);
+  });
+
+  it('rejects duplicate keys, unknown tags, tab indentation and collection keys like js-yaml', () => {
+    for (const yaml of ['a: 1\na: 2', 'a: !secret x', 'm:\n\tk: v', '? [a]\n: 1']) {
+      const { problems } = parseFrontmatter(`---\n${yaml}\n---\n`);
+      assert.ok(problems.some((p) => p.kind === 'yaml'), yaml);
+    }
+  });
+
+  it('refuses alias expansion beyond the limit (billion laughs)', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 0; i < 8; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+    const { frontmatter, problems } = parseFrontmatter(`---\n${lines.join('\n')}\n---\n`);
+    assert.equal(frontmatter, undefined);
+    assert.ok(problems.some((p) => p.kind === 'yaml'));
+  });
+
+  it('flags a list or scalar block as not a mapping but still returns it', () => {
+    const list = parseFrontmatter('---\n- a\n- b\n---\n');
+    assert.deepEqual(list.problems.map((p) => p.kind), ['not-mapping']);
+    assert.deepEqual(list.frontmatter?.data, ['a', 'b']);
+    assert.deepEqual(parseFrontmatter('---\njust text\n---\n').problems.map((p) => p.kind), ['not-mapping']);
+  });
+
+  it('locates keys, sequence items and missing keys (nearest ancestor)', () => {
+    const text = '---\nskit: 1\nskills:\n  - name: a\n    path: skills/a\n  - name: b\n---\n';
+    const { frontmatter } = parseFrontmatter(text);
+    const at = frontmatter!.positions;
+    assert.deepEqual(at.locate('/skills'), { line: 3, column: 1 });
+    assert.deepEqual(at.locate('/skills/1'), { line: 6, column: 5 });
+    assert.deepEqual(at.locate('/skills/0/path'), { line: 5, column: 5 });
+    assert.deepEqual(at.locate('/skills/1/path'), { line: 6, column: 5 });
+    assert.deepEqual(at.locate(''), { line: 2, column: 1 });
+  });
+});

@@ -1,0 +1,109 @@
+import { LineCounter, isPair, isScalar, parseDocument, visit } from 'yaml';
+import { YamlPositions, type Position } from './yaml-positions.js';
+
+/**
+ * YAML frontmatter of README.md and SKILL.md: a first line `---`, YAML, a closing line `---`.
+ * A real YAML parser reads the block, so a value containing `---` is kept whole (skills-ref cuts it).
+ * Pure: text in, data and problems (with 1-based file positions) out.
+ */
+
+export type FrontmatterProblemKind = 'bom' | 'missing' | 'unclosed' | 'yaml' | 'not-mapping';
+
+export interface FrontmatterProblem extends Position {
+  kind: FrontmatterProblemKind;
+  message: string;
+}
+
+export interface Frontmatter {
+  /** the parsed YAML as plain JS; `{}` for an empty block; may be a non-mapping (see problems) */
+  data: unknown;
+  /** file positions of JSON pointers into `data` */
+  positions: YamlPositions;
+  /** the Markdown after the closing `---` line */
+  body: string;
+  /** 1-based line number of the first body line */
+  bodyLine: number;
+}
+
+export interface FrontmatterParse {
+  /** absent when there is no block, it is unclosed, or its YAML is invalid */
+  frontmatter?: Frontmatter;
+  problems: FrontmatterProblem[];
+}
+
+const DELIMITER = /^---[ \t]*$/;
+/** Aliases expanded beyond this are treated as a resource-exhaustion attempt. */
+const MAX_ALIAS_COUNT = 100;
+
+/** True when `text` (after an optional BOM) opens with a `---` line. */
+export function hasFrontmatter(text: string): boolean {
+  const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return DELIMITER.test(firstLine(src, 0).text);
+}
+
+/** Splits and parses the frontmatter of `text`. CRLF line ends are accepted; a BOM is reported. */
+export function parseFrontmatter(text: string): FrontmatterParse {
+  const problems: FrontmatterProblem[] = [];
+  let src = text;
+  if (src.startsWith('\uFEFF')) {
+    problems.push({ kind: 'bom', message: 'the file starts with a UTF-8 byte-order mark', line: 1, column: 1 });
+    src = src.slice(1);
+  }
+  const opening = firstLine(src, 0);
+  if (!DELIMITER.test(opening.text)) {
+    problems.push({ kind: 'missing', message: 'the file does not start with a YAML frontmatter line "---"', line: 1, column: 1 });
+    return { problems };
+  }
+  let pos = opening.next;
+  for (let lineNo = 2; pos < src.length; lineNo++) {
+    const line = firstLine(src, pos);
+    if (DELIMITER.test(line.text)) return finish(src.slice(opening.next, pos), src.slice(line.next), lineNo, problems);
+    pos = line.next;
+  }
+  problems.push({ kind: 'unclosed', message: 'the YAML frontmatter is not closed by a "---" line', line: 1, column: 1 });
+  return { problems };
+}
+
+function finish(yamlText: string, body: string, closeLine: number, problems: FrontmatterProblem[]): FrontmatterParse {
+  const lines = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter: lines, merge: true, uniqueKeys: true, prettyErrors: false });
+  const at = (offset: number | undefined): Position => {
+    const { line, col } = lines.linePos(offset ?? 0);
+    return { line: line + 1, column: col };
+  };
+  for (const e of [...doc.errors, ...doc.warnings]) {
+    problems.push({ kind: 'yaml', message: firstSentence(e.message), ...at(e.pos[0]) });
+  }
+  // object keys must be scalars: a mapping or list used as a key cannot become a JSON object key
+  visit(doc, {
+    Pair(_, pair) {
+      if (isPair(pair) && pair.key !== null && !isScalar(pair.key)) {
+        const range = (pair.key as { range?: [number, number, number] }).range;
+        problems.push({ kind: 'yaml', message: 'a mapping key must be a plain scalar, not a collection', ...at(range?.[0]) });
+      }
+    },
+  });
+  if (problems.some((p) => p.kind === 'yaml')) return { problems };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (e) {
+    problems.push({ kind: 'yaml', message: e instanceof Error ? e.message : String(e), line: 2, column: 1 });
+    return { problems };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || data instanceof Uint8Array) {
+    problems.push({ kind: 'not-mapping', message: 'the YAML frontmatter must be a mapping of keys to values', line: 2, column: 1 });
+  }
+  const positions = new YamlPositions(doc, lines, 1);
+  return { frontmatter: { data, positions, body, bodyLine: closeLine + 1 }, problems };
+}
+
+/** The line starting at `pos` without its line end, and the offset after its line end. */
+function firstLine(src: string, pos: number): { text: string; next: number } {
+  const nl = src.indexOf('\n', pos);
+  const end = nl === -1 ? src.length : nl;
+  const text = src.slice(pos, end);
+  return { text: text.endsWith('\r') ? text.slice(0, -1) : text, next: nl === -1 ? src.length : nl + 1 };
+}
+
+const firstSentence = (message: string) => message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');

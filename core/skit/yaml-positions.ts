@@ -1,0 +1,65 @@
+import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+
+/** A 1-based position in a file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** Escapes one JSON-pointer segment (RFC 6901), the form ajv uses in `instancePath`. */
+export function pointerSegment(key: string | number): string {
+  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Maps JSON pointers of a parsed YAML document to the position of the node that introduced them:
+ * the key of a mapping pair, or the start of a sequence item. `lineOffset` shifts lines when the
+ * YAML was cut out of a larger file (frontmatter starts on line 2).
+ */
+export class YamlPositions {
+  private readonly offsets = new Map<string, number>();
+
+  constructor(
+    doc: Document,
+    private readonly lines: LineCounter,
+    private readonly lineOffset: number,
+  ) {
+    if (doc.contents) this.visit(doc.contents as Node, '');
+  }
+
+  /** Position of `pointer`, or of its nearest ancestor that has one; the document start for ''. */
+  locate(pointer: string): Position {
+    let p = pointer;
+    for (;;) {
+      const offset = this.offsets.get(p);
+      if (offset !== undefined) return this.toPosition(offset);
+      if (p === '') return { line: this.lineOffset + 1, column: 1 };
+      p = p.slice(0, p.lastIndexOf('/'));
+    }
+  }
+
+  private toPosition(offset: number): Position {
+    const { line, col } = this.lines.linePos(offset);
+    return { line: line + this.lineOffset, column: col };
+  }
+
+  private visit(node: Node | null, pointer: string): void {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+        const child = `${pointer}/${pointerSegment(key)}`;
+        const start = keyNode?.range?.[0] ?? (pair.value as Node | null)?.range?.[0];
+        if (start !== undefined && !this.offsets.has(child)) this.offsets.set(child, start);
+        this.visit(pair.value as Node | null, child);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        const child = `${pointer}/${i}`;
+        const start = (item as Node | null)?.range?.[0];
+        if (start !== undefined) this.offsets.set(child, start);
+        this.visit(item as Node | null, child);
+      });
+    }
+  }
+}
