@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { unpackArchive } from '../../../core/archive/unpack.js';
+import { walkTree } from '../../../core/skit/tree.js';
+import { runSf, tempDir, writeTree } from '../../../test-support/index.js';
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe('sf skit pack', () => {
+  let box: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => {
+    box = await tempDir('sf-pack-cli-');
+  });
+  afterEach(async () => box.cleanup());
+
+  it('packs a valid SKIT deterministically and reports size, entries and sha256', async () => {
+    const skit = join(box.path, 'skit');
+    assert.equal((await runSf(['skit', 'init', skit])).code, 0);
+    const first = await runSf(['skit', 'pack', skit, '-o', join(box.path, 'a.tgz'), '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    const report = JSON.parse(first.stdout);
+    const bytes = await readFile(join(box.path, 'a.tgz'));
+    assert.deepEqual(report, { ok: true, id: 'local/skit', archive: join(box.path, 'a.tgz'), size: bytes.length, entries: 4, sha256: sha(bytes) });
+
+    // touching mtimes changes nothing; packing from inside the SKIT skips the earlier archive
+    for (const f of (await walkTree(skit)).files) await utimes(f.abs, new Date(2001, 1, 1), new Date(2001, 1, 1));
+    const again = await runSf(['skit', 'pack', '-o', 'a.tgz'], { cwd: skit });
+    const againAgain = await runSf(['skit', 'pack', '-o', 'a.tgz'], { cwd: skit });
+    assert.equal(againAgain.code, 0, againAgain.stderr);
+    assert.match(again.stdout, new RegExp(`sha256\\s+${report.sha256}`));
+    assert.match(againAgain.stdout, /entries\s+4 files/);
+    assert.equal(sha(await readFile(join(skit, 'a.tgz'))), report.sha256);
+
+    const dest = join(box.path, 'unpacked');
+    const { files } = await unpackArchive(join(box.path, 'a.tgz'), dest);
+    assert.deepEqual(files.map((f) => f.path), (await walkTree(skit)).files.map((f) => f.path).filter((p) => p !== 'a.tgz'));
+  });
+
+  it('refuses an invalid SKIT with exit 1 and writes no archive', async () => {
+    const dir = join(box.path, 'not-a-skit');
+    await writeTree(dir, { 'notes.txt': 'no README.md frontmatter, no SKILL.md\n' });
+    const out = join(box.path, 'x.tgz');
+    const human = await runSf(['skit', 'pack', dir, '-o', out]);
+    assert.equal(human.code, 1);
+    assert.match(human.stderr, /not packed/);
+    const json = await runSf(['skit', 'pack', dir, '-o', out, '--json']);
+    assert.equal(json.code, 1);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.ok, false);
+    assert.ok(report.diagnostics.some((d: { severity: string }) => d.severity === 'error'));
+    assert.equal(existsSync(out), false);
+  });
+
+  it('requires -o', async () => {
+    const r = await runSf(['skit', 'pack', box.path]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stdout + r.stderr, /--output|-o/);
+  });
+});

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { close, fsync, open, write } from 'node:fs';
+import { lstat, mkdir, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { hasErrno } from '../errors/index.js';
+
+/**
+ * Crash-safe file primitives: write-temp-fsync-rename, durable renames and appends. An interrupted
+ * write leaves either the old or the new bytes, never a torn file (reliability-anchors.md §2.1).
+ */
+
+const fsyncFd = promisify(fsync);
+const closeFd = promisify(close);
+const openFd = promisify(open);
+const writeFd = promisify(write);
+
+/** A sibling temp name unique to this process and call, so concurrent writers never share one. */
+export function tempSibling(path: string, tag = 'tmp'): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.${tag}`);
+}
+
+/**
+ * fsync a directory so a rename or create inside it survives a power cut. POSIX only: Windows
+ * cannot open directories, and its renames are already metadata-journaled.
+ */
+export async function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const fh = await openAsync(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The file a write to `path` must replace: the target of a symlink (dotfile managers keep the link). */
+async function writeTarget(path: string): Promise<string> {
+  try {
+    const st = await lstat(path);
+    if (!st.isSymbolicLink()) return path;
+    return await realpath(path).catch(async (e: unknown) => {
+      // a dangling link: write where it points, so the link becomes valid
+      if (!hasErrno(e, 'ENOENT')) throw e;
+      const target = await readlink(path);
+      return isAbsolute(target) ? target : resolve(dirname(path), target);
+    });
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return path;
+    throw e;
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** file mode; default: the existing file's mode, else 0o644 */
+  mode?: number;
+}
+
+/**
+ * Replaces `path` with `data` atomically: write a temp sibling, fsync it, rename it over the
+ * target, fsync the directory. A symlinked target is replaced where it points and the link kept.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const target = await writeTarget(path);
+  await mkdir(dirname(target), { recursive: true });
+  const mode = options.mode ?? (await stat(target).then((s) => s.mode & 0o7777, (e: unknown) => (hasErrno(e, 'ENOENT') ? 0o644 : Promise.reject(e))));
+  const tmp = tempSibling(target);
+  let fd: number | undefined;
+  try {
+    fd = await openFd(tmp, 'wx', mode);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += (await writeFd(fd, bytes, offset, bytes.length - offset)).bytesWritten;
+    await fsyncFd(fd);
+    await closeFd(fd);
+    fd = undefined;
+    await rename(tmp, target);
+  } catch (e) {
+    if (fd !== undefined) await closeFd(fd).catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(dirname(target));
+}
+
+/** rename + fsync of both parent directories. */
+export async function renameDurable(from: string, to: string): Promise<void> {
+  await rename(from, to);
+  await fsyncDir(dirname(to));
+  if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+}
+
+/**
+ * Appends one line to an append-only log and fsyncs it. Lines are written with a single write
+ * call in append mode, so concurrent appenders never interleave within a line (up to PIPE_BUF on
+ * local filesystems, and in practice for small records).
+ */
+export async function appendLineDurable(path: string, line: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const fh = await openAsync(path, 'a+', 0o600);
+  try {
+    // a crash mid-append can leave a torn last line; start on a fresh line so only that one is lost
+    const { size } = await fh.stat();
+    let lead = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) lead = '\n';
+    }
+    await fh.write(lead + (line.endsWith('\n') ? line : line + '\n'));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** fsync one file by path. */
+export async function fsyncFile(path: string): Promise<void> {
+  const fh = await openAsync(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Removes a directory tree so that a crash never leaves a half-deleted tree at `path`: the tree
+ * is renamed to `trashPath` first (atomic), then deleted.
+ */
+export async function removeTreeAtomic(path: string, trashPath: string): Promise<void> {
+  try {
+    await rename(path, trashPath);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return;
+    throw e;
+  }
+  await fsyncDir(dirname(path));
+  await rm(trashPath, { recursive: true, force: true });
+}
