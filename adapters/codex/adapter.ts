@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { isSfError, type Diagnostic } from '../../core/errors/index.js';
+import type { HostAdapter, HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { readConfig } from '../config/config-file.js';
+import { detectHost } from '../config/detect.js';
+import { CONFIG_DRIFT, DISABLED_EXPOSED, invalidConfig } from '../config/json-diagnose.js';
+import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
+import { findManagedBlocks } from '../config/toml-blocks.js';
+import type { LinkOps } from '../shared/fs-ops.js';
+import { reconcileCodexConfig } from './reconcile-config.js';
+import { HEADER, planCodexConfig, skitOf, skitsOf, type CodexSkillState } from './skills-config.js';
+
+/** $CODEX_HOME, else ~/.codex. */
+export function codexHome(ctx: HostContext): string {
+  return ctx.env.CODEX_HOME || join(ctx.home, '.codex');
+}
+
+/**
+ * `.agents/skills` in the project (Codex scans it from the repo root down to the cwd) and
+ * `~/.agents/skills` for the user (`$CODEX_HOME/skills` still loads but is deprecated upstream).
+ */
+export function codexSkillRoot(ctx: HostContext): string {
+  if (ctx.scope === 'project') return join(ctx.projectRoot ?? '.', '.agents', 'skills');
+  return join(ctx.home, '.agents', 'skills');
+}
+
+/** Codex honours `[[skills.config]]` only in the user layer, so both scopes edit $CODEX_HOME/config.toml. */
+export const codexConfigFile = (ctx: HostContext): string => join(codexHome(ctx), 'config.toml');
+
+function states(req: ProjectionRequest, dests: Map<string, string>): CodexSkillState[] {
+  return req.skills.map((s) => ({ skillId: s.skillId, name: s.name, enabled: s.enabled, skillMdPath: join(dests.get(s.skillId) ?? s.name, 'SKILL.md') }));
+}
+
+const control: NativeConfigControl = {
+  file: codexConfigFile,
+  reconcile(file, ctx, previous, req, dests) {
+    return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests) });
+  },
+  async diagnose(file, _ctx, _previous, req, dests) {
+    const snap = await readConfig(file);
+    const desired = states(req, dests);
+    let planned: string;
+    try {
+      planned = planCodexConfig(snap.text, file, desired, snap.shape.eol).text;
+    } catch (e) {
+      if (isSfError(e, 'SF_E_CONFLICT')) return ((e.data?.diagnostics ?? []) as Diagnostic[]).map((d) => ({ ...d, code: DISABLED_EXPOSED }));
+      return invalidConfig(file, e, 'Codex');
+    }
+    if (planned === snap.text) return [];
+    const skits = skitsOf(desired.map((s) => s.skillId));
+    const blocks = findManagedBlocks(snap.text).filter((b) => b.header === HEADER && skits.has(skitOf(b.id)));
+    const out: Diagnostic[] = [];
+    for (const s of desired) {
+      const block = blocks.find((b) => b.id === s.skillId);
+      const ok = block && block.values.path === s.skillMdPath && block.values.enabled === false;
+      if (!s.enabled && !ok) {
+        out.push({ code: DISABLED_EXPOSED, severity: 'error', file,
+          message: `${s.skillId} is disabled, but ${file} ${block ? 'has a changed' : 'lacks the'} Forge [[skills.config]] entry (path = ${s.skillMdPath}, enabled = false)`,
+          hint: 'run `sf skit doctor --fix` to restore it, or `sf skit enable` if you want the skill on' });
+      } else if (s.enabled && block) {
+        out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `${s.skillId} is enabled, but a Forge [[skills.config]] entry still disables it in ${file}`, hint: 'run `sf skit doctor --fix` to remove it' });
+      }
+    }
+    if (out.length === 0) out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `Forge-managed [[skills.config]] blocks in ${file} differ from the installation (stale or duplicated)`, hint: 'run `sf skit doctor --fix`' });
+    return out;
+  },
+};
+
+/** The Codex adapter (native per-skill control: path-selector `[[skills.config]]` entries). */
+export function createCodexAdapter(options: { link?: LinkOps } = {}): HostAdapter {
+  return createNativeAdapter({
+    id: 'codex',
+    aliases: [],
+    displayName: 'Codex',
+    skillRoot: codexSkillRoot,
+    control,
+    link: options.link,
+    detect(ctx) {
+      const home = codexHome(ctx);
+      return detectHost('codex', [home], [join(home, 'config.toml')], ctx.env);
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import type { Diagnostic } from '../../core/errors/index.js';
+import { editConfigFile } from '../config/config-file.js';
+import type { ManagedConfigEdit } from '../config/managed.js';
+import { planCodexConfig, skitsOf, type CodexSkillState } from './skills-config.js';
+
+export interface CodexReconcileResult {
+  edit?: ManagedConfigEdit;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Brings Forge's `[[skills.config]]` blocks in `file` (Codex's user config.toml) to `desired`,
+ * with a backup and an atomic replace. A config.toml that Forge created is deleted again when
+ * its last block goes and nothing else was added to it.
+ */
+export async function reconcileCodexConfig(o: { file: string; backupDir: string; previous?: ManagedConfigEdit; desired: CodexSkillState[] }): Promise<CodexReconcileResult> {
+  const skits = skitsOf([...o.desired.map((s) => s.skillId), ...(o.previous?.managed ?? []).map((m) => m.skillId)]);
+  let result: CodexReconcileResult = { diagnostics: [] };
+  const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
+    const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, skits);
+    result = {
+      diagnostics: plan.diagnostics,
+      edit: plan.managed.length === 0 ? undefined : { file: o.file, backup: o.previous?.backup, format: 'toml', origin, managed: plan.managed, created: [] },
+    };
+    if (plan.managed.length === 0 && origin === 'missing' && plan.text.trim() === '') return null;
+    return plan.text;
+  });
+  if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
+  return result;
+}

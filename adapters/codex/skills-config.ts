@@ -1,0 +1,139 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SfError, type Diagnostic } from '../../core/errors/index.js';
+import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, type TomlBlock } from '../config/toml-blocks.js';
+import type { ManagedEntry } from '../config/managed.js';
+
+/** One Forge skill as Codex must see it: disabled ones get a path-selector entry with enabled = false. */
+export interface CodexSkillState {
+  skillId: string;
+  name: string;
+  /** absolute path of the projected SKILL.md (Codex canonicalizes both sides, symlinks included) */
+  skillMdPath: string;
+  enabled: boolean;
+}
+
+export const HEADER = '[[skills.config]]';
+
+export interface CodexPlan {
+  /** the new text, or the same text when nothing changes */
+  text: string;
+  managed: ManagedEntry[];
+  diagnostics: Diagnostic[];
+}
+
+type Entry = Record<string, unknown>;
+
+/** `[[skills.config]]` entries as parsed; anything else under `skills.config` is refused. */
+function skillsConfig(doc: Record<string, unknown>, file: string): Entry[] {
+  const skills = doc.skills as Record<string, unknown> | undefined;
+  const list = skills?.config;
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e))) {
+    throw new SfError('SF_E_CONFIG', `${file}: "skills.config" is not an array of tables`, {
+      location: { file, pointer: 'skills.config' },
+      hint: 'Write each entry as a [[skills.config]] table; the file was not changed.',
+    });
+  }
+  return list as Entry[];
+}
+
+/** The entries that are not Forge's: every parsed entry minus one occurrence of each managed block's values. */
+function userEntries(all: Entry[], blocks: TomlBlock[]): Entry[] {
+  const rest = [...all];
+  for (const b of blocks) {
+    const i = rest.findIndex((e) => isDeepStrictEqual(e, b.values));
+    if (i >= 0) rest.splice(i, 1);
+  }
+  return rest;
+}
+
+const entryFor = (s: CodexSkillState): Entry => ({ path: s.skillMdPath, enabled: false });
+
+/** `owner/name:skill` -> `owner/name`. */
+export const skitOf = (skillId: string): string => skillId.slice(0, skillId.lastIndexOf(':'));
+export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...skillIds].map(skitOf));
+
+/**
+ * Plans Forge's `[[skills.config]]` blocks in Codex's config.toml (pure): a marked block with
+ * `path = <SKILL.md>` and `enabled = false` for each disabled skill, none for enabled ones. User
+ * entries matching a skill by path or name are never edited: one that enables a skill Forge must
+ * disable is a conflict (SF_E_CONFLICT), one that disables an enabled skill is a warning.
+ */
+export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, skits: ReadonlySet<string> = skitsOf(desired.map((s) => s.skillId))): CodexPlan {
+  const doc = parseTomlConfig(text, file);
+  // the file is shared by every installation: only blocks of these SKITs are this plan's business
+  const blocks = findManagedBlocks(text).filter((b) => b.header === HEADER && skits.has(skitOf(b.id)));
+  const users = userEntries(skillsConfig(doc, file), findManagedBlocks(text).filter((b) => b.header === HEADER));
+  const diagnostics: Diagnostic[] = [];
+  const fatal: Diagnostic[] = [];
+  for (const s of desired) {
+    const mine = users.filter((e) => e.path === s.skillMdPath || e.name === s.name);
+    const last = mine[mine.length - 1];
+    if (!last) continue;
+    if (!s.enabled && last.enabled !== false) {
+      fatal.push({ code: 'SF_ADAPTER_OVERRIDE_CONFLICT', severity: 'error', file, errorCode: 'SF_E_CONFLICT',
+        message: `${s.skillId} must be disabled, but your own [[skills.config]] entry for "${s.name}" in ${file} sets enabled = ${String(last.enabled)}`,
+        hint: `Remove or change that [[skills.config]] entry yourself (Forge does not edit your entries), then run the command again.` });
+    } else if (s.enabled && last.enabled === false) {
+      diagnostics.push({ code: 'SF_ADAPTER_USER_OVERRIDE', severity: 'warning', file, errorCode: 'SF_E_CONFLICT',
+        message: `${s.skillId} is enabled in Forge, but your own [[skills.config]] entry in ${file} keeps "${s.name}" disabled`,
+        hint: 'Remove that [[skills.config]] entry if you want the skill on; Forge never edits entries it did not write.' });
+    }
+  }
+  if (fatal.length > 0) {
+    throw new SfError('SF_E_CONFLICT', fatal.map((d) => d.message).join('\n'), { location: { file }, hint: fatal[0].hint, data: { diagnostics: fatal } });
+  }
+  const wanted = new Map(desired.filter((s) => !s.enabled).map((s) => [s.skillId, s]));
+  const render = (s: CodexSkillState) => renderBlock(s.skillId, HEADER, [['path', s.skillMdPath], ['enabled', false]], eol);
+  const seen = new Set<string>();
+  // a managed block for a skill that is no longer disabled goes; a duplicated one keeps its first copy
+  let out = rewriteBlocks(text, blocks, (b) => {
+    const s = wanted.get(b.id);
+    if (!s || seen.has(b.id)) return undefined;
+    seen.add(b.id);
+    return isDeepStrictEqual(b.values, entryFor(s)) ? text.split(/(?<=\n)/).slice(b.start, b.end).join('') : render(s);
+  });
+  const present = new Set(blocks.map((b) => b.id));
+  out = appendBlocks(out, [...wanted.values()].filter((s) => !present.has(s.skillId)).map(render), eol);
+  const managed = [...wanted.values()].map((s) => ({ skillId: s.skillId, path: ['skills', 'config', 'path', s.skillMdPath], value: false }));
+  verify(text, out, file, users, blocks, managed);
+  return { text: out, managed, diagnostics };
+}
+
+/** The edit must leave everything but Forge's blocks exactly as parsed before. */
+function verify(before: string, after: string, file: string, users: Entry[], mine: TomlBlock[], managed: ManagedEntry[]): void {
+  if (before === after) return;
+  const a = parseTomlConfig(before, file);
+  let b: Record<string, unknown>;
+  try {
+    b = parseTomlConfig(after, file);
+  } catch (e) {
+    throw new SfError('SF_E_CONFIG', `${file}: adding [[skills.config]] tables would make the file invalid TOML`, {
+      location: { file, pointer: 'skills' },
+      hint: 'Forge appends [[skills.config]] tables; write "skills" as a [skills] table instead of an inline table or array, then run the command again. The file was not changed.',
+      cause: e,
+    });
+  }
+  const afterUsers = userEntries(skillsConfig(b, file), findManagedBlocks(after).filter((x) => x.header === HEADER));
+  const strip = (d: Record<string, unknown>) => {
+    const copy = structuredClone(d);
+    const skills = copy.skills as Record<string, unknown> | undefined;
+    if (skills) {
+      delete skills.config;
+      if (Object.keys(skills).length === 0) delete copy.skills;
+    }
+    return copy;
+  };
+  const byPath = (x: Entry, y: Entry) => String(x.path).localeCompare(String(y.path));
+  const all = findManagedBlocks(after).filter((x) => x.header === HEADER);
+  const skits = new Set(mine.map((b) => skitOf(b.id)).concat(managed.map((m) => skitOf(m.skillId))));
+  const ours = all.filter((x) => skits.has(skitOf(x.id))).map((x) => x.values).sort(byPath);
+  const expectedOurs = managed.map((m): Entry => ({ path: m.path[3], enabled: false })).sort(byPath);
+  const others = (text: string) => findManagedBlocks(text).filter((x) => x.header === HEADER && !skits.has(skitOf(x.id))).map((x) => x.values);
+  if (!isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(afterUsers, users) || !isDeepStrictEqual(ours, expectedOurs) || !isDeepStrictEqual(others(before), others(after))) {
+    throw new SfError('SF_E_CONFIG', `${file}: editing Forge's [[skills.config]] entries would change other settings; refusing`, {
+      location: { file, pointer: 'skills.config' },
+      hint: 'Check the Forge-managed blocks (marked "# managed by sf") were not merged with your own keys; the file was not changed.',
+    });
+  }
+}

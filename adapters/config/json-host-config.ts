@@ -1,0 +1,147 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SfError, type Diagnostic } from '../../core/errors/index.js';
+import { editConfigFile } from './config-file.js';
+import { getPath, isJsonObject, parseJsonConfig, setJsonPath } from './json-edit.js';
+import { planEntries, type DesiredEntry, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
+
+export interface JsonReconcileOptions {
+  file: string;
+  backupDir: string;
+  format: 'json' | 'jsonc';
+  /** the edit recorded last time for this file, if any */
+  previous?: ManagedConfigEdit;
+  desired: DesiredEntry[];
+  /** the host value that switches a skill off ('off', 'deny'): a user entry equal to it is not a conflict */
+  disabledValue: unknown;
+  /** a container the host also accepts as a plain string meaning `{ [wildcard]: value }` */
+  expandable?: { path: string[]; wildcard: string };
+  /** slots that may be adopted when they already hold Forge's value (see planEntries) */
+  adopt?: (path: string[]) => boolean;
+  /** checks the planned document before anything is written; errors abort the edit (SF_E_CONFLICT) */
+  validate?: (doc: Record<string, unknown>) => Diagnostic[];
+}
+
+export interface JsonReconcileResult {
+  /** the record entry for this file, or undefined when Forge no longer has anything in it */
+  edit?: ManagedConfigEdit;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Brings Forge's entries in one JSON/JSONC host config to `desired`, merging into the user's text
+ * (see planEntries for the ownership rules). Throws SF_E_CONFLICT without writing anything when a
+ * user's own entry would keep a disabled skill available, SF_E_CONFIG when the file does not parse.
+ */
+export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<JsonReconcileResult> {
+  let result: JsonReconcileResult = { diagnostics: [] };
+  const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
+    const doc = parseJsonConfig(snap.text, o.file);
+    const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const plan = planEntries((p) => getPath(doc, p), o.previous?.managed ?? [], o.desired, o.file, o.disabledValue, o.adopt);
+    refuseIf(plan.fatal, o.file);
+    const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, o.previous?.created ?? [], o.previous?.expanded ?? []);
+    applied.created = withForgeOnlyContainers(parseJsonConfig(applied.text, o.file), plan.managed, applied.created);
+    if (o.validate) refuseIf(o.validate(parseJsonConfig(applied.text, o.file)).filter((d) => d.severity === 'error'), o.file);
+    const empty = plan.managed.length === 0 && isDeepStrictEqual(parseJsonConfig(applied.text, o.file), {});
+    let next: string | null = applied.text;
+    if (empty && origin === 'missing') next = null;
+    else if (empty && origin === 'empty') next = snap.text.trim() === '' ? snap.text : '';
+    else if (snap.text.trim() === '' && next !== snap.text) next += snap.shape.eol;
+    result = {
+      diagnostics: plan.diagnostics,
+      edit: plan.managed.length === 0 ? undefined : {
+        file: o.file, backup: o.previous?.backup, format: o.format, origin,
+        managed: plan.managed, created: applied.created, ...(applied.expanded.length ? { expanded: applied.expanded } : {}),
+      },
+    };
+    return next;
+  });
+  if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
+  return result;
+}
+
+/** SF_E_CONFLICT carrying the findings, thrown before anything is written. */
+function refuseIf(fatal: Diagnostic[], file: string): void {
+  if (fatal.length === 0) return;
+  throw new SfError('SF_E_CONFLICT', fatal.map((d) => d.message).join('\n'), { location: { file }, hint: fatal[0].hint, data: { diagnostics: fatal } });
+}
+
+const key = (p: string[]): string => JSON.stringify(p);
+
+function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOptions, prevCreated: string[][], prevExpanded: ExpandedValue[]) {
+  let created = [...prevCreated];
+  let expanded = [...prevExpanded];
+  for (const op of ops) {
+    if (op.kind === 'set') {
+      let doc = parseJsonConfig(text, o.file);
+      if (o.expandable && isUnder(op.entry.path, o.expandable.path)) {
+        const cur = getPath(doc, o.expandable.path);
+        if (typeof cur === 'string') {
+          text = setJsonPath(text, o.expandable.path, { [o.expandable.wildcard]: cur }, eol, o.file);
+          expanded.push({ path: o.expandable.path, original: cur });
+          doc = parseJsonConfig(text, o.file);
+        }
+      }
+      created = created.concat(missingParents(doc, op.entry, o.file));
+      text = setJsonPath(text, op.entry.path, op.entry.value, eol, o.file);
+    } else {
+      text = setJsonPath(text, op.path, undefined, eol, o.file);
+    }
+  }
+  // collapse what Forge expanded or created once it holds nothing of the user's
+  for (const exp of [...expanded]) {
+    const cur = getPath(parseJsonConfig(text, o.file), exp.path);
+    if (o.expandable && isDeepStrictEqual(cur, { [o.expandable.wildcard]: exp.original })) {
+      text = setJsonPath(text, exp.path, exp.original, eol, o.file);
+      expanded = expanded.filter((e) => e !== exp);
+    }
+  }
+  for (const path of [...created].sort((a, b) => b.length - a.length)) {
+    const cur = getPath(parseJsonConfig(text, o.file), path);
+    if (cur === undefined) created = created.filter((c) => key(c) !== key(path));
+    else if (isJsonObject(cur) && Object.keys(cur).length === 0) {
+      text = setJsonPath(text, path, undefined, eol, o.file);
+      created = created.filter((c) => key(c) !== key(path));
+    }
+  }
+  return { text, created, expanded };
+}
+
+/**
+ * Containers that hold nothing but Forge's entries count as Forge's too, so they go with the last
+ * entry (this matters after an adoption, when the record that created them was not passed in).
+ */
+function withForgeOnlyContainers(doc: unknown, managed: ManagedEntry[], created: string[][]): string[][] {
+  const out = [...created];
+  const owned = new Set([...managed.map((m) => key(m.path)), ...out.map(key)]);
+  const parents = [...new Set(managed.flatMap((m) => Array.from({ length: m.path.length - 1 }, (_, i) => key(m.path.slice(0, i + 1)))))];
+  for (const k of parents.sort((a, b) => JSON.parse(b).length - JSON.parse(a).length)) {
+    const path = JSON.parse(k) as string[];
+    const obj = getPath(doc, path);
+    if (owned.has(k) || !isJsonObject(obj)) continue;
+    if (Object.keys(obj).every((child) => owned.has(key([...path, child])))) {
+      out.push(path);
+      owned.add(k);
+    }
+  }
+  return out;
+}
+
+const isUnder = (path: string[], parent: string[]): boolean => parent.every((k, i) => path[i] === k) && path.length > parent.length;
+
+/** Parent objects `entry.path` needs that do not exist yet; a parent that is a non-object value is refused. */
+function missingParents(doc: unknown, entry: ManagedEntry, file: string): string[][] {
+  const out: string[][] = [];
+  for (let i = 1; i < entry.path.length; i++) {
+    const p = entry.path.slice(0, i);
+    const v = getPath(doc, p);
+    if (v === undefined) out.push(p);
+    else if (!isJsonObject(v)) {
+      throw new SfError('SF_E_CONFIG', `${file}: "${p.join('.')}" is ${JSON.stringify(v)}, not an object, so Forge cannot add "${entry.path.join('.')}"`, {
+        location: { file, pointer: p.join('.') },
+        hint: `Write "${p.join('.')}" as an object (e.g. {}) and run the command again; the file was not changed.`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+import type { Diagnostic } from '../../core/errors/index.js';
+import type { HostAdapter, HostContext, HostDetection, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { sfPaths } from '../../core/library/paths.js';
+import { diagnoseProjection } from '../shared/drift.js';
+import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
+import { projectSkillDir } from '../shared/project.js';
+import { removeProjectedPath } from '../shared/remove.js';
+import { checkDestinations } from './collisions.js';
+import { isManagedConfigEdit, type ManagedConfigEdit } from './managed.js';
+
+/** The per-skill config control of one host (Claude Code skillOverrides, Codex [[skills.config]], OpenCode permission.skill). */
+export interface NativeConfigControl {
+  /** the config file Forge edits for this context */
+  file(ctx: HostContext): string;
+  /**
+   * Brings Forge's entries in `file` to `req` (an empty skill list removes them all). `dests` maps
+   * skill id -> projected directory; `adopt` lists skill ids whose directory is already Forge's.
+   * Must throw (SF_E_CONFLICT / SF_E_CONFIG) before writing when a disabled skill would stay on.
+   */
+  reconcile(file: string, ctx: HostContext, previous: ManagedConfigEdit | undefined, req: ProjectionRequest, dests: Map<string, string>, adopt: Set<string>): Promise<{ edit?: ManagedConfigEdit; diagnostics: Diagnostic[] }>;
+  /** config drift and disabled skills the host would still offer, without writing */
+  diagnose(file: string, ctx: HostContext, previous: ManagedConfigEdit | undefined, req: ProjectionRequest, dests: Map<string, string>): Promise<Diagnostic[]>;
+}
+
+export interface NativeHostSpec {
+  id: string;
+  aliases: readonly string[];
+  displayName: string;
+  skillRoot(ctx: HostContext): string;
+  detect(ctx: HostContext): Promise<HostDetection>;
+  control: NativeConfigControl;
+  /** host-specific findings (e.g. same-name skills in other roots the host reads) */
+  extraDiagnostics?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
+  link?: LinkOps;
+}
+
+/**
+ * A HostAdapter for a host with native per-skill enablement: every skill of the release is
+ * projected, disabled ones are switched off in the host's own config. Order keeps disabled skills
+ * hidden at every instant: config restrictions are written before directories appear, and
+ * directories are removed before Forge's config entries go.
+ */
+export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
+  const storeRoot = (ctx: HostContext) => sfPaths(ctx.env).store;
+
+  const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
+    const skillRoot = spec.skillRoot(ctx);
+    const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
+    const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
+    // skills the previous record had that this request no longer shows there: their directories go
+    // first, so a disabled one is never left visible without its config entry
+    for (const p of previous?.paths ?? []) if (destMap.get(p.skillId) !== p.path) await removeProjectedPath(p, storeRoot(ctx));
+    const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
+    const file = spec.control.file(ctx);
+    const prevEdits = (previous?.configEdits ?? []).filter(isManagedConfigEdit);
+    const result = await spec.control.reconcile(file, ctx, prevEdits.find((e) => e.file === file), req, destMap, adopt);
+    // entries left in a file this context no longer uses (e.g. the user created opencode.json since)
+    for (const old of prevEdits.filter((e) => e.file !== file)) {
+      await spec.control.reconcile(old.file, ctx, old, { ...req, skills: [] }, new Map(), new Set());
+    }
+    const mode = projectionModeFrom(ctx.env);
+    const paths: ProjectedPath[] = [];
+    for (const skill of req.skills) {
+      const path = destMap.get(skill.skillId)!;
+      paths.push({ skillId: skill.skillId, path, mode: await projectSkillDir(skill.sourceDir, path, { mode, link: spec.link }) });
+    }
+    return {
+      agent: spec.id,
+      scope: ctx.scope,
+      ...(ctx.scope === 'project' && ctx.projectRoot ? { projectRoot: ctx.projectRoot } : {}),
+      skillRoot,
+      paths,
+      configEdits: result.edit ? [result.edit] : [],
+    };
+  };
+
+  return {
+    id: spec.id,
+    aliases: spec.aliases,
+    displayName: spec.displayName,
+    nativeEnablement: true,
+    skillRoot: (ctx) => spec.skillRoot(ctx),
+    detect: (ctx) => spec.detect(ctx),
+    project: (req, ctx) => apply(req, ctx),
+    setEnablement: (req, record, ctx) => apply(req, ctx, record),
+
+    async unproject(record, ctx) {
+      for (const p of record.paths) await removeProjectedPath(p, storeRoot(ctx));
+      const empty: ProjectionRequest = { skitId: '', release: '', bundleHash: '', skills: [] };
+      for (const edit of record.configEdits.filter(isManagedConfigEdit)) await spec.control.reconcile(edit.file, ctx, edit, empty, new Map(), new Set());
+    },
+
+    async diagnose(req, record, ctx) {
+      const out = await diagnoseProjection(req, record, { nativeEnablement: true, storeRoot: storeRoot(ctx) });
+      const dests = new Map(req.skills.map((s) => [s.skillId, record.paths.find((p) => p.skillId === s.skillId)?.path ?? `${record.skillRoot}/${s.name}`]));
+      const file = spec.control.file(ctx);
+      const prev = record.configEdits.filter(isManagedConfigEdit).find((e) => e.file === file);
+      out.push(...(await spec.control.diagnose(file, ctx, prev, req, dests)));
+      if (spec.extraDiagnostics) out.push(...(await spec.extraDiagnostics(req, record, ctx)));
+      return out;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { parse, TomlError } from 'smol-toml';
+import { SfError } from '../../core/errors/index.js';
+
+/**
+ * Forge owns whole array-of-tables entries in a user's TOML file, each introduced by a marker
+ * comment, e.g.
+ *
+ *     # managed by sf: acme/kit:beta
+ *     [[skills.config]]
+ *     path = "/home/me/.agents/skills/beta/SKILL.md"
+ *     enabled = false
+ *
+ * TOML parsers round-trip data, not text, so Forge edits text only inside these blocks and appends
+ * new ones at the end; every other byte of the file stays as it was.
+ */
+export const MARKER = '# managed by sf:';
+
+export interface TomlBlock {
+  /** what the block is for, e.g. the skill id */
+  id: string;
+  /** the table header line, e.g. `[[skills.config]]` */
+  header: string;
+  /** index of the marker line and one past the last key line */
+  start: number;
+  end: number;
+  values: Record<string, unknown>;
+}
+
+/** Plain JSON data (smol-toml builds null-prototype objects and Date subclasses): safe to deep-compare. */
+function plain(v: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+}
+
+/** Parses TOML to plain data; a syntax error is SF_E_CONFIG with its line and column and the file is left alone. */
+export function parseTomlConfig(text: string, file: string): Record<string, unknown> {
+  try {
+    return plain(parse(text));
+  } catch (e) {
+    if (!(e instanceof TomlError)) throw e;
+    const reason = e.message.split('\n')[0].replace(/^Invalid TOML document: /, '');
+    throw new SfError('SF_E_CONFIG', `${file}:${e.line}:${e.column}: ${reason}; Forge will not edit a config file it cannot parse`, {
+      location: { file, line: e.line, column: e.column },
+      hint: 'Fix the TOML syntax (or move the file away) and run the command again; the file was not changed.',
+      cause: e,
+    });
+  }
+}
+
+/** Lines with their line endings kept, so joining them gives the text back byte for byte. */
+export function splitLines(text: string): string[] {
+  return text === '' ? [] : text.split(/(?<=\n)/);
+}
+
+const KEY_LINE = /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/;
+
+/** Every Forge-managed block in `text`: a marker line, then a `[[...]]` header, then key lines. */
+export function findManagedBlocks(text: string): TomlBlock[] {
+  const lines = splitLines(text);
+  const blocks: TomlBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trimEnd();
+    if (!line.startsWith(MARKER)) continue;
+    const header = lines[i + 1]?.trim();
+    if (!header || !/^\[\[[^\]]+\]\]$/.test(header)) continue;
+    let end = i + 2;
+    while (end < lines.length && KEY_LINE.test(lines[end])) end++;
+    const values = plain(parse(lines.slice(i + 2, end).join('')));
+    blocks.push({ id: line.slice(MARKER.length).trim(), header, start: i, end, values });
+    i = end - 1;
+  }
+  return blocks;
+}
+
+/** Renders one block; values are strings or booleans, written as TOML literals. */
+export function renderBlock(id: string, header: string, values: [string, string | boolean][], eol: string): string {
+  const body = values.map(([k, v]) => `${k} = ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+  return [`${MARKER} ${id}`, header, ...body].map((l) => l + eol).join('');
+}
+
+/** Appends rendered blocks at the end, each after one blank separator line. */
+export function appendBlocks(text: string, rendered: string[], eol: string): string {
+  let out = text;
+  for (const block of rendered) {
+    if (out !== '' && !out.endsWith('\n')) out += eol;
+    if (out !== '' && !/(^|\n)[ \t]*\r?\n$/.test(out)) out += eol;
+    out += block;
+  }
+  return out;
+}
+
+/** Replaces each block by `replacement(block)` (undefined removes it with its blank separator line). */
+export function rewriteBlocks(text: string, blocks: TomlBlock[], replacement: (b: TomlBlock) => string | undefined): string {
+  const lines = splitLines(text);
+  const inOrder = [...blocks].sort((a, b) => a.start - b.start).map((b) => ({ b, next: replacement(b) }));
+  for (const { b, next } of inOrder.reverse()) {
+    if (next !== undefined) {
+      lines.splice(b.start, b.end - b.start, ...splitLines(next));
+      continue;
+    }
+    let start = b.start;
+    if (start > 0 && lines[start - 1].trim() === '') start--;
+    lines.splice(start, b.end - start);
+  }
+  return lines.join('');
+}

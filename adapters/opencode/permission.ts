@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HostContext } from '../../core/install/host-adapter.js';
+import { reconcileJsonConfig, type JsonReconcileOptions, type JsonReconcileResult } from '../config/json-host-config.js';
+import type { ManagedConfigEdit } from '../config/managed.js';
+
+/** OpenCode's global config dir: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode. */
+export function opencodeConfigDir(ctx: HostContext): string {
+  return join(ctx.env.XDG_CONFIG_HOME || join(ctx.home, '.config'), 'opencode');
+}
+
+/**
+ * The config file Forge edits, chosen like OpenCode's own `opencode mcp add`: the first existing of
+ * opencode.json, opencode.jsonc, .opencode/opencode.json, .opencode/opencode.jsonc in the project
+ * (else a new opencode.json there); for the user, opencode.jsonc, opencode.json or config.json in
+ * the global config dir (else a new opencode.jsonc, as OpenCode itself would create).
+ */
+export function opencodeConfigFile(ctx: HostContext): string {
+  const candidates = ctx.scope === 'project'
+    ? ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc'].map((f) => join(ctx.projectRoot ?? '.', f))
+    : ['opencode.jsonc', 'opencode.json', 'config.json'].map((f) => join(opencodeConfigDir(ctx), f));
+  return candidates.find((f) => existsSync(f)) ?? candidates[0];
+}
+
+export interface OpenCodeSkillState {
+  skillId: string;
+  name: string;
+  enabled: boolean;
+}
+
+export const DENY = 'deny';
+
+/**
+ * Brings Forge's `permission.skill.<name>` entries to `skills`: "deny" for disabled skills (OpenCode
+ * drops them from the list shown to the model and refuses the call), none for enabled ones, so the
+ * user's own allow/ask rules keep governing them. OpenCode lets the last matching rule win and
+ * new keys are appended at the end of the object, so Forge's exact-name deny outranks wildcards.
+ */
+export function reconcileOpenCodePermission(
+  file: string, backupDir: string, previous: ManagedConfigEdit | undefined, skills: OpenCodeSkillState[],
+  hooks: Pick<JsonReconcileOptions, 'adopt' | 'validate'> = {},
+): Promise<JsonReconcileResult> {
+  return reconcileJsonConfig({
+    ...hooks, file, backupDir, previous, format: file.endsWith('.jsonc') ? 'jsonc' : 'json', disabledValue: DENY,
+    expandable: { path: ['permission', 'skill'], wildcard: '*' },
+    desired: skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['permission', 'skill', s.name], value: s.enabled ? undefined : DENY })),
+  });
+}
