@@ -1,14 +1,23 @@
 import { Hono } from 'hono';
 import { authenticate, type HubEnv } from './auth/principal.js';
 import { onHubError } from './errors.js';
+import { resolveRegistryLimits, type RegistryLimits } from './limits.js';
+import { BlobCache } from './registry/blob-cache.js';
 import { accountRoutes } from './routes/accounts.js';
 import { healthRoutes } from './routes/health.js';
+import { registryDownloadRoutes } from './routes/registry-downloads.js';
+import { registryManageRoutes } from './routes/registry-manage.js';
+import { registryPublishRoutes } from './routes/registry-publish.js';
+import { registryReadRoutes } from './routes/registry-read.js';
+import { wellKnownRoutes } from './routes/well-known.js';
 import type { HubStorage } from './storage/ports.js';
 
 export interface HubOptions {
   storage: HubStorage;
   /** public base URL used in absolute links (well-known index, release URLs); default: from the request */
   baseUrl?: string;
+  /** registry quota overrides (hub/limits.ts) */
+  limits?: Partial<RegistryLimits>;
 }
 
 /**
@@ -17,10 +26,25 @@ export interface HubOptions {
  */
 export function createHubApp(options: HubOptions): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
+  const blobs = new BlobCache(options.storage.blobs);
+  const registry = {
+    limits: resolveRegistryLimits(options.limits),
+    baseUrl: (options.baseUrl ?? '').replace(/\/+$/, ''),
+    readBlob: (sha256: string) => blobs.get(sha256),
+  };
   app.onError(onHubError);
   app.route('/', healthRoutes);
+  app.use('*', async (c, next) => {
+    c.set('registry', registry);
+    await next();
+  });
   app.use('*', authenticate(options.storage));
   app.route('/', accountRoutes);
+  app.route('/', registryPublishRoutes);
+  app.route('/', registryReadRoutes);
+  app.route('/', registryManageRoutes);
+  app.route('/', wellKnownRoutes);
+  app.route('/', registryDownloadRoutes);
   app.notFound((c) => c.json({ error: { code: 'SF_E_NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
   return app;
 }

@@ -1,6 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createHubApp } from './app.js';
+import type { RegistryLimits } from './limits.js';
 import { openEmbeddedStorage } from './storage/embedded/lmdb-store.js';
 import type { HubStorage } from './storage/ports.js';
 
@@ -13,10 +14,10 @@ export interface RunningHub {
 }
 
 /** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
-export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string }): Promise<RunningHub> {
+export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string; limits?: Partial<RegistryLimits> }): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
-  const app = createHubApp({ storage, baseUrl: options.baseUrl });
+  const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
   });

@@ -54,10 +54,12 @@ export const ERROR_CODES = {
   SF_E_RATE_LIMIT: E(7, 429, 'Too many requests; retry later.'),
   SF_E_UNAVAILABLE: E(7, 503, 'The service is overloaded or unavailable; retry later.'),
   SF_E_MEDIA_TYPE: E(2, 415, 'The request content type is not supported.'),
+  SF_E_QUARANTINED: E(5, 410, 'The SKIT or release is quarantined; see its replacement guidance.'),
 
   // telemetry
   SF_E_TELEMETRY: E(7, 502, 'Telemetry could not be delivered or decoded.'),
   SF_E_OTLP_DECODE: E(1, 400, 'An OTLP payload could not be decoded.'),
+  SF_E_TELEMETRY_EVENT: E(1, 422, 'A telemetry event breaks the semantic convention (missing, unknown or mistyped attribute).'),
 
   // FORGE annotation protocol
   SF_E_ANNOTATION: E(1, 422, 'A FORGE annotation is malformed or incomplete.'),

@@ -11,10 +11,10 @@ export function roleOnOwner(accounts: AccountStore, p: Principal, ownerLogin: st
   return org?.members.find((m) => m.userId === p.user!.id)?.role ?? null;
 }
 
-/** Public and unlisted SKITs are visible to anyone who can read; private ones only to the owner's members and admins. */
+/** Public and unlisted SKITs are visible to anyone who can read; private ones only to the owner's members and admins (with an admin-scoped PAT). */
 export function canViewSkit(accounts: AccountStore, p: Principal, skit: SkitRecord): boolean {
   if (skit.visibility !== 'private') return true;
-  if (p.user?.admin && p.token?.kind === 'pat') return true;
+  if (p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin')) return true;
   return roleOnOwner(accounts, p, skit.owner) !== null;
 }
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SfError } from '../../core/errors/index.js';
+import type { RegistryLimits } from '../limits.js';
 import type { HubStorage, Scope, TokenRecord, UserRecord } from '../storage/ports.js';
 import { verifySecret } from './tokens.js';
 
@@ -12,7 +13,16 @@ export interface Principal {
 
 export const ANONYMOUS: Principal = { scopes: new Set() };
 
-export type HubEnv = { Variables: { principal: Principal; storage: HubStorage } };
+/** Per-hub settings the registry routes read from the context. */
+export interface RegistrySettings {
+  limits: RegistryLimits;
+  /** public base URL without a trailing slash; '' means links are root-relative */
+  baseUrl: string;
+  /** blob reads for downloads (through a small LRU of immutable blobs) */
+  readBlob(sha256: string): Promise<Buffer | undefined>;
+}
+
+export type HubEnv = { Variables: { principal: Principal; storage: HubStorage; registry: RegistrySettings } };
 
 /**
  * Resolves the bearer credential, if any. An invalid or revoked credential is a 401 at once (it is

@@ -48,6 +48,23 @@ export interface TokenRecord {
 
 export type Visibility = 'public' | 'unlisted' | 'private';
 
+/** Deprecation: still installable, with guidance. */
+export interface DeprecationFlag {
+  message: string;
+  /** what to use instead: `owner/name` or `owner/name@version` */
+  replacement?: string;
+  at: string;
+}
+
+/** Quarantine: hidden from indexes and refused for download except to the SKIT's managers. */
+export interface QuarantineFlag {
+  reason: string;
+  replacement?: string;
+  at: string;
+  /** set by a hub admin: only an admin may lift it */
+  byAdmin?: boolean;
+}
+
 export interface SkitRecord {
   /** owner/name */
   id: string;
@@ -57,8 +74,8 @@ export interface SkitRecord {
   description: string;
   tags: string[];
   createdAt: string;
-  deprecated?: { message: string; replacement?: string; at: string };
-  quarantined?: { reason: string; replacement?: string; at: string };
+  deprecated?: DeprecationFlag;
+  quarantined?: QuarantineFlag;
 }
 
 export interface ReleaseFile {
@@ -66,6 +83,11 @@ export interface ReleaseFile {
   mode: 'file' | 'exec';
   size: number;
   sha256: string;
+}
+
+/** One file of a contained skill's projection (skill-relative path; `from` = SKIT-relative source of a shared mapping). */
+export interface ReleaseSkillFile extends ReleaseFile {
+  from?: string;
 }
 
 export interface ReleaseSkill {
@@ -78,6 +100,8 @@ export interface ReleaseSkill {
   /** sha256 of the per-skill archive (SKILL.md at its root) served to generic clients */
   archiveSha256: string;
   archiveSize: number;
+  /** the skill projection: own files plus materialized shared mappings */
+  files: ReleaseSkillFile[];
 }
 
 export interface ReleaseRecord {
@@ -87,12 +111,14 @@ export interface ReleaseRecord {
   /** sha256 of the deterministic release archive (the blob key) */
   archiveSha256: string;
   archiveSize: number;
+  /** bytes this release adds to the owner's storage quota: the release archive plus every per-skill archive */
+  storedBytes: number;
   skills: ReleaseSkill[];
   files: ReleaseFile[];
   publishedAt: string;
   publishedBy: string;
-  deprecated?: { message: string; replacement?: string; at: string };
-  quarantined?: { reason: string; replacement?: string; at: string };
+  deprecated?: DeprecationFlag;
+  quarantined?: QuarantineFlag;
 }
 
 export interface AccountStore {
@@ -119,10 +145,13 @@ export interface RegistryStore {
   listSkits(): SkitRecord[];
   getRelease(skitId: string, version: string): ReleaseRecord | undefined;
   listReleases(skitId: string): ReleaseRecord[];
-  /** atomically creates the release; false when the version already exists (releases are immutable) */
-  createRelease(release: ReleaseRecord): boolean;
+  /**
+   * Atomically creates the release, and the SKIT record `newSkit` when no SKIT of that id exists
+   * yet (first publish). False when the version already exists (releases are immutable).
+   */
+  createRelease(release: ReleaseRecord, newSkit?: SkitRecord): boolean;
   updateReleaseFlags(skitId: string, version: string, flags: Pick<ReleaseRecord, 'deprecated' | 'quarantined'>): ReleaseRecord | undefined;
-  /** total archive bytes stored for an owner (for the owner storage quota) */
+  /** total stored bytes (`storedBytes` of every release) of an owner, for the owner storage quota */
   ownerStorageBytes(owner: string): number;
 }
 

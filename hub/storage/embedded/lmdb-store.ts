@@ -142,10 +142,11 @@ class LmdbRegistry implements RegistryStore {
     return [...this.releases.getRange({ start: `${skitId}@`, end: `${skitId}@\uffff` })].map((e) => e.value);
   }
 
-  createRelease(release: ReleaseRecord): boolean {
+  createRelease(release: ReleaseRecord, newSkit?: SkitRecord): boolean {
     const key = `${release.skitId}@${release.version}`;
     return this.root.transactionSync(() => {
       if (this.releases.get(key)) return false;
+      if (newSkit && !this.skits.get(newSkit.id)) this.skits.putSync(newSkit.id, newSkit);
       this.releases.putSync(key, release);
       return true;
     });
@@ -164,7 +165,7 @@ class LmdbRegistry implements RegistryStore {
 
   ownerStorageBytes(owner: string): number {
     let total = 0;
-    for (const { value } of this.releases.getRange({ start: `${owner}/`, end: `${owner}/\uffff` })) total += value.archiveSize;
+    for (const { value } of this.releases.getRange({ start: `${owner}/`, end: `${owner}/\uffff` })) total += value.storedBytes ?? value.archiveSize;
     return total;
   }
 }

@@ -1,0 +1,2 @@
+export { loginCommand } from './login.js';
+export { logoutCommand } from './logout.js';

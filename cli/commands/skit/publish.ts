@@ -1,0 +1,78 @@
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { resolve } from 'node:path';
+import { SfError, type Diagnostic } from '../../../core/errors/index.js';
+import { err, out, printDiagnostics, printJson } from '../../output/print.js';
+import { sanitize } from '../../output/style.js';
+import { hubTargetFor } from './hub-target.js';
+
+const VISIBILITIES = ['public', 'unlisted', 'private'];
+
+/**
+ * `sf skit publish [path] --version x.y.z`: validates the SKIT (refusing on any error), packs it
+ * deterministically, and uploads it with the bundle hash it computed; the hub recomputes every
+ * hash and refuses a mismatch.
+ */
+export const publishCommand = command({
+  name: 'publish',
+  description: 'Validate, pack and publish a SKIT release to the Forge hub',
+  args: {
+    path: positional({ type: optional(string), displayName: 'path' }),
+    version: option({ long: 'version', type: string, description: 'the release version (semver x.y.z)' }),
+    visibility: option({ long: 'visibility', type: optional(string), description: 'public (default for a new SKIT), unlisted or private' }),
+    id: option({ long: 'id', type: optional(string), description: 'owner/name for a single-skill directory (a SKIT README declares its own)' }),
+    hub: option({ long: 'hub', type: optional(string), description: 'hub URL (default: the one you logged in to)' }),
+    json: flag({ long: 'json', description: 'print the hub response as JSON' }),
+  },
+  handler: async (a) => {
+    if (a.visibility !== undefined && !VISIBILITIES.includes(a.visibility)) {
+      throw new SfError('SF_E_USAGE', `--visibility must be one of ${VISIBILITIES.join(', ')}`);
+    }
+    const { parseSemver } = await import('../../../core/skit/semver.js');
+    if (!parseSemver(a.version)) throw new SfError('SF_E_USAGE', `--version "${a.version}" is not semver x.y.z[-pre]`, { hint: 'e.g. --version 1.0.0' });
+    const target = await hubTargetFor(a.hub, true);
+    const root = resolve(a.path ?? '.');
+    const { validateSkitDir } = await import('../../../core/skit/validate.js');
+    const result = await validateSkitDir(root);
+    if (!a.json) printDiagnostics(result.diagnostics.filter((d) => d.severity !== 'info'), 'stderr');
+    if (!result.ok || !result.layout) {
+      throw new SfError('SF_E_VALIDATION', `${root} is not a valid SKIT; nothing was published`, {
+        hint: 'fix the errors above (`sf skit validate`) and publish again',
+        data: { diagnostics: result.diagnostics },
+      });
+    }
+    const layout = result.layout;
+    const id = layout.provisional ? a.id : layout.id;
+    if (!id) throw new SfError('SF_E_USAGE', 'a single-skill directory has no owner/name', { hint: 'pass --id owner/name, or add a README.md with SKIT frontmatter' });
+    if (!layout.provisional && a.id && a.id !== layout.id) {
+      throw new SfError('SF_E_USAGE', `--id ${a.id} differs from the id ${layout.id} in README.md`, { hint: 'drop --id, or change README.md' });
+    }
+    const { hashSkit } = await import('../../../core/skit/hash.js');
+    const { packTree } = await import('../../../core/archive/index.js');
+    const { HubClient, parseSkitRef } = await import('../../../core/hub-client/index.js');
+    if (!parseSkitRef(id) || id.includes('@')) throw new SfError('SF_E_USAGE', `"${id}" is not owner/name`);
+    const hashes = await hashSkit(root, { ...layout, id });
+    const archive = await packTree(root, layout.files);
+    const query = a.visibility ? `?visibility=${a.visibility}` : '';
+    const res = await new HubClient(target)
+      .request('PUT', `/api/v1/skits/${id}/releases/${encodeURIComponent(a.version)}${query}`, {
+        body: new Uint8Array(archive),
+        headers: { 'content-type': 'application/gzip', 'x-forge-bundle-hash': hashes.bundle },
+      })
+      .catch((e: unknown) => {
+        // the hub validates with its own quotas: show its findings like `sf skit validate` would
+        const diagnostics = (e as { data?: { diagnostics?: unknown } }).data?.diagnostics;
+        if (!a.json && Array.isArray(diagnostics)) printDiagnostics(diagnostics as Diagnostic[], 'stderr');
+        throw e;
+      });
+    const body = (await res.json()) as { release: { bundleHash: string; url: string; wellKnownIndex: string; skills: { id: string; hash: string }[] }; skit: { visibility: string } };
+    if (body.release.bundleHash !== hashes.bundle) {
+      err(`warning: the hub recorded bundle ${body.release.bundleHash}, this machine computed ${hashes.bundle}`);
+    }
+    if (a.json) return printJson(body);
+    out(`published ${sanitize(id)}@${sanitize(a.version)} (${body.skit.visibility}) to ${sanitize(target.url)}`);
+    out(`  bundle   ${body.release.bundleHash}`);
+    for (const s of body.release.skills) out(`  ${sanitize(s.id)}  ${s.hash}`);
+    out(`  release  ${sanitize(body.release.url)}`);
+    out(`  index    ${sanitize(body.release.wellKnownIndex)}`);
+  },
+});

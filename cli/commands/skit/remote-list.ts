@@ -1,0 +1,44 @@
+import { out, printJson, printTable } from '../../output/print.js';
+import { hubTargetFor } from './hub-target.js';
+
+export interface RemoteListArgs {
+  hub?: string;
+  query?: string;
+  owner?: string;
+  tag?: string;
+  json: boolean;
+}
+
+interface RemoteSkit {
+  id: string;
+  visibility: string;
+  latestVersion: string | null;
+  description: string;
+  skills: string[];
+  deprecated: { message: string } | null;
+}
+
+/** `sf skit list --remote`: the SKITs the hub lists to this user (public ones, plus their own unlisted and private ones). */
+export async function listRemote(a: RemoteListArgs): Promise<void> {
+  const { HubClient } = await import('../../../core/hub-client/index.js');
+  const client = new HubClient(await hubTargetFor(a.hub, false));
+  const params = new URLSearchParams({ limit: '200' });
+  if (a.query) params.set('q', a.query);
+  if (a.owner) params.set('owner', a.owner);
+  if (a.tag) params.set('tag', a.tag);
+  const skits: RemoteSkit[] = [];
+  let total = Infinity;
+  while (skits.length < total) {
+    params.set('offset', String(skits.length));
+    const page = await client.getJson<{ total: number; skits: RemoteSkit[] }>(`/api/v1/skits?${params}`);
+    total = page.total;
+    if (page.skits.length === 0) break;
+    skits.push(...page.skits);
+  }
+  if (a.json) return printJson({ hub: client.target.url, skits });
+  if (skits.length === 0) return out(`no SKITs found on ${client.target.url}`);
+  printTable(
+    ['SKIT', 'LATEST', 'VISIBILITY', 'SKILLS', 'DESCRIPTION'],
+    skits.map((s) => [s.id, s.latestVersion ?? '-', s.visibility, s.skills.join(','), `${s.deprecated ? '[deprecated] ' : ''}${s.description}`]),
+  );
+}

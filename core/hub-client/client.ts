@@ -1,0 +1,111 @@
+import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
+import type { HubTarget } from './credentials.js';
+
+/** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
+export const HUB_TIMEOUT_MS = 60_000;
+export const MAX_HUB_DOWNLOAD_BYTES = 64 * 1024 * 1024;
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
+
+export interface HubClientOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+interface HubErrorBody {
+  error?: { code?: string; message?: string; hint?: string; data?: Record<string, unknown> };
+}
+
+/**
+ * A minimal HTTP client for one hub. The token goes only into the Authorization header of
+ * requests to that hub's origin; error messages never contain it. Hub errors come back as
+ * SfErrors with the hub's own code, message, hint and data.
+ */
+export class HubClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly target: HubTarget,
+    options: HubClientOptions = {},
+  ) {
+    this.fetchImpl = options.fetch ?? fetch;
+    this.timeoutMs = options.timeoutMs ?? HUB_TIMEOUT_MS;
+  }
+
+  /** Absolute URL of a hub path (`/api/v1/...`). */
+  url(path: string): string {
+    return `${this.target.url}${path}`;
+  }
+
+  /** Sends a request; throws the hub's error for any non-2xx status (304 is passed through). */
+  async request(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+    if (this.target.token) headers.authorization = `Bearer ${this.target.token}`;
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.url(path), {
+        method,
+        headers,
+        body: init.body,
+        redirect: 'error', // never forward the token anywhere else
+        signal: AbortSignal.timeout(this.timeoutMs),
+        ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit);
+    } catch (e) {
+      const reason = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+      throw new SfError('SF_E_FETCH', `could not reach the hub at ${this.target.url}: ${reason}`, {
+        hint: 'check the URL and that the hub is running (`sf hub serve`)',
+        cause: e,
+      });
+    }
+    if (res.ok || res.status === 304) return res;
+    throw await hubError(res, this.target.url, path);
+  }
+
+  async getJson<T>(path: string): Promise<T> {
+    const res = await this.request('GET', path);
+    const bytes = await readLimited(res, MAX_JSON_BYTES, this.url(path));
+    return JSON.parse(bytes.toString('utf8')) as T;
+  }
+
+  /** GETs bytes with a hard size limit. */
+  async download(path: string, maxBytes = MAX_HUB_DOWNLOAD_BYTES): Promise<Buffer> {
+    const res = await this.request('GET', path, { headers: { accept: '*/*' } });
+    return readLimited(res, maxBytes, this.url(path));
+  }
+}
+
+/** Reads a response body, refusing more than `max` bytes (declared or streamed). */
+export async function readLimited(res: Response, max: number, shown: string): Promise<Buffer> {
+  const tooBig = () =>
+    new SfError('SF_E_LIMIT', `${shown} is larger than ${max} bytes`, { hint: 'the download limit protects the disk; ask the hub operator' });
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel();
+    throw tooBig();
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > max) throw tooBig();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+async function hubError(res: Response, hub: string, path: string): Promise<SfError> {
+  let body: HubErrorBody = {};
+  try {
+    body = JSON.parse((await readLimited(res, 1024 * 1024, hub)).toString('utf8')) as HubErrorBody;
+  } catch {
+    body = {}; // not a hub error document (a proxy page?): fall back to the status below
+  }
+  const e = body.error ?? {};
+  const known = typeof e.code === 'string' && e.code in ERROR_CODES;
+  const code: ErrorCode = known ? (e.code as ErrorCode) : res.status === 401 ? 'SF_E_AUTH' : res.status === 403 ? 'SF_E_FORBIDDEN' : res.status === 404 ? 'SF_E_NOT_FOUND' : 'SF_E_FETCH';
+  const message = typeof e.message === 'string' ? `hub: ${e.message}` : `the hub answered ${res.status} for ${path}`;
+  const hint = typeof e.hint === 'string' ? e.hint : code === 'SF_E_AUTH' ? 'run `sf login --hub <url>` with a valid token' : undefined;
+  return new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
+}

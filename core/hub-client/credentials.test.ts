@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../../test-support/index.js';
+import { credentialsPath, hubOrigin, knownHubs, readCredentials, removeLogin, resolveHubTarget, saveLogin } from './credentials.js';
+
+describe('hub-client credentials', () => {
+  let dir: { path: string; cleanup: () => Promise<void> };
+  let env: NodeJS.ProcessEnv;
+  beforeEach(async () => {
+    dir = await tempDir('sf-cred-');
+    env = { SF_HOME: join(dir.path, 'sf') };
+  });
+  afterEach(() => dir.cleanup());
+
+  const login = (url: string, token: string) => ({ url, token, login: 'alice', savedAt: '2026-01-01T00:00:00.000Z' });
+
+  it('writes the file with mode 0600 in a 0700 directory, leaving no temp files', async () => {
+    await saveLogin(login('http://127.0.0.1:1', 'sfp_secret1'), env);
+    const file = credentialsPath(env);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(dir.path, 'sf'))).mode & 0o777, 0o700);
+    assert.deepEqual(await readdir(join(dir.path, 'sf')), ['credentials.json']);
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).default, 'http://127.0.0.1:1');
+  });
+
+  it('picks the hub from --hub, then SF_HUB_URL, then the default; the token from SF_HUB_TOKEN, then the file', async () => {
+    await saveLogin(login('http://a.example', 'sfp_a'), env);
+    await saveLogin(login('http://b.example', 'sfp_b'), env);
+    assert.deepEqual(await resolveHubTarget(undefined, env), { url: 'http://b.example', token: 'sfp_b' });
+    assert.deepEqual(await resolveHubTarget('http://A.example/', env), { url: 'http://a.example', token: 'sfp_a' });
+    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_URL: 'http://c.example' }), { url: 'http://c.example' });
+    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_TOKEN: 'sfp_env' }), { url: 'http://b.example', token: 'sfp_env' });
+    assert.deepEqual((await knownHubs(env)).map((h) => h.url), ['http://b.example', 'http://a.example']);
+    assert.equal(await removeLogin(undefined, env), 'http://b.example');
+    assert.equal((await readCredentials(env)).default, 'http://a.example');
+    assert.equal(await resolveHubTarget(undefined, { SF_HOME: join(dir.path, 'none') }), undefined);
+  });
+
+  it('refuses URLs with credentials or other schemes, and a file that is not ours', async () => {
+    assert.throws(() => hubOrigin('https://user:pw@hub.example'), /must not contain credentials/);
+    assert.throws(() => hubOrigin('ftp://hub.example'), /http\(s\)/);
+    await saveLogin(login('http://a.example', 'sfp_a'), env);
+    await writeFile(credentialsPath(env), '{"not":"ours"}');
+    await assert.rejects(readCredentials(env), (e: Error & { code?: string }) => e.code === 'SF_E_CONFIG');
+  });
+});

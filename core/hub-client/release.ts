@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { unpackArchive } from '../archive/index.js';
+import { SfError } from '../errors/index.js';
+import { digestFiles } from '../skit/file-digests.js';
+import { digestListing } from '../skit/hash.js';
+import { walkTree } from '../skit/tree.js';
+import type { HubClient } from './client.js';
+
+/** A release as the hub API describes it (GET /api/v1/skits/:owner/:name/releases/:version). */
+export interface HubRelease {
+  skitId: string;
+  version: string;
+  bundleHash: string;
+  publishedAt: string;
+  url: string;
+  archive: { url: string; sha256: string; size: number };
+  skills: { name: string; id: string; path: string; hash: string; defaultEnabled: boolean; description: string }[];
+  files?: { path: string; mode: 'file' | 'exec'; size: number; sha256: string }[];
+  deprecated: { message: string; replacement: string | null } | null;
+  quarantined: { reason: string; replacement: string | null } | null;
+}
+
+const SKIT_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\/[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** Splits `owner/name[@version]`; undefined when it is not of that form. */
+export function parseSkitRef(ref: string): { id: string; version?: string } | undefined {
+  const at = ref.indexOf('@');
+  const id = at === -1 ? ref : ref.slice(0, at);
+  const version = at === -1 ? undefined : ref.slice(at + 1);
+  if (!SKIT_ID.test(id) || version === '') return undefined;
+  return { id, ...(version ? { version } : {}) };
+}
+
+/** The release `version` of `id` (default: the latest installable one). */
+export async function fetchRelease(client: HubClient, id: string, version?: string): Promise<HubRelease> {
+  return client.getJson<HubRelease>(`/api/v1/skits/${id}/releases/${encodeURIComponent(version ?? 'latest')}`);
+}
+
+/** `sha256:<hex>` bundle hash of the tree at `dir`, computed exactly as the hub and `sf skit hash` do. */
+export async function treeBundleHash(dir: string): Promise<string> {
+  const { files } = await walkTree(dir);
+  const digests = await digestFiles(files.map((f) => ({ abs: f.abs, size: f.size })));
+  return digestListing('bundle', files.map((f, i) => ({ path: f.path, mode: f.mode, sha256: digests[i].sha256 })));
+}
+
+/**
+ * Downloads the release archive from its immutable URL on the hub, checks the archive's sha256,
+ * unpacks it safely into `destDir` (which must not exist), and checks that the unpacked tree
+ * hashes to the release's bundle hash. Any mismatch is SF_E_HASH_MISMATCH and `destDir` is
+ * left absent.
+ */
+export async function downloadRelease(client: HubClient, release: HubRelease, destDir: string): Promise<void> {
+  const bytes = await client.download(`/r/${release.skitId}/${encodeURIComponent(release.version)}.tgz`);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== release.archive.sha256) {
+    throw new SfError('SF_E_HASH_MISMATCH', `the archive of ${release.skitId}@${release.version} hashes to ${sha256}, not ${release.archive.sha256}`, {
+      hint: 'the download was corrupted or altered on the way; try again, and tell the hub operator if it persists',
+    });
+  }
+  await unpackArchive(bytes, destDir);
+  const bundle = await treeBundleHash(destDir);
+  if (bundle !== release.bundleHash) {
+    await rm(destDir, { recursive: true, force: true });
+    throw new SfError('SF_E_HASH_MISMATCH', `${release.skitId}@${release.version} unpacks to bundle ${bundle}, not ${release.bundleHash}`, {
+      hint: 'the release content does not match its recorded hash; do not use it, and tell the hub operator',
+    });
+  }
+}

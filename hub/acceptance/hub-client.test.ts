@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSfError } from '../../core/errors/index.js';
+import { HubClient } from '../../core/hub-client/client.js';
+import { downloadRelease, fetchRelease } from '../../core/hub-client/release.js';
+import { verifyAgainstHub } from '../../core/hub-client/verify.js';
+import type { InstallationRecord } from '../../core/library/types.js';
+import { hubResolver } from '../../core/sources/hub.js';
+import { tempDir } from '../../test-support/index.js';
+import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+
+const HUB = 'http://hub.test';
+
+describe('hub client: resolver, verified downloads and doctor checks against an in-process hub', () => {
+  let hub: HubFixture;
+  let kit: PackedSkit;
+  let work: { path: string; cleanup: () => Promise<void> };
+  let fetchHub: typeof fetch;
+  beforeEach(async () => {
+    hub = await hubFixture();
+    kit = await packSkit(twoSkillTree('alice/kit'));
+    work = await tempDir('sf-hub-client-');
+    fetchHub = ((input: string | URL | Request, init?: RequestInit) => hub.app.request(String(input), init)) as typeof fetch;
+    assert.equal((await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+  });
+  afterEach(async () => {
+    await kit.cleanup();
+    await work.cleanup();
+    await hub.cleanup();
+  });
+
+  it('claims owner/name[@version] and the release and SKIT URLs of known hubs only', () => {
+    const r = hubResolver({ hubs: [{ url: HUB }] });
+    for (const yes of ['alice/kit', 'alice/kit@1.0.0', `${HUB}/r/alice/kit/1.0.0`, `${HUB}/r/alice/kit/1.0.0.tgz`, `${HUB}/s/alice/kit`]) assert.ok(r.matches(yes), yes);
+    for (const no of ['Alice/kit', 'alice/kit@', 'alice', 'http://other.test/r/alice/kit/1.0.0', `${HUB}/api/v1/skits/alice/kit`, 'https://git.example/alice/kit.git']) assert.ok(!r.matches(no), no);
+    assert.ok(!hubResolver({ hubs: [] }).matches('alice/kit'), 'no hub configured: owner/name is not claimed');
+  });
+
+  it('resolves to a verified tree with the hub version and a version-less canonical source', async () => {
+    const r = hubResolver({ hubs: [{ url: HUB }], fetch: fetchHub });
+    const resolved = await r.resolve('alice/kit@1.0.0', { cwd: work.path, workDir: work.path });
+    assert.equal(resolved.kind, 'hub');
+    assert.equal(resolved.canonical, `${HUB}/s/alice/kit`);
+    assert.equal((resolved as { version?: string }).version, '1.0.0');
+    assert.equal(await readFile(join(resolved.dir, 'README.md'), 'utf8'), await readFile(join(kit.dir, 'README.md'), 'utf8'));
+    await hub.publish(hub.user('alice').auth, 'alice/kit', '1.2.0', kit.archive);
+    const latest = await r.resolve(`${HUB}/s/alice/kit`, { cwd: work.path, workDir: join(work.path, 'w2') });
+    assert.equal((latest as { version?: string }).version, '1.2.0');
+  });
+
+  it('refuses an archive whose bytes do not match the hub record (SF_E_HASH_MISMATCH), leaving nothing', async () => {
+    const release = hub.storage.registry.getRelease('alice/kit', '1.0.0')!;
+    const blob = join(hub.dataDir, 'blobs', release.archiveSha256.slice(0, 2), release.archiveSha256);
+    const bytes = await readFile(blob);
+    bytes[bytes.length - 10] ^= 0xff;
+    await writeFile(blob, bytes);
+    const client = new HubClient({ url: HUB }, { fetch: fetchHub });
+    const dest = join(work.path, 'out');
+    await assert.rejects(downloadRelease(client, await fetchRelease(client, 'alice/kit', '1.0.0'), dest), (e) => isSfError(e, 'SF_E_HASH_MISMATCH'));
+    await assert.rejects(readFile(join(dest, 'README.md')));
+  });
+
+  it('doctor verification: matching hashes verify; a different bundle or skill hash, or a quarantine, is reported', async () => {
+    const release = hub.storage.registry.getRelease('alice/kit', '1.0.0')!;
+    const record = {
+      skitId: 'alice/kit',
+      release: { version: '1.0.0' },
+      bundleHash: release.bundleHash,
+      skills: release.skills.map((s) => ({ name: s.name, id: s.id, hash: s.hash, path: s.path, defaultEnabled: true })),
+      source: { kind: 'hub', canonical: `${HUB}/s/alice/kit`, fingerprint: 'x' },
+    } as unknown as InstallationRecord;
+    const codes = async (r: InstallationRecord) => (await verifyAgainstHub(r, [], fetchHub)).map((d) => d.code);
+    assert.deepEqual(await codes(record), ['SF_HUB_VERIFIED']);
+    assert.deepEqual(await codes({ ...record, bundleHash: `sha256:${'1'.repeat(64)}` }), ['SF_HUB_BUNDLE_MISMATCH']);
+    const skills = record.skills.map((s, i) => (i === 0 ? { ...s, hash: `sha256:${'2'.repeat(64)}` } : s));
+    assert.deepEqual(await codes({ ...record, skills }), ['SF_HUB_SKILL_MISMATCH']);
+    hub.storage.registry.updateReleaseFlags('alice/kit', '1.0.0', { quarantined: { reason: 'bad', at: 'now' } });
+    assert.deepEqual(await codes(record), ['SF_HUB_QUARANTINED']);
+    const offline = await verifyAgainstHub(record, [], (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch);
+    assert.deepEqual(offline.map((d) => [d.code, d.severity]), [['SF_HUB_UNREACHABLE', 'info']]);
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Row shapes of the hub's telemetry projections (spec "Forge canonical storage model"). Every
+ * derived row keeps `normalizerVersion` and the raw event ids it was built from, so it can be
+ * replayed and explained. Values are JSON-safe (no bigint, no bytes).
+ */
+
+export type JsonScalar = string | number | boolean | null;
+export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
+
+export type RepositoryResolution = 'resolved' | 'repo_unresolved';
+export type DedupBasis = 'event_id' | 'batch_fingerprint';
+export type AttributionFidelity = 'exact' | 'shared' | 'inferred' | 'unknown';
+
+/** Identity shared by every row: who sent it (server-authoritative) and where it happened. */
+export interface RowIdentity {
+  accountId: string;
+  deviceId: string;
+  repositoryId?: string;
+  repositoryResolution: RepositoryResolution;
+  sessionId?: string;
+  turnId?: string;
+}
+
+/** observation_events: one row per normalized event (log record, span, or catalog span event). */
+export interface ObservationEventRow extends RowIdentity {
+  eventId: string;
+  dedupBasis: DedupBasis;
+  eventName: string;
+  signal: 'logs' | 'traces';
+  /** RFC 3339 with nanoseconds */
+  time: string;
+  /** which timestamp `time` is: the source's, the observed one, or receipt (missing or implausible source time) */
+  timeSource: 'source' | 'observed' | 'received';
+  observedTime?: string;
+  traceId?: string;
+  spanId?: string;
+  parentSpanId?: string;
+  spanName?: string;
+  serviceName?: string;
+  hostName?: string;
+  hostVersion?: string;
+  adapterName?: string;
+  adapterVersion?: string;
+  conversationId?: string;
+  agentName?: string;
+  model?: string;
+  packageId?: string;
+  skillId?: string;
+  skillName?: string;
+  artifactVersion?: string;
+  artifactHash?: string;
+  contentHash?: string;
+  activationId?: string;
+  activationIds?: string[];
+  phase?: string;
+  result?: string;
+  triggerType?: string;
+  reasonCode?: string;
+  errorType?: string;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  schemaUrl?: string;
+  /** every admitted attribute of the record (metadata only unless the account opted into content) */
+  attributes: Record<string, JsonValue>;
+  rawBatchId: string;
+  normalizerVersion: string;
+}
+
+export type LoadCompleteness = 'complete' | 'truncated' | 'failed' | 'pending' | 'unknown';
+
+/** skill_activations: one row per activation id, joining selection, load result, trigger and the active set. */
+export interface SkillActivationRow extends RowIdentity {
+  activationId: string;
+  conversationId?: string;
+  hostName?: string;
+  serviceName?: string;
+  agentName?: string;
+  model?: string;
+  packageId?: string;
+  skillId?: string;
+  skillName?: string;
+  artifactVersion?: string;
+  artifactHash?: string;
+  contentHash?: string;
+  sourceType?: string;
+  triggerType?: string;
+  triggerSource?: string;
+  selectorType?: string;
+  selectionReason?: string;
+  autonomyMode?: string;
+  approvalMode?: string;
+  sandboxMode?: string;
+  networkMode?: string;
+  selectedAt?: string;
+  loadStartedAt?: string;
+  loadedAt?: string;
+  loadFailedAt?: string;
+  deactivatedAt?: string;
+  load: LoadCompleteness;
+  /** selection to load result, in milliseconds */
+  loadDurationMs?: number;
+  loadDurationSource?: 'timestamps' | 'reported';
+  instructions?: { fileCount?: number; byteCount?: number; tokenCount?: number; truncated?: boolean; truncationReason?: string; expectedFileCount?: number; expectedByteCount?: number };
+  error?: { type?: string; stage?: string; reasonCode?: string; missingFiles?: number; invalidFiles?: number };
+  /** other activations observed active together with this one (co-listed on actions, changes or conflicts), sorted */
+  activeSet: string[];
+  evidenceSource?: string;
+  /** the weakest evidence fidelity among the events that built the row */
+  evidenceFidelity?: string;
+  firstSeen: string;
+  lastSeen: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+/** activation_actions: one row per action (event or tool span), linked to every active activation. */
+export interface ActivationActionRow extends RowIdentity {
+  eventId: string;
+  time: string;
+  source: 'event' | 'span';
+  actionType: string;
+  mutating?: boolean;
+  scope?: string;
+  risk?: string;
+  approvalState?: string;
+  result?: string;
+  toolName?: string;
+  toolCallId?: string;
+  errorType?: string;
+  activationIds: string[];
+  /** never `exact` for one skill when several were active: exact claims over several ids become `shared` */
+  attributionFidelity: AttributionFidelity;
+  /** the fidelity the client claimed, kept when the hub lowered it */
+  reportedFidelity?: string;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+/** change_outcomes: bounded change/test/build/commit/deploy/cost summary at a turn, checkpoint or session end. */
+export interface ChangeOutcomeRow extends RowIdentity {
+  eventId: string;
+  time: string;
+  boundary?: string;
+  checkpointId?: string;
+  activationIds: string[];
+  attributionFidelity: AttributionFidelity;
+  scope: { source?: string; confidence?: string; baselineCount?: number; outsideInitialScope: number | null; newPaths?: number };
+  /** agent.change.<name>.count values keyed by <name> (file.added, line.deleted, test.failed, commit, ...) */
+  counts: Record<string, number>;
+  worktreeDirty?: boolean;
+  durationSeconds?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+export type FeedbackKind = 'intervention' | 'feedback' | 'incident' | 'quarantine' | 'disable' | 'uninstall';
+
+/** skill_feedback_incidents: negative and structured signals, kept with or without a runtime trace. */
+export interface SkillFeedbackIncidentRow extends RowIdentity {
+  eventId: string;
+  kind: FeedbackKind;
+  time: string;
+  packageId?: string;
+  skillId?: string;
+  artifactVersion?: string;
+  contentHash?: string;
+  activationId?: string;
+  activationIds?: string[];
+  interventionType?: string;
+  reasonCode?: string;
+  reasonCodes?: string[];
+  elapsedSeconds?: number;
+  sentiment?: string;
+  incidentId?: string;
+  incidentClass?: string;
+  severity?: string;
+  resolution?: string;
+  actorType?: string;
+  quarantineAction?: string;
+  replacementId?: string;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+/** Counters of one daily usage rollup row. */
+export interface UsageCounters {
+  activations: number;
+  explicit: number;
+  implicit: number;
+  loaded: number;
+  truncated: number;
+  loadFailed: number;
+  actions: number;
+  interventions: number;
+  negativeFeedback: number;
+  incidents: number;
+  disables: number;
+  uninstalls: number;
+  sessions: number;
+}
+
+/** usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger type. */
+export interface UsageRollupRow extends UsageCounters {
+  day: string;
+  accountId: string;
+  /** '' when the events did not name a SKIT */
+  packageId: string;
+  /** '' for SKIT-level evidence that did not name a contained skill (never spread over the children) */
+  skillId: string;
+  version: string;
+  host: string;
+  triggerType: string;
+  normalizerVersion: string;
+}
+
+export const ZERO_COUNTERS: UsageCounters = {
+  activations: 0, explicit: 0, implicit: 0, loaded: 0, truncated: 0, loadFailed: 0, actions: 0,
+  interventions: 0, negativeFeedback: 0, incidents: 0, disables: 0, uninstalls: 0, sessions: 0,
+};
+
+/** collector/adapter health: one row per emitting process identity of a device (not versioned; ingest-time facts). */
+export interface CollectorHealthRow {
+  accountId: string;
+  deviceId: string;
+  serviceName: string;
+  serviceInstanceId?: string;
+  hostName?: string;
+  adapterName?: string;
+  adapterVersion?: string;
+  firstSeen: string;
+  /** the last export of any signal: the heartbeat */
+  lastSeen: string;
+  lastSignal: string;
+  batches: number;
+  records: number;
+  rejected: number;
+  droppedContent: number;
+  droppedLimits: number;
+  foldedCardinality: number;
+  sanitized: number;
+  /** agent.skill.telemetry.dropped.count reported by the client (delta points summed, cumulative points latest) */
+  clientDropped: number;
+  lastSchemaUrl?: string;
+}

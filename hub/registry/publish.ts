@@ -1,0 +1,158 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SfError } from '../../core/errors/index.js';
+import { canManageSkit, canPublishTo } from '../auth/access.js';
+import type { Principal } from '../auth/principal.js';
+import type { RegistryLimits } from '../limits.js';
+import type { HubStorage, ReleaseRecord, SkitRecord, Visibility } from '../storage/ports.js';
+import { buildArtifacts, sha256Hex } from './artifacts.js';
+import { inspectUpload } from './inspect-upload.js';
+import { checkVersion, skitIdOf } from './names.js';
+
+export const VISIBILITIES: readonly Visibility[] = ['public', 'unlisted', 'private'];
+
+export interface PublishTarget {
+  owner: string;
+  name: string;
+  version: string;
+  /** visibility of a new SKIT (default public); on an existing SKIT a different value needs the owner role */
+  visibility?: Visibility;
+  description?: string;
+  tags?: string[];
+}
+
+export interface PublishPlan extends PublishTarget {
+  skitId: string;
+  existing?: SkitRecord;
+}
+
+function limitError(message: string, limit: keyof RegistryLimits, hint: string): SfError {
+  return new SfError('SF_E_LIMIT', message, { hint, data: { limit } });
+}
+
+/**
+ * Everything that can be decided before the upload body is read: names, permission, immutability
+ * and the count quota. Called first so an unauthorized or doomed upload is refused without
+ * accepting its bytes.
+ */
+export function planPublish(storage: HubStorage, limits: RegistryLimits, p: Principal, target: PublishTarget): PublishPlan {
+  const skitId = skitIdOf(target.owner, target.name);
+  if (!skitId) {
+    throw new SfError('SF_E_USAGE', `"${target.owner}/${target.name}" is not a valid SKIT id`, {
+      hint: 'owner and name are 1-64 lowercase letters, digits and inner hyphens',
+    });
+  }
+  checkVersion(target.version);
+  if (target.visibility !== undefined && !VISIBILITIES.includes(target.visibility)) {
+    throw new SfError('SF_E_USAGE', `unknown visibility "${target.visibility}"`, { hint: `use one of ${VISIBILITIES.join(', ')}` });
+  }
+  if (!storage.accounts.findOwner(target.owner)) {
+    throw new SfError('SF_E_NOT_FOUND', `there is no user or organization "${target.owner}"`, { hint: 'publish under your own login or an organization you belong to' });
+  }
+  if (!canPublishTo(storage.accounts, p, target.owner)) {
+    throw new SfError('SF_E_FORBIDDEN', `you cannot publish to "${target.owner}"`, { hint: 'publish under your own login or an organization you belong to' });
+  }
+  const existing = storage.registry.getSkit(skitId);
+  if (existing) {
+    if (storage.registry.getRelease(skitId, target.version)) throw immutable(skitId, target.version);
+    if (target.visibility && target.visibility !== existing.visibility && !canManageSkit(storage.accounts, p, target.owner)) {
+      throw new SfError('SF_E_FORBIDDEN', `only an owner can change the visibility of ${skitId}`, { hint: 'publish without --visibility' });
+    }
+    if (storage.registry.listReleases(skitId).length >= limits.maxReleasesPerSkit) {
+      throw limitError(`${skitId} already has ${limits.maxReleasesPerSkit} releases, the most one SKIT may have`, 'maxReleasesPerSkit', 'ask the hub operator to raise maxReleasesPerSkit');
+    }
+  }
+  return { ...target, skitId, existing };
+}
+
+function immutable(skitId: string, version: string): SfError {
+  return new SfError('SF_E_IMMUTABLE', `${skitId}@${version} already exists and releases are immutable`, {
+    hint: 'publish a new version number',
+  });
+}
+
+/**
+ * Publishes `body` as the release of `plan`: the hub unpacks, validates and hashes the upload
+ * itself, compares the bundle hash with the client's `expectedBundle` if one was sent (a mismatch
+ * means the bytes changed on the way: SF_E_HASH_MISMATCH), repacks it deterministically, builds
+ * per-skill archives, stores the blobs and creates the release (and, on first publish, the SKIT)
+ * in one transaction. A concurrent publish of the same version loses with SF_E_IMMUTABLE.
+ */
+export async function publishRelease(
+  storage: HubStorage,
+  limits: RegistryLimits,
+  p: Principal & { user: { login: string } },
+  plan: PublishPlan,
+  body: Buffer,
+  expectedBundle?: string,
+): Promise<{ release: ReleaseRecord; skit: SkitRecord; created: boolean }> {
+  const workDir = await mkdtemp(join(tmpdir(), 'sf-hub-publish-'));
+  try {
+    const upload = await inspectUpload(body, workDir, plan.skitId, limits);
+    if (expectedBundle !== undefined && expectedBundle !== upload.hashes.bundle) {
+      throw new SfError('SF_E_HASH_MISMATCH', `the uploaded SKIT hashes to ${upload.hashes.bundle}, not the ${expectedBundle} the client computed`, {
+        hint: 'the archive changed between packing and upload; pack and publish again',
+        data: { expected: expectedBundle, actual: upload.hashes.bundle },
+      });
+    }
+    const artifacts = await buildArtifacts(upload, workDir);
+    const skillArchiveBytes = [...artifacts.skillArchives.values()].reduce((n, b) => n + b.length, 0);
+    const storedBytes = artifacts.archive.length + skillArchiveBytes;
+    const used = storage.registry.ownerStorageBytes(plan.owner);
+    if (used + storedBytes > limits.maxOwnerStorageBytes) {
+      throw limitError(`${plan.owner} would store ${used + storedBytes} bytes, over the quota of ${limits.maxOwnerStorageBytes}`, 'maxOwnerStorageBytes', 'ask the hub operator to raise maxOwnerStorageBytes');
+    }
+    const archiveSha256 = await storage.blobs.put(artifacts.archive);
+    for (const bytes of artifacts.fileBlobs.values()) await storage.blobs.put(bytes);
+    const skills = [];
+    for (const s of upload.hashes.skills) {
+      const skillArchive = artifacts.skillArchives.get(s.name)!;
+      await storage.blobs.put(skillArchive);
+      const entry = upload.layout.skills.find((k) => k.name === s.name)!;
+      skills.push({
+        name: s.name,
+        id: s.id,
+        path: s.path,
+        hash: s.hash,
+        defaultEnabled: entry.defaultEnabled,
+        description: upload.descriptions.get(s.name) ?? '',
+        archiveSha256: sha256Hex(skillArchive),
+        archiveSize: skillArchive.length,
+        files: s.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256, ...(f.from ? { from: f.from } : {}) })),
+      });
+    }
+    const now = new Date().toISOString();
+    const release: ReleaseRecord = {
+      skitId: plan.skitId,
+      version: plan.version,
+      bundleHash: upload.hashes.bundle,
+      archiveSha256,
+      archiveSize: artifacts.archive.length,
+      storedBytes,
+      skills,
+      files: upload.hashes.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256 })),
+      publishedAt: now,
+      publishedBy: p.user.login,
+    };
+    const newSkit: SkitRecord = {
+      id: plan.skitId,
+      owner: plan.owner,
+      name: plan.name,
+      visibility: plan.visibility ?? 'public',
+      description: plan.description ?? '',
+      tags: plan.tags ?? [],
+      createdAt: now,
+    };
+    if (!storage.registry.createRelease(release, plan.existing ? undefined : newSkit)) throw immutable(plan.skitId, plan.version);
+    let skit = storage.registry.getSkit(plan.skitId)!;
+    const changes: Partial<SkitRecord> = {};
+    if (plan.existing && plan.visibility && plan.visibility !== skit.visibility) changes.visibility = plan.visibility;
+    if (plan.existing && plan.description !== undefined) changes.description = plan.description;
+    if (plan.existing && plan.tags !== undefined) changes.tags = plan.tags;
+    if (Object.keys(changes).length) storage.registry.putSkit((skit = { ...skit, ...changes }));
+    return { release, skit, created: !plan.existing };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,95 @@
+import { Hono } from 'hono';
+import { SfError } from '../../core/errors/index.js';
+import { roleOnOwner } from '../auth/access.js';
+import type { HubEnv, Principal } from '../auth/principal.js';
+import { contentTypeOf } from '../registry/http-cache.js';
+import { assertDownloadable, latestRelease, reader, visibleRelease, visibleSkit } from '../registry/lookup.js';
+import { matchesQuery } from '../registry/search.js';
+import { releaseSummary, releaseView, skitSummary } from '../registry/views.js';
+import { compareSemver } from '../../core/skit/semver.js';
+import type { HubStorage, SkitRecord } from '../storage/ports.js';
+import { originOf, restSegments } from './registry-context.js';
+import { sendBlob } from './send-blob.js';
+
+const MAX_PAGE = 200;
+
+/** Public SKITs are listed to everyone; unlisted and private ones only to the owner's members and admins. */
+function listedTo(storage: HubStorage, p: Principal, skit: SkitRecord): boolean {
+  if (skit.visibility === 'public') return true;
+  if (p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin')) return true;
+  return roleOnOwner(storage.accounts, p, skit.owner) !== null;
+}
+
+function pageNumber(value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new SfError('SF_E_USAGE', `"${value}" is not a non-negative integer`, { hint: 'use limit=1..200 and offset>=0' });
+  return Math.min(n, max);
+}
+
+/** List/search, SKIT detail, releases, and the files of a release. */
+export const registryReadRoutes = new Hono<HubEnv>()
+  .get('/api/v1/skits', (c) => {
+    const p = reader(c);
+    const storage = c.get('storage');
+    const q = c.req.query();
+    const limit = pageNumber(q.limit, 50, MAX_PAGE) || 50;
+    const offset = pageNumber(q.offset, 0, Number.MAX_SAFE_INTEGER);
+    const found = storage.registry
+      .listSkits()
+      .filter((s) => listedTo(storage, p, s))
+      .map((skit) => ({ skit, latest: latestRelease(storage, skit.id) }))
+      .filter(({ skit, latest }) => matchesQuery(skit, latest, { text: q.q, owner: q.owner, tag: q.tag }))
+      .sort((a, b) => a.skit.id.localeCompare(b.skit.id));
+    const origin = originOf(c);
+    return c.json({ total: found.length, offset, limit, skits: found.slice(offset, offset + limit).map(({ skit, latest }) => skitSummary(origin, skit, latest)) });
+  })
+  .get('/api/v1/skits/:owner/:name', (c) => {
+    const storage = c.get('storage');
+    const skit = visibleSkit(storage, reader(c), c.req.param('owner'), c.req.param('name'));
+    const releases = storage.registry.listReleases(skit.id).sort((a, b) => compareSemver(b.version, a.version));
+    const latest = latestRelease(storage, skit.id);
+    const origin = originOf(c);
+    return c.json({
+      ...skitSummary(origin, skit, latest),
+      releases: releases.map((r) => releaseSummary(origin, r)),
+      latest: latest ? releaseView(origin, latest) : null,
+    });
+  })
+  .get('/api/v1/skits/:owner/:name/releases', (c) => {
+    const storage = c.get('storage');
+    const skit = visibleSkit(storage, reader(c), c.req.param('owner'), c.req.param('name'));
+    const origin = originOf(c);
+    const releases = storage.registry.listReleases(skit.id).sort((a, b) => compareSemver(b.version, a.version));
+    return c.json({ skitId: skit.id, releases: releases.map((r) => releaseSummary(origin, r)) });
+  })
+  .get('/api/v1/skits/:owner/:name/releases/:version', (c) => {
+    const storage = c.get('storage');
+    const skit = visibleSkit(storage, reader(c), c.req.param('owner'), c.req.param('name'));
+    const release = visibleRelease(storage, skit, c.req.param('version'));
+    return c.json({ ...releaseView(originOf(c), release, { withFiles: true }), skitVisibility: skit.visibility });
+  })
+  .get('/api/v1/skits/:owner/:name/releases/:version/files', (c) => {
+    const storage = c.get('storage');
+    const skit = visibleSkit(storage, reader(c), c.req.param('owner'), c.req.param('name'));
+    const release = visibleRelease(storage, skit, c.req.param('version'));
+    return c.json({ skitId: skit.id, version: release.version, bundleHash: release.bundleHash, files: release.files });
+  })
+  .get('/api/v1/skits/:owner/:name/releases/:version/files/*', async (c) => {
+    const storage = c.get('storage');
+    const skit = visibleSkit(storage, reader(c), c.req.param('owner'), c.req.param('name'));
+    const release = visibleRelease(storage, skit, c.req.param('version'));
+    // segments: api v1 skits owner name releases version files <path...>
+    const path = restSegments(c, 8)?.join('/');
+    const file = path === undefined ? undefined : release.files.find((f) => f.path === path.normalize('NFC'));
+    if (!file) throw new SfError('SF_E_NOT_FOUND', `${skit.id}@${release.version} has no file ${path ?? ''}`, { hint: 'list the files with …/files' });
+    assertDownloadable(storage, c.get('principal'), skit, release);
+    return sendBlob(c, {
+      sha256: file.sha256,
+      tag: `sha256:${file.sha256}`,
+      isPrivate: skit.visibility === 'private',
+      contentType: contentTypeOf(file.path),
+      mutable: c.req.param('version') === 'latest',
+      headers: { 'content-security-policy': "default-src 'none'; sandbox" },
+    });
+  });

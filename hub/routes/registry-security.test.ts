@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+
+/** Every route that can reveal a SKIT, for owner/name `id` and version 1.0.0. */
+const readRoutes = (id: string) => [
+  `/api/v1/skits/${id}`,
+  `/api/v1/skits/${id}/releases`,
+  `/api/v1/skits/${id}/releases/1.0.0`,
+  `/api/v1/skits/${id}/releases/latest`,
+  `/api/v1/skits/${id}/releases/1.0.0/files`,
+  `/api/v1/skits/${id}/releases/1.0.0/files/README.md`,
+  `/r/${id}/1.0.0.tgz`,
+  `/r/${id}/1.0.0`,
+  `/r/${id}/1.0.0/skills/review.tgz`,
+  `/r/${id}/1.0.0/skills/review/SKILL.md`,
+  `/r/${id}/1.0.0/.well-known/agent-skills/index.json`,
+  `/s/${id}/.well-known/agent-skills/index.json`,
+];
+
+async function snapshot(res: Response) {
+  return { status: res.status, type: res.headers.get('content-type'), etag: res.headers.get('etag'), body: await res.text() };
+}
+
+async function storedState(hub: HubFixture) {
+  const root = join(hub.dataDir, 'blobs');
+  const blobs: string[] = [];
+  for (const shard of await readdir(root).catch(() => [] as string[])) blobs.push(...(await readdir(join(root, shard))));
+  return { blobs: blobs.sort(), skits: hub.storage.registry.listSkits(), releases: hub.storage.registry.listReleases('alice/kit') };
+}
+
+describe('hub registry: authorization and limits', () => {
+  let hub: HubFixture;
+  let kit: PackedSkit;
+  beforeEach(async () => {
+    hub = await hubFixture({ limits: { maxUploadBytes: 64 * 1024 } });
+    kit = await packSkit(twoSkillTree('alice/kit'));
+  });
+  afterEach(async () => {
+    await kit.cleanup();
+    await hub.cleanup();
+  });
+
+  it('a private SKIT is indistinguishable from a missing one on every route, to anonymous and outsiders', async () => {
+    const alice = hub.user('alice');
+    const bob = hub.user('bob');
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'private' })).status, 201);
+    // a second private SKIT name that does not exist, same spelling length so nothing leaks through sizes
+    for (const [i, route] of readRoutes('alice/kit').entries()) {
+      const missing = readRoutes('alice/kot')[i];
+      for (const headers of [{}, bob.auth]) {
+        const hidden = await snapshot(await hub.app.request(route, { headers }));
+        const absent = await snapshot(await hub.app.request(missing, { headers }));
+        assert.equal(hidden.status, 404, route);
+        assert.deepEqual({ ...hidden, body: hidden.body.replaceAll('alice/kit', 'alice/kot') }, absent, route);
+      }
+      const own = await hub.app.request(route, { headers: alice.auth });
+      assert.equal(own.status, 200, `the owner reads ${route}`);
+    }
+    const list = await (await hub.app.request('/api/v1/skits', { headers: bob.auth })).json();
+    assert.equal(list.total, 0);
+    const index = await (await hub.app.request('/.well-known/agent-skills/index.json')).json();
+    assert.deepEqual(index.skills, []);
+    const own = await (await hub.app.request('/api/v1/skits', { headers: alice.auth })).json();
+    assert.deepEqual(own.skits.map((s: { id: string }) => s.id), ['alice/kit']);
+  });
+
+  it('private artifacts are cacheable only privately; public ones are immutable for a year', async () => {
+    const alice = hub.user('alice');
+    await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'private' });
+    const res = await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: alice.auth });
+    assert.equal(res.headers.get('cache-control'), 'private, max-age=31536000, immutable');
+    assert.equal(res.headers.get('vary'), 'authorization');
+  });
+
+  it('unlisted SKITs are reachable by URL but never listed to outsiders', async () => {
+    const alice = hub.user('alice');
+    await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'unlisted' });
+    assert.equal((await hub.app.request('/api/v1/skits/alice/kit')).status, 200);
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz')).status, 200);
+    assert.equal((await (await hub.app.request('/api/v1/skits')).json()).total, 0);
+    assert.deepEqual((await (await hub.app.request('/.well-known/agent-skills/index.json')).json()).skills, []);
+    assert.equal((await (await hub.app.request('/api/v1/skits', { headers: alice.auth })).json()).total, 1);
+  });
+
+  it('enforces scopes: publishing needs registry:write in a namespace you belong to; devices neither read nor publish', async () => {
+    const alice = hub.user('alice');
+    const reader = hub.user('alice', ['registry:read']);
+    const device = hub.user('alice', ['telemetry:write'], { kind: 'device' });
+    const telemetryPat = hub.user('carol', ['telemetry:write']);
+    const bob = hub.user('bob');
+    assert.equal((await hub.publish({}, 'alice/kit', '1.0.0', kit.archive)).status, 401);
+    assert.equal((await hub.publish(reader.auth, 'alice/kit', '1.0.0', kit.archive)).status, 403);
+    assert.equal((await hub.publish(device.auth, 'alice/kit', '1.0.0', kit.archive)).status, 403);
+    assert.equal((await hub.publish(bob.auth, 'alice/kit', '1.0.0', kit.archive)).status, 403);
+    assert.equal(hub.storage.registry.getSkit('alice/kit'), undefined);
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+    for (const auth of [device.auth, telemetryPat.auth]) {
+      for (const route of ['/api/v1/skits', '/api/v1/skits/alice/kit', '/r/alice/kit/1.0.0.tgz', '/.well-known/agent-skills/index.json']) {
+        const res = await hub.app.request(route, { headers: auth });
+        assert.equal(res.status, 403, route);
+        assert.equal((await res.json()).error.code, 'SF_E_FORBIDDEN');
+      }
+    }
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: reader.auth })).status, 200);
+    // changing settings needs the owner role
+    const patch = (auth: Record<string, string>) =>
+      hub.app.request('/api/v1/skits/alice/kit', { method: 'PATCH', body: JSON.stringify({ visibility: 'private' }), headers: { ...auth, 'content-type': 'application/json' } });
+    assert.equal((await patch(bob.auth)).status, 403);
+    assert.equal((await patch(reader.auth)).status, 403);
+    assert.equal((await patch(alice.auth)).status, 200);
+    assert.equal((await patch(bob.auth)).status, 404, 'once private, outsiders get the uniform 404');
+  });
+
+  it('organization members publish into the organization; outsiders cannot', async () => {
+    const alice = hub.user('alice');
+    const bob = hub.user('bob');
+    const json = { 'content-type': 'application/json' };
+    assert.equal((await hub.app.request('/api/v1/orgs', { method: 'POST', body: '{"login":"acme"}', headers: { ...alice.auth, ...json } })).status, 201);
+    const acme = await packSkit(twoSkillTree('acme/kit'));
+    try {
+      assert.equal((await hub.publish(bob.auth, 'acme/kit', '1.0.0', acme.archive)).status, 403);
+      await hub.app.request('/api/v1/orgs/acme/members/bob', { method: 'PUT', body: '{"role":"member"}', headers: { ...alice.auth, ...json } });
+      assert.equal((await hub.publish(bob.auth, 'acme/kit', '1.0.0', acme.archive, { visibility: 'private' })).status, 201);
+      assert.equal((await hub.app.request('/api/v1/skits/acme/kit', { headers: alice.auth })).status, 200);
+      assert.equal((await hub.app.request('/api/v1/skits/acme/kit', { headers: hub.user('carol').auth })).status, 404);
+    } finally {
+      await acme.cleanup();
+    }
+  });
+
+  it('revoking a token takes effect on the very next download', async () => {
+    const alice = hub.user('alice');
+    await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'private' });
+    const created = await (await hub.app.request('/api/v1/tokens', { method: 'POST', body: '{"scopes":["registry:read"]}', headers: { ...alice.auth, 'content-type': 'application/json' } })).json();
+    const auth = { authorization: `Bearer ${created.token}` };
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: auth })).status, 200);
+    assert.equal((await hub.app.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', headers: alice.auth })).status, 200);
+    const after = await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: auth });
+    assert.equal(after.status, 401);
+    assert.equal((await after.json()).error.code, 'SF_E_AUTH');
+  });
+
+  it('an upload over the size limit is a 413 with nothing stored, by Content-Length or while streaming', async () => {
+    const alice = hub.user('alice');
+    await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive);
+    const before = await storedState(hub);
+    const big = Buffer.alloc(200 * 1024, 7);
+    const declared = await hub.publish(alice.auth, 'alice/kit', '2.0.0', big);
+    assert.equal(declared.status, 413);
+    assert.equal((await declared.json()).error.code, 'SF_E_LIMIT');
+    // no Content-Length: a stream that keeps going past the cap
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= big.length) return controller.close();
+        controller.enqueue(big.subarray(sent, sent + 16 * 1024));
+        sent += 16 * 1024;
+      },
+    });
+    const streamed = await hub.app.request('/api/v1/skits/alice/kit/releases/2.0.0', { method: 'PUT', body: stream, headers: alice.auth, duplex: 'half' } as RequestInit);
+    assert.equal(streamed.status, 413);
+    assert.ok(sent < big.length, 'the hub stopped reading once the cap was passed');
+    assert.deepEqual(await storedState(hub), before);
+  });
+
+  it('enforces per-file, release-count and owner-storage quotas', async () => {
+    const small = await hubFixture({ limits: { maxFileBytes: 100, maxReleasesPerSkit: 1 } });
+    try {
+      const alice = small.user('alice');
+      const res = await small.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive);
+      assert.equal(res.status, 422);
+      const { error } = await res.json();
+      assert.ok(error.data.diagnostics.some((d: { code: string }) => d.code === 'SKIT_QUOTA_FILE_BYTES'));
+    } finally {
+      await small.cleanup();
+    }
+    const counted = await hubFixture({ limits: { maxReleasesPerSkit: 1 } });
+    try {
+      const alice = counted.user('alice');
+      assert.equal((await counted.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+      const second = await counted.publish(alice.auth, 'alice/kit', '1.0.1', kit.archive);
+      assert.equal(second.status, 413);
+      assert.equal((await second.json()).error.data.limit, 'maxReleasesPerSkit');
+    } finally {
+      await counted.cleanup();
+    }
+    const stored = await hubFixture({ limits: { maxOwnerStorageBytes: 2000 } });
+    try {
+      const alice = stored.user('alice');
+      assert.equal((await stored.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+      const second = await stored.publish(alice.auth, 'alice/kit', '1.0.1', kit.archive);
+      assert.equal(second.status, 413);
+      assert.equal((await second.json()).error.data.limit, 'maxOwnerStorageBytes');
+    } finally {
+      await stored.cleanup();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+import type { OtlpSignal } from '../../core/telemetry/otlp/index.js';
+import type {
+  ActivationActionRow, ChangeOutcomeRow, CollectorHealthRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow, UsageRollupRow,
+} from '../projections/rows.js';
+
+/**
+ * Storage ports of the telemetry side of the hub (OTLP ingest, normalization queue, projections).
+ * The embedded implementation keeps them in LMDB sub-databases of hub.lmdb plus a blob directory
+ * for raw batches; a server database can implement the same interfaces.
+ */
+
+export type RetentionTierName = 'free' | 'paid';
+
+export interface TelemetryAccountSettings {
+  accountId: string;
+  /** prompt/tool bodies and non-allowlisted attributes are kept only when true */
+  contentCollection: boolean;
+  retentionTier: RetentionTierName;
+  updatedAt: string;
+}
+
+export interface TelemetrySettingsStore {
+  get(accountId: string): TelemetryAccountSettings | undefined;
+  put(settings: TelemetryAccountSettings): void;
+}
+
+/** A repository linked to an account: the only repositories client hints can resolve to. */
+export interface RepositoryLink {
+  /** server-issued `repo_...` id */
+  id: string;
+  accountId: string;
+  name: string;
+  /** pseudonymous repository/worktree fingerprints computed by the account's devices */
+  fingerprints: string[];
+  createdAt: string;
+}
+
+export interface RepositoryLinkStore {
+  list(accountId: string): RepositoryLink[];
+  get(accountId: string, repositoryId: string): RepositoryLink | undefined;
+  /** creates or replaces a link; SF_E_CONFLICT when a fingerprint already belongs to another repository of the account */
+  put(link: RepositoryLink): void;
+  remove(accountId: string, repositoryId: string): boolean;
+  /** the repository of `accountId` with that fingerprint */
+  byFingerprint(accountId: string, fingerprint: string): string | undefined;
+}
+
+export interface RawBatchRecord {
+  /** `rb_<sha256>` of the stored bytes; unique per account */
+  id: string;
+  accountId: string;
+  deviceId: string;
+  signal: OtlpSignal;
+  /** encoding of the stored bytes */
+  encoding: 'protobuf' | 'json';
+  sha256: string;
+  bytes: number;
+  /** true when the stored bytes are the request body exactly as received (after gunzip) */
+  verbatim: boolean;
+  receivedAt: string;
+  receivedAtMs: number;
+  records: number;
+  rejected: number;
+  droppedContent: number;
+  droppedLimits: number;
+  foldedCardinality: number;
+  sanitized: number;
+}
+
+export interface QueueItem {
+  seq: number;
+  accountId: string;
+  batchId: string;
+}
+
+export interface RawBatchStore {
+  get(accountId: string, batchId: string): RawBatchRecord | undefined;
+  /**
+   * Records a raw batch and enqueues it for normalization in one transaction. Resolves false
+   * (nothing written) when the account already stored this batch: a replayed delivery.
+   */
+  admit(record: RawBatchRecord): Promise<{ stored: boolean; seq?: number }>;
+  /** every stored batch in receipt order */
+  listByReceipt(): Iterable<RawBatchRecord>;
+  /** batches received before `ms`, oldest first */
+  listReceivedBefore(ms: number): Iterable<RawBatchRecord>;
+  delete(accountId: string, batchId: string): Promise<void>;
+  /** true while any account's batch record points at the blob */
+  blobReferenced(sha256: string): boolean;
+}
+
+export interface NormalizationQueue {
+  /** up to `limit` items, oldest first */
+  peek(limit: number): QueueItem[];
+  depth(): number;
+  /** queued items per account (for per-account back-pressure) */
+  depthByAccount(): Map<string, number>;
+}
+
+/** One entry of the per-repository event timeline index. */
+export interface TimelineEntry {
+  timeMs: number;
+  eventId: string;
+  /** the event name (or span kind), so pages can be filtered without loading rows */
+  kind: string;
+}
+
+export interface ActivationItem {
+  timeMs: number;
+  eventId: string;
+  kind: 'action' | 'change' | 'feedback' | 'conflict' | 'policy' | 'event';
+}
+
+/** Writes of one normalization transaction, bound to a projection generation. */
+export interface ProjectionWriter {
+  hasEvent(accountId: string, eventId: string): boolean;
+  putEvent(row: ObservationEventRow): void;
+  indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
+  getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
+  putActivation(row: SkillActivationRow): void;
+  linkActivationItem(accountId: string, activationId: string, item: ActivationItem): void;
+  /** records that two activations were active together; true when the pair is new */
+  addCoactive(accountId: string, a: string, b: string): boolean;
+  coactive(accountId: string, activationId: string): string[];
+  putAction(row: ActivationActionRow): void;
+  putChange(row: ChangeOutcomeRow): void;
+  putFeedback(row: SkillFeedbackIncidentRow): void;
+  indexSkill(accountId: string, skillId: string, item: ActivationItem): void;
+  getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
+  putRollup(row: UsageRollupRow): void;
+  /** true when `sessionKey` is new for the rollup row (distinct session counting) */
+  markRollupSession(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string): boolean;
+}
+
+export interface TimelineRange {
+  fromMs: number;
+  toMs: number;
+  limit: number;
+  /** continue strictly before this (timeMs, eventId) position, newest first */
+  before?: { timeMs: number; eventId: string };
+}
+
+/** Reads of one projection generation. */
+export interface ProjectionReader {
+  getEvent(accountId: string, eventId: string): ObservationEventRow | undefined;
+  getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
+  getAction(accountId: string, eventId: string): ActivationActionRow | undefined;
+  getChange(accountId: string, eventId: string): ChangeOutcomeRow | undefined;
+  getFeedback(accountId: string, eventId: string): SkillFeedbackIncidentRow | undefined;
+  /** timeline entries of a repository (or the unresolved bucket), newest first */
+  timeline(accountId: string, repositoryKey: string, range: TimelineRange): TimelineEntry[];
+  /** entries in the window, counting at most `cap` */
+  countTimeline(accountId: string, repositoryKey: string, fromMs: number, toMs: number, cap: number): number;
+  activationItems(accountId: string, activationId: string, limit: number): ActivationItem[];
+  skillItems(accountId: string, skillId: string, fromMs: number, toMs: number, limit: number): ActivationItem[];
+  /** rollup rows of a SKIT (optionally one contained skill) between two UTC days inclusive, every account */
+  rollups(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): UsageRollupRow[];
+  /** every observation event of the generation (tests and golden fixtures) */
+  allEvents(): Iterable<ObservationEventRow>;
+  allActivations(): Iterable<SkillActivationRow>;
+  allActions(): Iterable<ActivationActionRow>;
+  allChanges(): Iterable<ChangeOutcomeRow>;
+  allFeedback(): Iterable<SkillFeedbackIncidentRow>;
+  allRollups(): Iterable<UsageRollupRow>;
+}
+
+export interface GenerationInfo {
+  generation: number;
+  normalizerVersion: string;
+  builtAt: string;
+}
+
+export interface ProjectionStore {
+  active(): GenerationInfo | undefined;
+  setActive(info: GenerationInfo): Promise<void>;
+  /** the highest generation number ever used (active or being rebuilt) */
+  lastGeneration(): number;
+  reader(generation: number): ProjectionReader;
+  /**
+   * Runs `fn` in one write transaction against `generation` and removes the queue items `ack`
+   * in the same transaction, so a batch is applied and dequeued atomically.
+   */
+  write<T>(generation: number, fn: (w: ProjectionWriter) => T, ack?: readonly number[]): Promise<T>;
+  /** removes every row of a generation */
+  drop(generation: number): Promise<void>;
+}
+
+export interface HealthStore {
+  get(accountId: string, key: string): CollectorHealthRow | undefined;
+  put(key: string, row: CollectorHealthRow): void;
+  list(accountId: string): CollectorHealthRow[];
+}
+
+export interface TelemetryStorage {
+  settings: TelemetrySettingsStore;
+  repositories: RepositoryLinkStore;
+  rawBatches: RawBatchStore;
+  /** raw batch bytes, content-addressed (a directory of its own, never shared with release blobs) */
+  rawBlobs: import('./ports.js').BlobStore;
+  queue: NormalizationQueue;
+  projections: ProjectionStore;
+  health: HealthStore;
+}
