@@ -1,0 +1,40 @@
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { SfError } from '../../../core/errors/index.js';
+import { out, printDiagnostics, printJson } from '../../output/print.js';
+import { sanitize } from '../../output/style.js';
+import { readInput, readJson } from './input.js';
+
+export const checkCommand = command({
+  name: 'check',
+  description: 'Conformance check (spec 7.3): required annotations present and complete, labels, context chain',
+  args: {
+    file: positional({ type: string, displayName: 'comments.json|-', description: 'comments array, `sf forge fetch --json` output, or a Markdown body' }),
+    require: option({ long: 'require', type: optional(string), description: 'comma-separated types (default: INVESTIGATOR,CONTRACT,CONTEXT,ARCHITECT,BUILDER,TRAJECTORY)' }),
+    labels: option({ long: 'labels', type: optional(string), description: 'labels JSON: [{"name": ...}], ["..."] or {"labels": [...]}' }),
+    json: flag({ long: 'json', description: 'print the report as JSON' }),
+  },
+  handler: async ({ file, require, labels, json }) => {
+    const core = await import('../../../core/annotations/index.js');
+    let required: string[] | undefined;
+    if (require !== undefined) {
+      const { types, invalid } = core.parseRequireList(require);
+      if (invalid.length || types.length === 0) {
+        throw new SfError('SF_E_USAGE', `--require has ${invalid.length ? `invalid entries: ${invalid.join(', ')}` : 'no types'}`, { hint: 'e.g. --require INVESTIGATOR,BUILDER,TRAJECTORY' });
+      }
+      required = types;
+    }
+    const input = core.readThreadInput(await readInput(file, 'comments'));
+    const labelList = labels !== undefined ? core.normalizeLabels(await readJson(labels, 'labels')) : input.labels;
+    const parsed = core.parseThread(input.comments);
+    const report = core.runConformanceCheck(parsed, { require: required, labels: labelList });
+    if (json) {
+      printJson(report);
+    } else {
+      for (const line of core.formatConformanceReport(report)) out(sanitize(line));
+      const requiredErrors = parsed.annotations.filter((a) => report.required.includes(a.type)).flatMap((a) => a.diagnostics.filter((d) => d.severity === 'error'));
+      const shown = [...requiredErrors, ...report.diagnostics];
+      if (shown.length) printDiagnostics(shown);
+    }
+    if (!report.ok) process.exitCode = 1;
+  },
+});

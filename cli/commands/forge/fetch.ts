@@ -1,0 +1,61 @@
+import { command, flag, number, option, optional, string } from 'cmd-ts';
+import { writeFile } from 'node:fs/promises';
+import { SfError } from '../../../core/errors/index.js';
+import { err, out, printJson, printTable } from '../../output/print.js';
+import { headline, where } from './summary.js';
+
+/**
+ * The token comes from FORGE_TOKEN, or the variable named by --token-env. GITHUB_TOKEN / GH_TOKEN
+ * are used only for api.github.com, so a GitHub credential is never sent to another host.
+ */
+function tokenFor(api: string, tokenEnv: string | undefined): string | undefined {
+  if (tokenEnv !== undefined) {
+    const value = process.env[tokenEnv];
+    if (!value) throw new SfError('SF_E_USAGE', `--token-env ${tokenEnv}: that environment variable is not set`, { hint: `export ${tokenEnv}=... or drop --token-env` });
+    return value;
+  }
+  if (process.env.FORGE_TOKEN) return process.env.FORGE_TOKEN;
+  let host = '';
+  try {
+    host = new URL(api).hostname;
+  } catch {
+    host = ''; // the fetcher reports the bad URL
+  }
+  return host === 'api.github.com' ? process.env.GITHUB_TOKEN || process.env.GH_TOKEN || undefined : undefined;
+}
+
+export const fetchCommand = command({
+  name: 'fetch',
+  description: 'Read an issue thread and labels from a GitHub-compatible REST API (GitHub, Gitea) and list its annotations',
+  args: {
+    api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com or https://gitea.example/api/v1' }),
+    repo: option({ long: 'repo', type: string, description: 'owner/name' }),
+    issue: option({ long: 'issue', type: number, description: 'issue or pull-request number' }),
+    tokenEnv: option({ long: 'token-env', type: optional(string), description: 'environment variable holding the token (default FORGE_TOKEN)' }),
+    maxWait: option({ long: 'max-wait', type: optional(number), description: 'longest rate-limit wait in seconds (default 60)' }),
+    perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
+    outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
+    json: flag({ long: 'json', description: 'print {api, repo, issue, labels, comments} as JSON' }),
+  },
+  handler: async ({ api, repo, issue, tokenEnv, maxWait, perPage, outFile, json }) => {
+    const core = await import('../../../core/annotations/index.js');
+    const thread = await core.fetchIssueThread({
+      api,
+      repo,
+      issue,
+      token: tokenFor(api, tokenEnv),
+      ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
+      ...(perPage !== undefined ? { perPage } : {}),
+      onWait: (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s for the rate limit (${a.reason})`),
+    });
+    const doc = { api: thread.api, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };
+    if (outFile) await writeFile(outFile, JSON.stringify(doc, null, 2) + '\n');
+    if (json) {
+      printJson(doc);
+      return;
+    }
+    const parsed = core.parseThread(core.normalizeComments(thread.comments).comments);
+    out(`${thread.comments.length} comments in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
+    if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, a.status, where(a), headline(a)]));
+  },
+});

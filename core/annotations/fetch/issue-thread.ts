@@ -1,0 +1,101 @@
+import { SfError } from '../../errors/index.js';
+import { normalizeLabels } from '../thread.js';
+import { nextLink, type WaitAdvice } from './rate-limit.js';
+import { getJson, pace, type RequestPolicy } from './request.js';
+
+export interface FetchThreadOptions {
+  /** REST API root: https://api.github.com, https://gitea.example/api/v1, ... */
+  api: string;
+  /** owner/name */
+  repo: string;
+  issue: number;
+  token?: string;
+  /** page size requested with per_page (default 100, GitHub's maximum) */
+  perPage?: number;
+  /** stop after this many pages (default 100) */
+  maxPages?: number;
+  /** longest single rate-limit wait in ms (default 60 s) */
+  maxWaitMs?: number;
+  /** also read the issue's labels (default true) */
+  labels?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  onWait?: (advice: WaitAdvice) => void;
+}
+
+export interface FetchedThread {
+  api: string;
+  repo: string;
+  issue: number;
+  /** comments exactly as the API returned them, all pages in order */
+  comments: unknown[];
+  labels: string[] | null;
+  pages: number;
+  waits: WaitAdvice[];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/**
+ * Reads an issue's comment thread (and labels) from a GitHub-compatible REST API:
+ * `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, following `Link: rel="next"`.
+ */
+export async function fetchIssueThread(options: FetchThreadOptions): Promise<FetchedThread> {
+  const { repo, issue } = options;
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) throw new SfError('SF_E_USAGE', `--repo "${repo}" is not owner/name`, { hint: 'e.g. --repo octo-org/octo-repo' });
+  if (!Number.isInteger(issue) || issue < 1) throw new SfError('SF_E_USAGE', `--issue "${issue}" is not an issue number`, { hint: 'e.g. --issue 42' });
+  const perPage = options.perPage ?? 100;
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw new SfError('SF_E_USAGE', `--per-page ${perPage} is not between 1 and 100`, { hint: 'GitHub serves at most 100 per page' });
+  if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 0)) throw new SfError('SF_E_USAGE', '--max-wait must be zero or more seconds', { hint: 'e.g. --max-wait 120' });
+  let api: URL;
+  try {
+    api = new URL(options.api);
+  } catch (e) {
+    throw new SfError('SF_E_USAGE', `--api "${options.api}" is not a URL`, { hint: 'e.g. --api https://api.github.com', cause: e });
+  }
+  if (api.protocol !== 'https:' && api.protocol !== 'http:') throw new SfError('SF_E_USAGE', `--api must be http(s), not ${api.protocol}`, { hint: 'e.g. --api https://api.github.com' });
+  if (options.token && api.protocol === 'http:' && !LOOPBACK.has(api.hostname)) {
+    throw new SfError('SF_E_USAGE', `refusing to send a token over plain http to ${api.host}`, { hint: 'use an https:// API URL' });
+  }
+  const waits: WaitAdvice[] = [];
+  const policy: RequestPolicy = {
+    token: options.token,
+    maxWaitMs: options.maxWaitMs ?? 60_000,
+    maxAttempts: 4,
+    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    now: options.now ?? Date.now,
+    onWait: (a) => {
+      waits.push(a);
+      options.onWait?.(a);
+    },
+  };
+  const root = api.toString().replace(/\/+$/, '');
+  const [owner, name] = repo.split('/').map(encodeURIComponent);
+  const base = `${root}/repos/${owner}/${name}/issues/${issue}`;
+  const comments: unknown[] = [];
+  const seen = new Set<string>();
+  let url: string | null = `${base}/comments?per_page=${perPage}`;
+  let pages = 0;
+  let last: Headers | null = null;
+  while (url) {
+    if (seen.has(url)) throw new SfError('SF_E_FETCH', `pagination loops back to ${url}`, { hint: 'the server sends a Link header that repeats a page' });
+    if (pages >= (options.maxPages ?? 100)) throw new SfError('SF_E_LIMIT', `the thread has more than ${pages} pages`, { hint: 'raise --max-pages' });
+    seen.add(url);
+    if (last) await pace(last, policy);
+    const res = await getJson(url, policy);
+    if (!Array.isArray(res.json)) throw new SfError('SF_E_FETCH', `GET ${res.url} did not return a JSON array of comments`, { hint: 'check --api, --repo and --issue' });
+    comments.push(...res.json);
+    pages++;
+    last = res.headers;
+    url = nextLink(res.headers.get('link'), res.url);
+    if (url && new URL(url).origin !== api.origin) throw new SfError('SF_E_FETCH', `the next page is on another host (${new URL(url).origin}); not following it`, { hint: 'the token is only sent to --api' });
+  }
+  let labels: string[] | null = null;
+  if (options.labels !== false) {
+    if (last) await pace(last, policy);
+    const res = await getJson(base, policy);
+    const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
+    labels = issueLabels === undefined ? null : normalizeLabels(issueLabels);
+  }
+  return { api: root, repo, issue, comments, labels, pages, waits };
+}

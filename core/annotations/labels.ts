@@ -1,0 +1,141 @@
+import type { Diagnostic } from '../errors/index.js';
+import { typeInfo } from './tags.js';
+import type { Annotation } from './types.js';
+
+/** The reserved `workflow:` labels (spec section 6), in pipeline order. */
+export const WORKFLOW_LABELS = [
+  'workflow:investigating',
+  'workflow:ready-to-build',
+  'workflow:building',
+  'workflow:in-review',
+  'workflow:merged',
+  'workflow:invalid',
+  'workflow:decomposed',
+] as const;
+export type WorkflowLabel = (typeof WORKFLOW_LABELS)[number];
+export const NEEDS_HUMAN = 'needs-human';
+
+export const LABEL_MEANINGS: Readonly<Record<WorkflowLabel | typeof NEEDS_HUMAN, string>> = {
+  'workflow:investigating': 'Investigation in progress',
+  'workflow:ready-to-build': 'Investigation complete, build not started',
+  'workflow:building': 'Build in progress',
+  'workflow:in-review': 'Pull request open, review active',
+  'workflow:merged': 'Pull request merged, work item closed',
+  'workflow:invalid': 'Closed as invalid',
+  'workflow:decomposed': 'Split into sub-issues',
+  'needs-human': 'Blocked; human intervention required',
+};
+
+/** Processing stops when any of these is set (6, 7.2.5). */
+export const TERMINAL_LABELS = ['workflow:merged', 'workflow:invalid', 'workflow:decomposed', NEEDS_HUMAN] as const;
+
+/**
+ * Forward moves between stages. `needs-human` can be added from any stage and is removed by a
+ * human, so it is not a stage here. in-review -> building is the changes-requested loop.
+ */
+export const TRANSITIONS: Readonly<Record<WorkflowLabel | 'none', readonly WorkflowLabel[]>> = {
+  none: ['workflow:investigating'],
+  'workflow:investigating': ['workflow:ready-to-build', 'workflow:invalid', 'workflow:decomposed'],
+  'workflow:ready-to-build': ['workflow:building', 'workflow:decomposed'],
+  'workflow:building': ['workflow:in-review'],
+  'workflow:in-review': ['workflow:merged', 'workflow:building'],
+  'workflow:merged': [],
+  'workflow:invalid': [],
+  'workflow:decomposed': [],
+};
+
+const RANK: Record<WorkflowLabel, number> = {
+  'workflow:investigating': 1,
+  'workflow:ready-to-build': 2,
+  'workflow:building': 3,
+  'workflow:in-review': 4,
+  'workflow:merged': 5,
+  'workflow:invalid': 5,
+  'workflow:decomposed': 5,
+};
+
+const isWorkflow = (l: string): l is WorkflowLabel => (WORKFLOW_LABELS as readonly string[]).includes(l);
+export const isTerminal = (l: string): boolean => (TERMINAL_LABELS as readonly string[]).includes(l);
+
+/** True when a work item may move from `from` (null: no stage yet) to `to`. */
+export function canTransition(from: WorkflowLabel | null, to: WorkflowLabel): boolean {
+  return TRANSITIONS[from ?? 'none'].includes(to);
+}
+
+export interface LabelState {
+  /** labels as given; null when none were provided */
+  labels: string[] | null;
+  /** the current stage: the one workflow label, or the most advanced when several are set */
+  stage: WorkflowLabel | null;
+  /** the stage the annotations show the work has at least reached */
+  implied: WorkflowLabel | null;
+  terminal: string[];
+  /** a consumer must stop processing this work item */
+  stop: boolean;
+  reasons: string[];
+  /** error markers (4.3) in the thread, in order */
+  errorMarkers: { type: string; comment?: number; line: number }[];
+  diagnostics: Diagnostic[];
+}
+
+const pos = (a: Annotation) => [a.comment?.index ?? 0, a.line] as const;
+const after = (a: Annotation, b: Annotation) => pos(a)[0] > pos(b)[0] || (pos(a)[0] === pos(b)[0] && pos(a)[1] > pos(b)[1]);
+
+/** The stage the annotations prove the work reached (lower bound), from complete lifecycle annotations. */
+export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
+  const done = (type: string) => annotations.filter((a) => a.type === type && a.status === 'complete');
+  const any = (type: string) => annotations.some((a) => a.type === type);
+  const verdict = done('INVESTIGATOR').at(-1)?.fields?.verdict;
+  if (verdict === 'INVALID') return 'workflow:invalid';
+  if (done('DECOMPOSED').length) return 'workflow:decomposed';
+  if (done('TRAJECTORY').length) return 'workflow:merged';
+  if (any('REVIEWER') || any('REVIEW_STARTED')) return 'workflow:in-review';
+  if (done('BUILDER').length || any('CONTRACT') || any('CONTEXT') || any('ARCHITECT')) return 'workflow:building';
+  if (done('INVESTIGATOR').length) return 'workflow:ready-to-build';
+  if (any('INVESTIGATOR')) return 'workflow:investigating';
+  return null;
+}
+
+/**
+ * The label state machine: given the labels and the thread's annotations, reports the current
+ * stage, whether processing must stop (terminal label, or an unhandled error marker), and where
+ * the labels disagree with what the annotations show.
+ */
+export function evaluateLabels(labels: readonly string[] | null, annotations: readonly Annotation[]): LabelState {
+  const diagnostics: Diagnostic[] = [];
+  const warn = (code: string, message: string, hint?: string) => diagnostics.push({ code, severity: 'warning', message, file: 'labels', ...(hint ? { hint } : {}) });
+  const given = labels ? [...labels] : null;
+  const workflow = (given ?? []).filter(isWorkflow);
+  for (const l of given ?? []) {
+    if (l.startsWith('workflow:') && !isWorkflow(l)) warn('FORGE_LABEL_UNKNOWN', `label "${l}" is in the reserved workflow: namespace but is not a protocol label`, `use one of ${WORKFLOW_LABELS.join(', ')}`);
+  }
+  if (workflow.length > 1) warn('FORGE_LABEL_CONFLICT', `several workflow labels are set: ${workflow.join(', ')}`, 'keep exactly one workflow: label');
+  const stage = workflow.reduce<WorkflowLabel | null>((best, l) => (best === null || RANK[l] > RANK[best] ? l : best), null);
+  const terminal = (given ?? []).filter(isTerminal);
+
+  const implied = impliedStage(annotations);
+  if (given && implied) {
+    const behind = stage === null || RANK[stage] < RANK[implied];
+    const otherEnd = stage !== null && RANK[stage] === 5 && RANK[implied] === 5 && stage !== implied;
+    if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but the annotations show the work reached ${implied}`, `set ${implied}`);
+  }
+
+  const markers = annotations.filter((a) => typeInfo(a.type)?.error);
+  const lastLifecycle = [...annotations].reverse().find((a) => a.kind === 'lifecycle');
+  const unhandled = markers.filter((m) => !lastLifecycle || after(m, lastLifecycle));
+  const reasons: string[] = terminal.map((l) => `terminal label ${l}`);
+  if (unhandled.length && !terminal.includes(NEEDS_HUMAN)) {
+    reasons.push(`error marker ${unhandled.map((m) => m.tag).join(', ')} with no later lifecycle annotation`);
+    if (given) warn('FORGE_MARKER_UNHANDLED', `${unhandled[unhandled.length - 1].tag} says automated processing stopped, but ${NEEDS_HUMAN} is not set`, `add the ${NEEDS_HUMAN} label`);
+  }
+  return {
+    labels: given,
+    stage,
+    implied,
+    terminal,
+    stop: reasons.length > 0,
+    reasons,
+    errorMarkers: markers.map((m) => ({ type: m.type, ...(m.comment ? { comment: m.comment.index } : {}), line: m.line })),
+    diagnostics,
+  };
+}

@@ -1,0 +1,3 @@
+export { buildSkitEvidence } from './build.js';
+export { skitEvidenceTemplate } from './template.js';
+export type { BuildEvidenceOptions, EvidenceActive, EvidenceRelease, EvidenceSkill, SkillObservation, SkitEvidenceFields, SkitInstallation } from './types.js';

@@ -1,0 +1,33 @@
+import { TASK_TYPES } from '../enums.js';
+import { checklistCodec } from '../template/codecs-list.js';
+import { tableCodec } from '../template/codecs-table.js';
+import { textCodec } from '../template/codecs-text.js';
+import type { TemplateSpec } from '../template/spec.js';
+
+/**
+ * `FORGE:CONTRACT` (4.1). The spec states no completion sentinel for it, so a contract counts as
+ * complete by structure: task type, approach, deliverables and acceptance criteria all present.
+ */
+export const contractTemplate: TemplateSpec = {
+  type: 'CONTRACT',
+  title: { text: 'Builder Contract' },
+  preamble: [{ kind: 'fields', fields: [{ key: 'taskType', label: 'Task type', kind: 'text', enum: TASK_TYPES }] }],
+  sections: [
+    { key: 'approach', heading: 'Proposed Approach', codec: textCodec },
+    {
+      key: 'deliverables',
+      heading: 'Deliverables',
+      codec: tableCodec({
+        columns: [
+          { key: 'file', header: 'File' },
+          { key: 'change', header: 'Change' },
+          { key: 'why', header: 'Why' },
+        ],
+      }),
+    },
+    { key: 'acceptanceCriteria', heading: 'Acceptance Criteria', codec: checklistCodec() },
+    { key: 'qualityConsiderations', heading: 'Quality Considerations', codec: textCodec },
+    { key: 'outOfScope', heading: 'Out of Scope', codec: textCodec },
+  ],
+  required: ['taskType', 'approach', 'deliverables', 'acceptanceCriteria'],
+};

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isSfError } from '../errors/index.js';
+import { fixturesDir } from '../../test-support/index.js';
+import { normalizeComments, normalizeLabels, parseThread, readThreadInput } from './thread.js';
+
+const fixture = (p: string) => readFileSync(join(fixturesDir, 'annotations', p), 'utf8');
+
+describe('comment threads', () => {
+  it('reads GitHub issue comments in order with author and id', () => {
+    const input = readThreadInput(fixture('threads/worked-example.github.json'));
+    assert.equal(input.platform, 'github');
+    assert.deepEqual(input.comments.map((c) => [c.index, c.id, c.author]), [
+      [0, 2001, 'forge-investigator[bot]'],
+      [1, 2002, 'forge-builder[bot]'],
+      [2, 2003, 'forge-orchestrator[bot]'],
+    ]);
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(annotations.map((a) => [a.type, a.status, a.comment?.index]), [
+      ['INVESTIGATOR', 'complete', 0],
+      ['BUILDER', 'complete', 1],
+      ['TRAJECTORY', 'complete', 2],
+    ]);
+  });
+
+  it('reads Gitea comments with CRLF bodies and several annotations per comment', () => {
+    const input = readThreadInput(fixture('threads/lifecycle.gitea.json'));
+    assert.equal(input.platform, 'gitea');
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(
+      annotations.map((a) => `${a.type}:${a.status}`),
+      ['INVESTIGATOR:complete', 'KNOWLEDGE_GIST:complete', 'CONTRACT:complete', 'CONTEXT:partial', 'CONTEXT:complete', 'ARCHITECT:complete', 'ACME_SECURITY_SCAN:complete', 'BUILDER:complete', 'REVIEW_STARTED:complete', 'TRAJECTORY:complete', 'SKIT_EVIDENCE:complete'],
+    );
+    assert.equal(annotations.find((a) => a.type === 'ACME_SECURITY_SCAN')?.kind, 'unknown');
+  });
+
+  it('puts GitLab notes (newest first by default) back in chronological order', () => {
+    const raw = JSON.parse(fixture('threads/interrupted.gitlab.json')) as { id: number }[];
+    assert.deepEqual(raw.map((n) => n.id), [9305, 9304, 9303, 9302, 9301]);
+    const input = readThreadInput(fixture('threads/interrupted.gitlab.json'));
+    assert.equal(input.platform, 'gitlab');
+    assert.deepEqual(input.comments.map((c) => c.id), [9301, 9302, 9303, 9304, 9305]);
+    assert.equal(input.comments[0].author, 'forge-bot');
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(annotations.map((a) => `${a.type}:${a.status}`), ['INVESTIGATOR:complete', 'CONTEXT:partial', 'BUILDER:interrupted', 'GATE_FAILED:complete']);
+  });
+
+  it('accepts `note` (GitLab webhooks), gh --json shapes, a single object and plain Markdown', () => {
+    assert.equal(normalizeComments([{ id: 1, note: '<!-- FORGE:GATE_FAILED -->' }]).comments[0].body, '<!-- FORGE:GATE_FAILED -->');
+    const gh = readThreadInput(JSON.stringify({ comments: [{ author: { login: 'a' }, body: 'x', createdAt: '2026-01-01T00:00:00Z', url: 'https://github.com/o/r/issues/1#c' }], labels: [{ name: 'workflow:building' }] }));
+    assert.equal(gh.platform, 'gh-cli');
+    assert.deepEqual(gh.labels, ['workflow:building']);
+    assert.equal(readThreadInput('{"body": "<!-- FORGE:PUSH_FAILED -->"}').comments.length, 1);
+    const md = readThreadInput('[link](x) and text\n<!-- FORGE:PUSH_BLOCKED -->');
+    assert.equal(md.platform, 'markdown');
+    assert.equal(parseThread(md.comments).annotations[0].type, 'PUSH_BLOCKED');
+  });
+
+  it('skips comments without a body with a warning', () => {
+    const r = normalizeComments([{ id: 1, body: null }, { id: 2, body: 'ok' }]);
+    assert.deepEqual(r.comments.map((c) => c.id), [2]);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['FORGE_COMMENT_NO_BODY']);
+  });
+
+  it('refuses JSON that is not a thread', () => {
+    assert.throws(() => readThreadInput('{"title": "x"}'), (e) => isSfError(e, 'SF_E_ANNOTATION'));
+  });
+
+  it('normalizes GitHub, gh, GitLab and Gitea label lists', () => {
+    assert.deepEqual(normalizeLabels(JSON.parse(fixture('labels/worked-example.github.json'))), ['bug', 'workflow:merged']);
+    assert.deepEqual(normalizeLabels(JSON.parse(fixture('labels/gh-issue-view.json'))), ['workflow:in-review']);
+    assert.deepEqual(normalizeLabels(JSON.parse(fixture('labels/gitlab.json'))), ['workflow:building', 'needs-human', 'bug']);
+    assert.deepEqual(normalizeLabels(JSON.parse(fixture('labels/lifecycle.gitea.json'))), ['workflow:merged']);
+    assert.throws(() => normalizeLabels('workflow:merged'), (e) => isSfError(e, 'SF_E_ANNOTATION'));
+  });
+});

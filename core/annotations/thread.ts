@@ -1,0 +1,114 @@
+import { SfError, type Diagnostic } from '../errors/index.js';
+import { parseBody } from './parse-body.js';
+import type { ParseResult, ThreadComment } from './types.js';
+
+export type Platform = 'github' | 'gitea' | 'gitlab' | 'gh-cli' | 'markdown' | 'unknown';
+
+/** What `sf forge parse/check` read: the comments in chronological order and any labels found. */
+export interface ThreadInput {
+  platform: Platform;
+  comments: ThreadComment[];
+  /** labels carried by the input itself (e.g. `sf forge fetch --json` output), else null */
+  labels: string[] | null;
+  diagnostics: Diagnostic[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function detectPlatform(items: Obj[]): Platform {
+  const first = items[0] ?? {};
+  if ('noteable_type' in first || (isObj(first.author) && 'username' in first.author)) return 'gitlab';
+  if ('original_author' in first || 'pull_request_url' in first || 'assets' in first) return 'gitea';
+  if ('node_id' in first || 'author_association' in first) return 'github';
+  if ('createdAt' in first) return 'gh-cli';
+  return 'unknown';
+}
+
+/**
+ * Reduces a comments array as GitHub, Gitea (`body`, `user.login`), GitLab notes (`body` — or
+ * `note` in webhook payloads —, `author.username`) or `gh --json comments` return it, and orders it
+ * chronologically: GitLab lists notes newest first by default.
+ */
+export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 'labels'> {
+  const diagnostics: Diagnostic[] = [];
+  const objects = items.filter(isObj);
+  const platform = detectPlatform(objects);
+  const comments: (ThreadComment & { order: number })[] = [];
+  items.forEach((item, i) => {
+    const o = isObj(item) ? item : {};
+    const body = str(o.body) ?? str(o.note);
+    if (body === undefined) {
+      diagnostics.push({ code: 'FORGE_COMMENT_NO_BODY', severity: 'warning', message: `comments[${i}] has no "body" or "note" string; skipped`, file: `comments[${i}]` });
+      return;
+    }
+    const user = isObj(o.user) ? o.user : isObj(o.author) ? o.author : {};
+    const id = typeof o.id === 'number' || typeof o.id === 'string' ? o.id : undefined;
+    comments.push({
+      index: 0,
+      order: i,
+      body,
+      ...(id !== undefined ? { id } : {}),
+      ...(str(user.login) ?? str(user.username) ? { author: str(user.login) ?? str(user.username) } : {}),
+      ...(str(o.created_at) ?? str(o.createdAt) ? { createdAt: str(o.created_at) ?? str(o.createdAt) } : {}),
+      ...(str(o.html_url) ?? str(o.url) ? { url: str(o.html_url) ?? str(o.url) } : {}),
+    });
+  });
+  const dated = comments.every((c) => c.createdAt !== undefined && !Number.isNaN(Date.parse(c.createdAt)));
+  if (dated) {
+    comments.sort((a, b) => Date.parse(a.createdAt!) - Date.parse(b.createdAt!) || (typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : 0) || a.order - b.order);
+  }
+  return { platform, comments: comments.map(({ order: _order, ...c }, index) => ({ ...c, index })), diagnostics };
+}
+
+/** Label names from `[{name}]`, `["name"]` or `{labels: [...]}` (GitHub, Gitea, GitLab, gh). */
+export function normalizeLabels(value: unknown): string[] {
+  const list = isObj(value) ? value.labels : value;
+  if (!Array.isArray(list)) {
+    throw new SfError('SF_E_ANNOTATION', 'labels must be an array of names or of {"name": ...} objects', {
+      hint: 'pass the issue labels as GitHub returns them, e.g. [{"name": "workflow:merged"}]',
+    });
+  }
+  return list.map((l) => (typeof l === 'string' ? l : isObj(l) ? str(l.name) : undefined)).filter((l): l is string => l !== undefined);
+}
+
+/**
+ * Reads `sf forge parse/check` input: a JSON comments array, an object with a `comments` array
+ * (and optionally `labels`), a single comment object, or otherwise a plain Markdown body.
+ */
+export function readThreadInput(text: string): ThreadInput {
+  const trimmed = text.trim();
+  let json: unknown;
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      json = undefined; // not JSON after all: a Markdown body that starts with a bracket
+    }
+  }
+  if (Array.isArray(json)) return { ...normalizeComments(json), labels: null };
+  if (isObj(json)) {
+    if (Array.isArray(json.comments)) {
+      return { ...normalizeComments(json.comments), labels: json.labels === undefined ? null : normalizeLabels(json.labels) };
+    }
+    if (typeof json.body === 'string' || typeof json.note === 'string') return { ...normalizeComments([json]), labels: null };
+    throw new SfError('SF_E_ANNOTATION', 'the JSON input is neither a comments array nor an object with "comments" or "body"', {
+      hint: 'pass the output of GET /repos/{owner}/{repo}/issues/{n}/comments, or a Markdown file',
+    });
+  }
+  return { platform: 'markdown', comments: [{ index: 0, body: text }], labels: null, diagnostics: [] };
+}
+
+/** Parses every comment of a thread, in order; annotations carry their comment reference. */
+export function parseThread(comments: readonly ThreadComment[]): ParseResult {
+  const result: ParseResult = { annotations: [], diagnostics: [] };
+  for (const c of comments) {
+    const source = comments.length === 1 && c.id === undefined ? undefined : `comment ${c.index + 1}${c.id !== undefined ? ` (id ${c.id})` : ''}`;
+    const comment = { index: c.index, ...(c.id !== undefined ? { id: c.id } : {}), ...(c.author ? { author: c.author } : {}), ...(c.createdAt ? { createdAt: c.createdAt } : {}), ...(c.url ? { url: c.url } : {}) };
+    const r = parseBody(c.body, { source, comment });
+    result.annotations.push(...r.annotations);
+    result.diagnostics.push(...r.diagnostics);
+  }
+  return result;
+}
