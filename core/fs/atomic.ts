@@ -76,8 +76,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     fd = undefined;
     await rename(tmp, target);
   } catch (e) {
+    // cleanup is best effort: the write's own error is the one to report
     if (fd !== undefined) await closeFd(fd).catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
+    await unlink(tmp).catch((u: unknown) => (hasErrno(u, 'ENOENT') ? undefined : Promise.reject(e)));
     throw e;
   }
   await fsyncDir(dirname(target));

@@ -127,12 +127,15 @@ export interface ProjectedPathRecord {
   mode: 'symlink' | 'copy';
 }
 /**
+ * A host config file Forge edited. Adapters may add their own ownership ledger (e.g. which entries Forge wrote) so removal restores the file exactly; those extra fields are adapter-defined.
+ *
  * This interface was referenced by `InstallState`'s JSON-Schema
  * via the `definition` "configEdit".
  */
 export interface ConfigEditRecord {
   file: string;
   backup?: string;
+  [k: string]: unknown;
 }
 /**
  * The canonical, credential-free source the release came from (never user:pass, tokens, query strings or fragments other than git's #ref:subpath).
@@ -330,9 +333,10 @@ export const installStateSchema = {
     },
     configEdit: {
       title: 'ConfigEditRecord',
+      description: 'A host config file Forge edited. Adapters may add their own ownership ledger (e.g. which entries Forge wrote) so removal restores the file exactly; those extra fields are adapter-defined.',
       type: 'object',
       required: ['file'],
-      additionalProperties: false,
+      additionalProperties: true,
       properties: { file: { type: 'string' }, backup: { type: 'string' } },
     },
     target: {

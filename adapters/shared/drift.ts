@@ -1,0 +1,109 @@
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Diagnostic } from '../../core/errors/index.js';
+import { hasErrno } from '../../core/errors/index.js';
+import type { ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { changedPaths } from '../../core/library/tree-diff.js';
+import { isInsideDir, stagingDirFor } from './fs-ops.js';
+import { pathState } from './project.js';
+import { diffAgainstSource } from './same-tree.js';
+
+/**
+ * Drift codes every adapter reports through `diagnose` (docs: `sf skit doctor`). Diagnostic.file
+ * is the absolute path concerned.
+ */
+export const DRIFT = {
+  missing: 'SF_DRIFT_MISSING',
+  dangling: 'SF_DRIFT_DANGLING_LINK',
+  wrongLink: 'SF_DRIFT_WRONG_LINK',
+  modified: 'SF_DRIFT_MODIFIED',
+  foreign: 'SF_DRIFT_FOREIGN',
+  disabledExposed: 'SF_DRIFT_DISABLED_EXPOSED',
+  leftover: 'SF_DRIFT_STAGING_LEFTOVER',
+} as const;
+
+const d = (code: string, file: string, message: string, hint: string, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({ code, severity, file, message, hint });
+
+export interface DriftOptions {
+  /** the host turns disabled skills off natively, so they stay projected */
+  nativeEnablement: boolean;
+  /** $SF_HOME/store: links into it are Forge's */
+  storeRoot: string;
+}
+
+/**
+ * Compares a target's skill root with what `record` says Forge put there for `req`: missing
+ * entries, dangling links, links to the wrong store entry, modified copies, foreign entries in
+ * Forge's place, disabled skills still exposed to a host without native enablement, and staging
+ * leftovers of an interrupted projection.
+ */
+export async function diagnoseProjection(req: ProjectionRequest, record: ProjectionRecord, options: DriftOptions): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  const fix = 'run `sf skit doctor --fix`';
+  for (const skill of req.skills) {
+    const recorded = record.paths.find((p) => p.skillId === skill.skillId);
+    const path = recorded?.path ?? join(record.skillRoot, skill.name);
+    const shouldExist = options.nativeEnablement || skill.enabled;
+    const state = await pathState(path);
+    if (!shouldExist) {
+      if (state.kind === 'symlink' && isInsideDir(absTarget(path, state.target), options.storeRoot)) {
+        out.push(d(DRIFT.disabledExposed, path, `${skill.skillId} is disabled but still projected for ${record.agent}`, fix));
+      } else if (recorded && state.kind === 'dir') {
+        out.push(d(DRIFT.disabledExposed, path, `${skill.skillId} is disabled but its copy is still in ${record.skillRoot}`, fix));
+      }
+      continue;
+    }
+    if (state.kind === 'absent') {
+      out.push(d(DRIFT.missing, path, `${skill.skillId} is missing from ${record.skillRoot}`, fix));
+      continue;
+    }
+    const mode = recorded?.mode ?? 'symlink';
+    if (state.kind === 'symlink') {
+      const target = absTarget(path, state.target);
+      if (!(await exists(target))) out.push(d(DRIFT.dangling, path, `the link for ${skill.skillId} points to ${target}, which does not exist`, fix));
+      else if (target !== skill.sourceDir) {
+        if (isInsideDir(target, options.storeRoot)) out.push(d(DRIFT.wrongLink, path, `the link for ${skill.skillId} points to ${target} instead of ${skill.sourceDir}`, fix));
+        else out.push(d(DRIFT.foreign, path, `${path} now links outside the Forge store (${target}); it is not Forge's any more`, 'move it away or remove it, then run `sf skit doctor --fix`'));
+      }
+      continue;
+    }
+    if (state.kind === 'dir' && mode === 'copy') {
+      const diff = await diffAgainstSource(path, skill.sourceDir);
+      const changed = changedPaths(diff);
+      if (changed.length > 0) {
+        out.push(d(DRIFT.modified, path, `${skill.skillId} was modified locally: ${changed.join(', ')}`, 'keep your edits by copying them elsewhere, or run `sf skit doctor --fix --force` to restore the release'));
+      }
+      continue;
+    }
+    out.push(d(DRIFT.foreign, path, `${path} is not what Forge installed for ${skill.skillId} (a ${state.kind === 'dir' ? 'directory' : 'file'} replaced the ${mode})`, 'move it away, then run `sf skit doctor --fix`; or `sf skit doctor --fix --force` to replace it'));
+  }
+  out.push(...(await leftovers(record.skillRoot)));
+  return out;
+}
+
+function absTarget(path: string, target: string): string {
+  return isAbsolute(target) ? target : resolve(dirname(path), target);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'ELOOP')) return false;
+    throw e;
+  }
+}
+
+/** Staging entries left by an interrupted projection next to `skillRoot`. */
+async function leftovers(skillRoot: string): Promise<Diagnostic[]> {
+  const staging = stagingDirFor(skillRoot);
+  try {
+    const names = await readdir(staging);
+    if (names.length === 0) return [];
+    return [d(DRIFT.leftover, staging, `an interrupted projection left ${names.length} staging entr${names.length === 1 ? 'y' : 'ies'} in ${staging}`, 'run `sf skit doctor --fix`', 'warning')];
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return [];
+    throw e;
+  }
+}

@@ -1,0 +1,20 @@
+import { command, flag } from 'cmd-ts';
+import { printJson, printTable } from '../../output/print.js';
+
+export const agentsCommand = command({
+  name: 'agents',
+  description: 'List the agents sf can install skills for, with their project and global skill directories',
+  args: {
+    json: flag({ long: 'json', description: 'print the table as JSON' }),
+  },
+  handler: async ({ json }) => {
+    const { allAdapters } = await import('../../../adapters/index.js');
+    const { GENERIC_AGENTS } = await import('../../../adapters/generic/index.js');
+    const rows = allAdapters().map((a) => {
+      const entry = GENERIC_AGENTS.find((g) => g.id === a.id);
+      return { id: a.id, name: a.displayName, aliases: [...a.aliases], project: entry?.project ?? null, user: entry?.user ?? null, nativeEnablement: a.nativeEnablement };
+    });
+    if (json) printJson(rows);
+    else printTable(['AGENT', 'ALIASES', 'PROJECT DIR', 'GLOBAL DIR', 'ENABLEMENT'], rows.map((r) => [r.id, r.aliases.join(',') || '-', r.project ?? '-', r.user ?? '-', r.nativeEnablement ? 'native' : 'projection']));
+  },
+});

@@ -1,0 +1,93 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, readFile, rm, symlink, writeFile, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { installSandbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
+
+interface Report {
+  clean: boolean;
+  findings: { code: string; severity: string; agent?: string; fixed?: boolean; message: string }[];
+}
+
+describe('sf skit doctor: detection and --fix', () => {
+  let sb: InstallSandbox;
+  let windsurf: string;
+  let cline: string;
+  const doctor = async (...args: string[]) => {
+    const r = await sb.sf(['skit', 'doctor', '--json', ...args]);
+    return { code: r.code, report: JSON.parse(r.stdout) as Report };
+  };
+  beforeEach(async () => {
+    sb = await installSandbox();
+    windsurf = join(sb.project, '.windsurf', 'skills');
+    cline = join(sb.project, '.agents', 'skills');
+    const r = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf,cline', '--yes']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  afterEach(() => sb.cleanup());
+
+  it('reports a clean install as clean', async () => {
+    const { code, report } = await doctor();
+    assert.equal(code, 0);
+    assert.deepEqual(report, { findings: [], clean: true });
+  });
+
+  it('finds missing and dangling links, exposed disabled skills, leftovers and unreferenced store entries, and repairs them', async () => {
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint'])).code, 0);
+    const [rec] = await sb.list();
+    const storeSkills = join(sb.sfHome, 'store', rec.bundleHash.slice(7), 'skills');
+    await rm(join(windsurf, 'review'));
+    await rm(join(cline, 'summarize'));
+    await symlink(join(sb.sfHome, 'store', 'gone', 'skills', 'summarize'), join(cline, 'summarize'));
+    await symlink(join(storeSkills, 'lint'), join(windsurf, 'lint'));
+    await mkdir(join(sb.project, '.windsurf', '.sf-tmp', 'review.new.999999999.abcd'), { recursive: true });
+    await mkdir(join(sb.sfHome, 'store', 'f'.repeat(64), 'skills'), { recursive: true });
+
+    const found = await doctor();
+    assert.equal(found.code, 1);
+    const codes = found.report.findings.map((f) => `${f.code}${f.agent ? ` ${f.agent}` : ''}`).sort();
+    assert.deepEqual(codes, [
+      'SF_DRIFT_DANGLING_LINK cline',
+      'SF_DRIFT_DISABLED_EXPOSED windsurf',
+      'SF_DRIFT_MISSING windsurf',
+      'SF_DRIFT_STAGING_LEFTOVER windsurf',
+      'SF_DRIFT_STORE_UNREFERENCED',
+    ]);
+
+    const fixed = await doctor('--fix');
+    assert.equal(fixed.code, 0, JSON.stringify(fixed.report));
+    assert.ok(fixed.report.findings.every((f) => f.fixed));
+    assert.deepEqual(await doctor(), { code: 0, report: { findings: [], clean: true } });
+    assert.deepEqual(Object.keys(await rootContents(windsurf)), ['review', 'summarize']);
+    assert.equal((await rootContents(cline)).summarize, join(storeSkills, 'summarize'));
+  });
+
+  it('reports store corruption made through a linked skill, and repairs it only with --force', async () => {
+    await appendFile(join(windsurf, 'review', 'SKILL.md'), 'edited through the link\n');
+    const found = await doctor();
+    assert.equal(found.code, 1);
+    assert.deepEqual(found.report.findings.map((f) => f.code), ['SF_DRIFT_STORE_CORRUPT']);
+    const unforced = await doctor('--fix');
+    assert.equal(unforced.code, 1);
+    assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /edited through the link/);
+    const forced = await doctor('--fix', '--force');
+    assert.equal(forced.code, 0, JSON.stringify(forced.report));
+    assert.doesNotMatch(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /edited through the link/);
+    assert.equal((await doctor()).code, 0);
+  });
+
+  it('reports an interrupted command and finishes it with --fix', async () => {
+    await writeFile(join(sb.source, 'skills', 'review', 'SKILL.md'), (await readFile(join(sb.source, 'skills', 'review', 'SKILL.md'), 'utf8')) + 'v2\n');
+    const crashed = await sb.sf(['skit', 'update', 'acme/kit'], { env: { SF_CRASH_AT: 'update:after-project' } });
+    assert.equal(crashed.code, -1);
+    const found = await doctor();
+    assert.equal(found.code, 1);
+    assert.ok(found.report.findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED' && f.severity === 'error'));
+    const list = await sb.sf(['skit', 'list']);
+    assert.match(list.stderr, /interrupted/);
+    const fixed = await doctor('--fix');
+    assert.equal(fixed.code, 0, JSON.stringify(fixed.report));
+    assert.match(fixed.report.findings.find((f) => f.code === 'SF_DRIFT_INTERRUPTED')!.message, /rolled-forward/);
+    assert.equal((await doctor()).code, 0);
+    assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /v2/);
+  });
+});

@@ -1,0 +1,31 @@
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { printJson } from '../../output/print.js';
+import { printChange } from './render.js';
+import { cliSession, parseScope, parseTargetAgents } from './session.js';
+
+const args = {
+  skill: positional({ type: string, displayName: 'owner/name:skill' }),
+  agent: option({ long: 'agent', type: optional(string), description: 'only for these agents: id[,id...] (default: every agent it is installed for)' }),
+  scope: option({ long: 'scope', type: optional(string), description: 'project or user (default: the project around the current directory, else user)' }),
+  force: flag({ long: 'force', description: 'remove a locally modified skill directory when disabling' }),
+  json: flag({ long: 'json', description: 'print the result as JSON' }),
+};
+
+function enablementCommand(enabled: boolean) {
+  return command({
+    name: enabled ? 'enable' : 'disable',
+    description: enabled ? 'Enable one contained skill of an installed SKIT' : 'Disable one contained skill of an installed SKIT (the rest of the SKIT stays installed)',
+    args,
+    handler: async (a) => {
+      const { setSkillEnabled } = await import('../../../core/install/remove-op.js');
+      const session = await cliSession();
+      const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(a.agent), force: a.force });
+      const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
+      if (a.json) printJson({ action, skill: a.skill, skit: result.record, notes: result.plan.notes });
+      else printChange(`${action} ${a.skill} in`, result.record, result.plan.notes);
+    },
+  });
+}
+
+export const enableCommand = enablementCommand(true);
+export const disableCommand = enablementCommand(false);

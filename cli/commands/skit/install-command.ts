@@ -1,0 +1,73 @@
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { isSfError, type Diagnostic } from '../../../core/errors/index.js';
+import type { Plan } from '../../../core/install/plan-types.js';
+import { err, printDiagnostics, printJson } from '../../output/print.js';
+import { sanitize } from '../../output/style.js';
+import { printChange } from './render.js';
+import { cliSession, parseAgents, parseScope } from './session.js';
+import { hubResolvers } from './hub-resolvers.js';
+
+/**
+ * The one implementation behind `sf add skit` and `sf skit install`: both commands are built
+ * from these args and this handler, so they cannot differ in output, telemetry or state.
+ */
+export const installArgs = {
+  source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath]' }),
+  version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
+  agent: option({ long: 'agent', type: optional(string), description: 'agents to install for: id[,id...] or all (default: the agents detected)' }),
+  scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
+  alias: option({ long: 'alias', type: optional(string), description: 'another id this installation answers to' }),
+  yes: flag({ long: 'yes', short: 'y', description: 'do not ask for confirmation' }),
+  force: flag({ long: 'force', description: 'overwrite locally modified installed files' }),
+  json: flag({ long: 'json', description: 'print the result as JSON' }),
+};
+
+type InstallArgs = { source: string; version?: string; agent?: string; scope?: string; alias?: string; yes: boolean; force: boolean; json: boolean };
+
+export async function runInstall(args: InstallArgs): Promise<void> {
+  const { installSkit } = await import('../../../core/install/install-op.js');
+  const session = await cliSession();
+  const interactive = !args.yes && !args.json && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
+  try {
+    const outcome = await installSkit(session, {
+      source: args.source,
+      version: args.version,
+      scope: parseScope(args.scope),
+      agents: await parseAgents(args.agent),
+      force: args.force,
+      alias: args.alias,
+      confirm: interactive ? confirmPlan : undefined,
+      resolvers: await hubResolvers(),
+    });
+    if (!args.json) printDiagnostics(outcome.diagnostics, 'stderr');
+    const action = outcome.cancelled ? 'cancelled' : !outcome.changed ? 'unchanged' : outcome.plan.before ? 'updated' : 'installed';
+    if (args.json) printJson({ action, skit: outcome.record, notes: outcome.plan.notes, diagnostics: outcome.diagnostics });
+    else printChange(action, outcome.record, outcome.plan.notes);
+  } catch (e) {
+    if (!args.json && isSfError(e, 'SF_E_VALIDATION') && Array.isArray(e.data?.diagnostics)) printDiagnostics(e.data.diagnostics as Diagnostic[], 'stderr');
+    throw e;
+  }
+}
+
+/** Asks on the terminal before an install changes anything. */
+async function confirmPlan(plan: Plan): Promise<boolean> {
+  if (plan.steps.length === 0) return true;
+  const after = plan.after!;
+  err(`${plan.before ? 'Update' : 'Install'} ${sanitize(after.skitId)} (${after.skills.length} skill${after.skills.length === 1 ? '' : 's'}) for ${after.targets.map((t) => t.agent).join(', ')}:`);
+  for (const t of after.targets) err(`  ${t.agent}: ${sanitize(t.skillRoot)}`);
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question('Proceed? [y/N] ');
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export const installCommand = command({
+  name: 'install',
+  description: 'Install a SKIT (the same command as `sf add skit`)',
+  args: installArgs,
+  handler: runInstall,
+});

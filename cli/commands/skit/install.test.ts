@@ -1,0 +1,180 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeTree } from '../../../test-support/index.js';
+import { installSandbox, kitTree, outbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
+
+const AGENTS = 'windsurf,cline';
+
+describe('sf add skit / sf skit install|enable|disable|update|remove|list (generic agents, end to end)', () => {
+  let sb: InstallSandbox;
+  let windsurf: string;
+  let cline: string;
+  beforeEach(async () => {
+    sb = await installSandbox();
+    windsurf = join(sb.project, '.windsurf', 'skills');
+    cline = join(sb.project, '.agents', 'skills');
+  });
+  afterEach(() => sb.cleanup());
+
+  it('installs for two agents, then disables, enables, updates and removes, recording every change in the outbox', async () => {
+    const add = await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes']);
+    assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stdout, /^installed acme\/kit [0-9a-f]{12} \(project /m);
+    const [rec] = await sb.list();
+    assert.equal(rec.skitId, 'acme/kit');
+    assert.deepEqual(rec.targets.map((t) => t.agent), ['windsurf', 'cline']);
+    for (const root of [windsurf, cline]) {
+      const contents = await rootContents(root);
+      assert.deepEqual(Object.keys(contents), ['lint', 'review', 'summarize']);
+      assert.ok(contents.review.startsWith(join(sb.sfHome, 'store')));
+    }
+    // the shared mapping is materialized into the child the host sees
+    assert.equal(await readFile(join(windsurf, 'review', 'references', 'style', 'guide.md'), 'utf8'), '# Style one\n');
+
+    const off = await sb.sf(['skit', 'disable', 'acme/kit:review']);
+    assert.equal(off.code, 0, off.stderr);
+    assert.deepEqual(Object.keys(await rootContents(windsurf)), ['lint', 'summarize']);
+    assert.deepEqual(Object.keys(await rootContents(cline)), ['lint', 'summarize']);
+    const on = await sb.sf(['skit', 'enable', 'acme/kit:review', '--agent', 'windsurf']);
+    assert.equal(on.code, 0, on.stderr);
+    assert.deepEqual(Object.keys(await rootContents(windsurf)), ['lint', 'review', 'summarize']);
+    assert.deepEqual(Object.keys(await rootContents(cline)), ['lint', 'summarize']);
+
+    await writeTree(sb.source, kitTree('two', ['review', 'summarize']));
+    await import('node:fs/promises').then((fs) => fs.rm(join(sb.source, 'skills', 'lint'), { recursive: true }));
+    const up = await sb.sf(['skit', 'update']);
+    assert.equal(up.code, 0, up.stderr);
+    const [updated] = await sb.list();
+    assert.notEqual(updated.bundleHash, rec.bundleHash);
+    assert.deepEqual(Object.keys(await rootContents(windsurf)), ['review', 'summarize']);
+    assert.deepEqual(Object.keys(await rootContents(cline)), ['summarize']);
+    assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /two/);
+    // the old release left the store
+    assert.deepEqual((await readdir(join(sb.sfHome, 'store'))).filter((n) => n !== '.staging'), [updated.bundleHash.slice(7)]);
+
+    const rmOne = await sb.sf(['skit', 'remove', 'acme/kit', '--agent', 'cline']);
+    assert.equal(rmOne.code, 0, rmOne.stderr);
+    assert.deepEqual(await rootContents(cline), {});
+    assert.deepEqual((await sb.list())[0].targets.map((t) => t.agent), ['windsurf']);
+    const rmAll = await sb.sf(['skit', 'remove', 'acme/kit']);
+    assert.equal(rmAll.code, 0, rmAll.stderr);
+    assert.deepEqual(await rootContents(windsurf), {});
+    assert.deepEqual(await sb.list(), []);
+    assert.deepEqual((await readdir(join(sb.sfHome, 'store'))).filter((n) => n !== '.staging'), []);
+
+    const events = await outbox(sb.sfHome);
+    assert.deepEqual(
+      events.map((e) => `${e.action}:${e.agent}`),
+      ['installed:windsurf', 'installed:cline', 'disabled:windsurf', 'disabled:cline', 'enabled:windsurf', 'updated:windsurf', 'updated:cline', 'removed:cline', 'removed:windsurf'],
+    );
+    assert.equal(new Set(events.map((e) => e.event_id)).size, events.length);
+    const disabled = events[2] as { skills: { id: string; enabled: boolean }[]; intervention: { type: string; skill_ids: string[] } };
+    assert.deepEqual(disabled.skills.map((s) => [s.id, s.enabled]), [['acme/kit:review', false]]);
+    assert.deepEqual(disabled.intervention, { type: 'disable_skill', reason_code: 'unknown', skill_ids: ['acme/kit:review'] });
+    assert.equal((events[8] as { intervention: { type: string } }).intervention.type, 'uninstall_skill');
+  });
+
+  it('`sf add skit` and `sf skit install` are the same command: identical output and state', async () => {
+    const other = await installSandbox();
+    try {
+      const a = await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes', '--json']);
+      const b = await other.sf(['skit', 'install', other.source, '--agent', AGENTS, '--yes', '--json']);
+      const norm = (text: string, s: InstallSandbox) => text.split(s.root).join('<ROOT>').replace(/"(installedAt|updatedAt|fingerprint)": "[^"]+"/g, '"$1": "<X>"').replace(/provisional\/[0-9a-f]{16}/g, '<P>');
+      assert.equal(a.code, 0, a.stderr);
+      assert.equal(norm(a.stdout, sb), norm(b.stdout, other));
+      assert.equal(norm(a.stderr, sb), norm(b.stderr, other));
+      assert.equal(b.code, a.code);
+      const human = await sb.sf(['skit', 'list']);
+      const humanB = await other.sf(['skit', 'list']);
+      assert.equal(norm(human.stdout, sb), norm(humanB.stdout, other));
+      const eventsA = (await outbox(sb.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => rest);
+      const eventsB = (await outbox(other.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => rest);
+      assert.deepEqual(eventsA, eventsB);
+      assert.deepEqual(await rootContents(windsurf).then((c) => norm(JSON.stringify(c), sb)), await rootContents(join(other.project, '.windsurf', 'skills')).then((c) => norm(JSON.stringify(c), other)));
+      // human output of both commands is identical too (reinstall: unchanged)
+      const ha = await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes']);
+      const hb = await other.sf(['skit', 'install', other.source, '--agent', AGENTS, '--yes']);
+      assert.equal(norm(ha.stdout, sb), norm(hb.stdout, other));
+      assert.match(ha.stdout, /already installed/);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('refuses a skill directory Forge does not own, changing nothing and never exposing a disabled child', async () => {
+    await mkdir(join(windsurf, 'summarize'), { recursive: true });
+    await writeFile(join(windsurf, 'summarize', 'SKILL.md'), 'mine');
+    const r = await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes']);
+    assert.equal(r.code, 4);
+    assert.match(r.stderr, /SF_E_NAME_COLLISION/);
+    assert.match(r.stderr, /summarize/);
+    assert.deepEqual(await rootContents(windsurf), { summarize: 'dir' });
+    assert.deepEqual(await rootContents(cline), {});
+    assert.deepEqual(await sb.list(), []);
+    assert.equal(await readFile(join(windsurf, 'summarize', 'SKILL.md'), 'utf8'), 'mine');
+
+    // a disabled child may sit where a foreign directory is: it is never projected there
+    await writeTree(sb.source, { 'README.md': (await readFile(join(sb.source, 'README.md'), 'utf8')).replace(/(name: summarize\n.*\n)    default_enabled: true/, '$1    default_enabled: false') });
+    const ok = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(await readFile(join(windsurf, 'summarize', 'SKILL.md'), 'utf8'), 'mine');
+    const enable = await sb.sf(['skit', 'enable', 'acme/kit:summarize']);
+    assert.equal(enable.code, 4);
+    assert.match(enable.stderr, /SF_E_NAME_COLLISION/);
+  });
+
+  it('rolls back what it did when a later step fails', async () => {
+    // a file where cline's skill root must go makes the second projection fail
+    await writeFile(join(sb.project, '.agents'), 'not a directory');
+    const r = await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /EEXIST|ENOTDIR/);
+    // windsurf was projected first and taken back
+    assert.deepEqual(await rootContents(windsurf), {});
+    assert.deepEqual(await sb.list(), []);
+    assert.deepEqual(await outbox(sb.sfHome), []);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(doctor.code, 0, doctor.stdout);
+  });
+
+  it('update refuses to overwrite locally modified copies and names them; --force overwrites', async () => {
+    const env = { SF_PROJECTION_MODE: 'copy' };
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env })).code, 0);
+    assert.equal((await rootContents(windsurf)).review, 'dir');
+    await appendFile(join(windsurf, 'review', 'SKILL.md'), 'my local note\n');
+    await writeTree(sb.source, kitTree('two'));
+    const refused = await sb.sf(['skit', 'update', 'acme/kit'], { env });
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.match(refused.stderr, /SF_E_MODIFIED/);
+    assert.match(refused.stderr, /review\/SKILL\.md/);
+    assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /my local note/);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(doctor.code, 1);
+    assert.ok((JSON.parse(doctor.stdout) as { findings: { code: string }[] }).findings.some((f) => f.code === 'SF_DRIFT_MODIFIED'));
+    const forced = await sb.sf(['skit', 'update', 'acme/kit', '--force'], { env });
+    assert.equal(forced.code, 0, forced.stderr);
+    const text = await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8');
+    assert.match(text, /two/);
+    assert.doesNotMatch(text, /my local note/);
+  });
+
+  it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
+    const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no agent was detected/);
+    assert.match(none.stderr, /--agent/);
+    const unknown = await sb.sf(['add', 'skit', sb.source, '--agent', 'notepad', '--yes']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /SF_E_UNKNOWN_AGENT/);
+    await mkdir(join(sb.home, '.codeium', 'windsurf'), { recursive: true });
+    const detected = await sb.sf(['add', 'skit', sb.source, '--yes', '--json']);
+    assert.equal(detected.code, 0, detected.stderr);
+    assert.deepEqual((JSON.parse(detected.stdout) as { skit: { targets: { agent: string }[] } }).skit.targets.map((t) => t.agent), ['windsurf']);
+    // user scope outside a project
+    const user = await sb.sf(['add', 'skit', sb.source, '--yes', '--scope', 'user'], { cwd: sb.home });
+    assert.equal(user.code, 0, user.stderr);
+    assert.deepEqual(Object.keys(await rootContents(join(sb.home, '.codeium', 'windsurf', 'skills'))), ['lint', 'review', 'summarize']);
+    assert.equal((await sb.list()).length, 2);
+  });
+});

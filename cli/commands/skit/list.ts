@@ -1,0 +1,48 @@
+import { command, flag, option, optional, string } from 'cmd-ts';
+import { out, printJson, printTable } from '../../output/print.js';
+
+export const listCommand = command({
+  name: 'list',
+  description: 'List installed SKITs: release, scope, agents and enabled skills',
+  args: {
+    json: flag({ long: 'json', description: 'print the installation records as JSON' }),
+    remote: flag({ long: 'remote', description: 'list the SKITs on the Forge hub instead of the installed ones' }),
+    hub: option({ long: 'hub', type: optional(string), description: 'with --remote: hub URL (default: the one you logged in to)' }),
+    query: option({ long: 'query', type: optional(string), description: 'with --remote: search text' }),
+    owner: option({ long: 'owner', type: optional(string), description: 'with --remote: only this owner' }),
+    tag: option({ long: 'tag', type: optional(string), description: 'with --remote: only this tag' }),
+  },
+  handler: async ({ json, remote, hub, query, owner, tag }) => {
+    if (remote) return (await import('./remote-list.js')).listRemote({ json, hub, query, owner, tag });
+    const { Library } = await import('../../../core/library/db.js');
+    const { sfPaths } = await import('../../../core/library/paths.js');
+    const { isEnabled } = await import('../../../core/install/enablement.js');
+    const { releaseLabel } = await import('../../../core/install/requests.js');
+    const lib = await Library.open(sfPaths(process.env), { create: false });
+    const records = lib ? lib.listInstallations() : [];
+    const interrupted = lib ? lib.listIntents().length : 0;
+    await lib?.close();
+    records.sort((a, b) => a.skitId.localeCompare(b.skitId) || a.scope.localeCompare(b.scope));
+    if (json) {
+      printJson(
+        records.map((r) => ({
+          ...r,
+          releaseLabel: releaseLabel(r.release, r.bundleHash),
+          enabled: Object.fromEntries(r.skills.map((s) => [s.id, Object.fromEntries(r.targets.map((t) => [t.agent, isEnabled(r.enablement, s, t.agent)]))])),
+        })),
+      );
+      return;
+    }
+    if (records.length === 0) out('no SKITs installed (install one with `sf add skit <source>`)');
+    else {
+      printTable(
+        ['SKIT', 'RELEASE', 'SCOPE', 'AGENTS', 'SKILLS'],
+        records.map((r) => {
+          const on = r.skills.filter((s) => r.targets.some((t) => isEnabled(r.enablement, s, t.agent))).length;
+          return [r.skitId, releaseLabel(r.release, r.bundleHash), r.scope === 'user' ? 'user' : `project ${r.projectRoot}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
+        }),
+      );
+    }
+    if (interrupted > 0) process.stderr.write(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\`\n`);
+  },
+});

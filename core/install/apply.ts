@@ -1,0 +1,100 @@
+import { crashPoint } from '../fs/crash-point.js';
+import type { Library } from '../library/db.js';
+import { appendOutbox, outboxEventIds } from '../library/outbox.js';
+import { ensureStored, hasStoreEntry, removeStoreEntry } from '../library/store.js';
+import type { InstallationRecord, IntentRecord } from '../library/types.js';
+import { SfError } from '../errors/index.js';
+import type { SkitHashes } from '../skit/hash.js';
+import { hostContext, type Session } from './context.js';
+import type { ProjectionRecord } from './host-adapter.js';
+import { updateIntent } from './journal.js';
+import type { Plan, Step } from './plan-types.js';
+
+/** The release being installed, available while the command that prepared it runs (not in recovery). */
+export interface LiveRelease {
+  sourceRoot: string;
+  hashes: SkitHashes;
+}
+
+/**
+ * Executes a plan step by step under its journal intent, then commits: records + outbox events,
+ * then deletes store entries nothing references any more. Every step is idempotent, so recovery
+ * can run the same plan again from the start after a crash (`replay`). Crash points
+ * (`SF_CRASH_AT=<op>:after-<step>`) let tests kill the process between any two steps.
+ */
+export async function applyPlan(
+  session: Session,
+  lib: Library,
+  intent: IntentRecord<Plan>,
+  release: LiveRelease | null,
+  replay = false,
+): Promise<InstallationRecord | null> {
+  const plan = intent.plan;
+  if (!plan) throw new SfError('SF_E_INTERNAL', `intent ${intent.id} has no plan`);
+  const op = plan.op;
+  let current = intent;
+  if (current.phase !== 'committing') {
+    if (current.phase !== 'applying') current = updateIntent(lib, current, 'applying');
+    crashPoint(`${op}:after-intent`);
+    const results = new Map<string, ProjectionRecord>();
+    for (const step of plan.steps) await runStep(session, step, release, results, op);
+    const after = plan.after ? { ...plan.after, targets: plan.after.targets.map((t) => results.get(t.agent) ?? t) } : null;
+    current = updateIntent(lib, current, 'committing', { ...plan, after });
+    crashPoint(`${op}:after-committing`);
+  }
+  return commitPlan(session, lib, current, replay);
+}
+
+async function runStep(session: Session, step: Step, release: LiveRelease | null, results: Map<string, ProjectionRecord>, op: string): Promise<void> {
+  if (step.kind === 'store') {
+    if (!(await hasStoreEntry(session.paths, step.bundleHash))) {
+      if (!release) throw new SfError('SF_E_LIBRARY', `the release ${step.bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
+      session.progress('storing the release');
+      await ensureStored(session.paths, release.sourceRoot, release.hashes);
+    }
+    crashPoint(`${op}:after-store`);
+    return;
+  }
+  const adapter = session.adapters.get(step.target.agent);
+  const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
+  if (step.kind === 'project') {
+    session.progress(`projecting into ${step.target.skillRoot} (${step.target.agent})`);
+    results.set(step.target.agent, await adapter.project(step.request, ctx));
+    crashPoint(`${op}:after-project`);
+  } else if (step.kind === 'enablement') {
+    results.set(step.target.agent, await adapter.setEnablement(step.request, step.record, ctx));
+    crashPoint(`${op}:after-enablement`);
+  } else {
+    await adapter.unproject(step.record, ctx);
+    crashPoint(`${op}:after-unproject`);
+  }
+}
+
+/** Appends the plan's events (once), commits the records and drops the intent, then collects garbage. */
+async function commitPlan(session: Session, lib: Library, intent: IntentRecord<Plan>, replay: boolean): Promise<InstallationRecord | null> {
+  const plan = intent.plan!;
+  const present = replay ? await outboxEventIds(session.paths) : new Set<string>();
+  await appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
+  crashPoint(`${plan.op}:after-outbox`);
+  lib.commit({
+    ...(plan.after ? { put: [plan.after] } : {}),
+    ...(plan.before && (!plan.after || plan.after.skitId !== plan.before.skitId) ? { delete: [[plan.scopeKey, plan.before.skitId] as [string, string]] } : {}),
+    deleteIntent: intent.id,
+  });
+  crashPoint(`${plan.op}:after-commit`);
+  await collectGarbage(session, lib, plan.gcCandidates);
+  return plan.after;
+}
+
+/** Deletes store entries no installation references. */
+export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const used = new Set(lib.listInstallations().map((i) => i.bundleHash));
+  const removed: string[] = [];
+  for (const hash of candidates) {
+    if (used.has(hash)) continue;
+    await removeStoreEntry(session.paths, hash);
+    removed.push(hash);
+  }
+  return removed;
+}

@@ -1,0 +1,190 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hasErrno, isSfError, type Diagnostic } from '../errors/index.js';
+import { Library } from '../library/db.js';
+import { bundleHex } from '../library/paths.js';
+import { ensureStored, removeStoreEntry } from '../library/store.js';
+import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
+import { hostContext, type Session } from './context.js';
+import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
+import { abandonIntent, beginMutation, pidAlive } from './journal.js';
+import type { Plan } from './plan-types.js';
+import { cleanScratch, recoverIntent } from './recover.js';
+import { requestFor } from './requests.js';
+
+/** One doctor finding: a diagnostic with the installation and agent it concerns. */
+export interface DoctorFinding extends Diagnostic {
+  skitId?: string;
+  agent?: string;
+  scope?: string;
+  fixed?: boolean;
+}
+
+export interface DoctorReport {
+  findings: DoctorFinding[];
+  /** no error or warning is left unfixed */
+  clean: boolean;
+}
+
+/** Codes whose repair would overwrite something the user made; --fix leaves them unless --force. */
+const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_STORE_CORRUPT']);
+
+/**
+ * `sf skit doctor [--fix] [--force]`: interrupted commands, store entries (missing, modified,
+ * unreferenced), every target's projection (adapters' `diagnose`: missing, dangling, wrong links,
+ * modified copies, foreign entries, config drift, disabled skills exposed) and scratch leftovers.
+ * With `fix`, interrupted commands are recovered and everything is repaired that does not
+ * overwrite local edits (those need `force`).
+ */
+export async function runDoctor(session: Session, options: { fix: boolean; force: boolean }): Promise<DoctorReport> {
+  const lib = await Library.open(session.paths, { create: false });
+  if (!lib) return { findings: [], clean: true };
+  const findings: DoctorFinding[] = [];
+  let claim: IntentRecord<Plan> | null = null;
+  try {
+    if (options.fix) {
+      claim = await beginMutation(lib, 'repair', session.newId(), session.now(), async (stale) => {
+        const outcome = await recoverIntent(session, lib, stale);
+        findings.push({ code: 'SF_DRIFT_INTERRUPTED', severity: 'error', message: `an interrupted ${stale.op} (pid ${stale.pid}) was ${outcome}`, fixed: true });
+      });
+    } else {
+      for (const i of lib.listIntents()) {
+        const live = pidAlive(i.pid);
+        findings.push({
+          code: 'SF_DRIFT_INTERRUPTED',
+          severity: live ? 'info' : 'error',
+          message: live ? `an ${i.op} is in progress (pid ${i.pid})` : `an ${i.op} started ${i.startedAt} was interrupted (pid ${i.pid} is gone)`,
+          hint: live ? undefined : 'run `sf skit doctor --fix` to finish or undo it',
+        });
+      }
+    }
+    const installations = lib.listInstallations();
+    // checks only read, so they run concurrently (I/O bound); repairs write and stay sequential
+    const results = options.fix
+      ? await sequential(installations, (inst) => checkInstallation(session, lib, inst, options))
+      : await pooled(installations, 16, (inst) => checkInstallation(session, lib, inst, options));
+    for (const r of results) findings.push(...r);
+    findings.push(...(await checkLeftovers(session, lib, options.fix)));
+  } finally {
+    if (claim) abandonIntent(lib, claim);
+    await lib.close();
+  }
+  const clean = !findings.some((f) => !f.fixed && (f.severity === 'error' || f.severity === 'warning'));
+  return { findings, clean };
+}
+
+async function sequential<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) out.push(await fn(item));
+  return out;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+async function pooled<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function checkInstallation(session: Session, lib: Library, inst: InstallationRecord, options: { fix: boolean; force: boolean }): Promise<DoctorFinding[]> {
+  const about = { skitId: inst.skitId, scope: recordScopeKey(inst) };
+  const store = await checkStoreEntry(session.paths, inst);
+  const findings: DoctorFinding[] = store.diagnostics.map((d) => ({ ...d, ...about }));
+  if (options.fix && findings.length > 0 && (options.force || !findings.some((f) => NEEDS_FORCE.has(f.code)))) {
+    const repaired = await repairStore(session, inst, store);
+    for (const f of findings) f.fixed = repaired;
+  }
+  let targets = inst.targets;
+  for (const record of inst.targets) {
+    const adapter = session.adapters.get(record.agent);
+    const ctx = hostContext(session, record.agent, record.scope, record.projectRoot);
+    const request = requestFor(inst, record.agent, session.paths.store);
+    const drift = (await adapter.diagnose(request, record, ctx)).map((d): DoctorFinding => ({ ...d, ...about, agent: record.agent }));
+    findings.push(...drift);
+    if (!options.fix || drift.length === 0) continue;
+    if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
+    const projected = await adapter.project(request, ctx);
+    const fixed = await adapter.setEnablement(request, projected, ctx);
+    targets = targets.map((t) => (t.agent === record.agent ? fixed : t));
+    for (const d of drift) d.fixed = true;
+  }
+  if (targets !== inst.targets) lib.commit({ put: [{ ...inst, targets, updatedAt: session.now() }] });
+  return findings;
+}
+
+/** Rebuilds a damaged store entry from its intact release tree, or fetches the source again. */
+async function repairStore(session: Session, inst: InstallationRecord, store: Awaited<ReturnType<typeof checkStoreEntry>>): Promise<boolean> {
+  if (store.manifest && store.releaseIntact) {
+    await rebuildStoreEntry(session.paths, inst, store.manifest);
+    return true;
+  }
+  try {
+    const { prepareRelease } = await import('./prepare.js');
+    const prep = await prepareRelease(session, inst.source.canonical, {});
+    try {
+      if (prep.hashes.bundle !== inst.bundleHash) return false;
+      await removeStoreEntry(session.paths, inst.bundleHash);
+      await ensureStored(session.paths, prep.sourceRoot, prep.hashes);
+      return true;
+    } finally {
+      await prep.cleanup();
+    }
+  } catch (e) {
+    // the source is gone or changed: the entry cannot be rebuilt; the finding stays unfixed
+    if (isSfError(e)) return false;
+    throw e;
+  }
+}
+
+/** Unreferenced store entries and scratch left by interrupted commands. */
+async function checkLeftovers(session: Session, lib: Library, fix: boolean): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  const used = new Set(lib.listInstallations().map((i) => bundleHex(i.bundleHash)));
+  let entries: string[] = [];
+  try {
+    entries = await readdir(session.paths.store);
+  } catch (e) {
+    if (!hasErrno(e, 'ENOENT')) throw e;
+  }
+  for (const name of entries) {
+    if (name === '.staging' || used.has(name)) continue;
+    const finding: DoctorFinding = { code: 'SF_DRIFT_STORE_UNREFERENCED', severity: 'warning', file: join(session.paths.store, name), message: `store entry ${name.slice(0, 12)} is not used by any installation`, hint: 'run `sf skit doctor --fix` to delete it' };
+    if (fix) {
+      await removeStoreEntry(session.paths, `sha256:${name}`);
+      finding.fixed = true;
+    }
+    findings.push(finding);
+  }
+  const scratch = await scratchEntries(session);
+  if (scratch.length > 0) {
+    const finding: DoctorFinding = { code: 'SF_DRIFT_STAGING_LEFTOVER', severity: 'warning', message: `interrupted commands left ${scratch.length} scratch entr${scratch.length === 1 ? 'y' : 'ies'} in ${session.paths.home}`, hint: 'run `sf skit doctor --fix`' };
+    if (fix) {
+      await cleanScratch(session);
+      finding.fixed = true;
+    }
+    findings.push(finding);
+  }
+  return findings;
+}
+
+async function scratchEntries(session: Session): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of [session.paths.storeStaging, session.paths.tmp]) {
+    try {
+      for (const name of await readdir(dir)) {
+        const owner = /^src-(\d+)-/.exec(name);
+        if (!owner || !pidAlive(Number(owner[1]))) out.push(join(dir, name));
+      }
+    } catch (e) {
+      if (!hasErrno(e, 'ENOENT')) throw e;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import { SfError } from '../errors/index.js';
+import { recordScopeKey, type InstallationRecord } from '../library/types.js';
+
+/** The installation answering to `idOrAlias` in one scope, or undefined. Pure. */
+export function findInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord | undefined {
+  const here = installations.filter((i) => recordScopeKey(i) === scopeKey);
+  return here.find((i) => i.skitId === idOrAlias) ?? here.find((i) => i.aliases.includes(idOrAlias));
+}
+
+/** Like findInScope, but SF_E_NOT_INSTALLED (naming the scopes where it is installed) when absent. */
+export function requireInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord {
+  const found = findInScope(installations, scopeKey, idOrAlias);
+  if (found) return found;
+  const elsewhere = installations.filter((i) => i.skitId === idOrAlias || i.aliases.includes(idOrAlias)).map((i) => describeScope(recordScopeKey(i)));
+  throw new SfError('SF_E_NOT_INSTALLED', `${idOrAlias} is not installed ${describeScope(scopeKey)}`, {
+    hint: elsewhere.length > 0 ? `it is installed ${elsewhere.join(', ')}; use --scope or run from that project` : 'see `sf skit list` for what is installed',
+  });
+}
+
+/** `for the user` / `in project /path`. */
+export function describeScope(scopeKey: string): string {
+  return scopeKey === 'user' ? 'for the user (global)' : `in project ${scopeKey.slice('project:'.length)}`;
+}
+
+/** Splits `owner/name:skill` into the SKIT id and the skill name. */
+export function parseSkillRef(ref: string): { skitId: string; skill: string } {
+  const cut = ref.lastIndexOf(':');
+  if (cut <= 0 || cut === ref.length - 1) {
+    throw new SfError('SF_E_USAGE', `"${ref}" is not a skill id`, { hint: 'use <owner/name>:<skill>, e.g. acme/code-quality:review (see `sf skit list`)' });
+  }
+  return { skitId: ref.slice(0, cut), skill: ref.slice(cut + 1) };
+}

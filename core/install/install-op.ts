@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import type { Diagnostic } from '../errors/index.js';
+import type { SourceResolver } from '../sources/index.js';
+import { resolveScope, type Session } from './context.js';
+import type { HostAdapter, Scope } from './host-adapter.js';
+import { runMutation, planEnv, type MutationResult } from './mutate.js';
+import { existingFor, planInstall } from './plan-install.js';
+import type { Plan } from './plan-types.js';
+import { prepareRelease } from './prepare.js';
+import { survey } from './survey.js';
+import { chooseAdapters, nativeAgentIds, targetSpecs } from './targets.js';
+import { scopeKey } from '../library/types.js';
+
+export interface InstallRequest {
+  source: string;
+  version?: string;
+  scope?: Scope;
+  /** adapters named with --agent; 'all' or undefined: the detected agents */
+  agents?: HostAdapter[] | 'all';
+  force?: boolean;
+  alias?: string;
+  /** asked after planning, before anything changes; false cancels */
+  confirm?: (plan: Plan) => Promise<boolean>;
+  resolvers?: SourceResolver[];
+}
+
+export interface InstallOutcome extends MutationResult {
+  /** warnings from resolving and validating the source */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `sf add skit` / `sf skit install`: resolve, validate and hash the source, then store it and
+ * project it to every target agent under the journal. Installing a SKIT that is already installed
+ * in this scope updates it and adds any new targets.
+ */
+export async function installSkit(session: Session, req: InstallRequest): Promise<InstallOutcome> {
+  const { scope, projectRoot } = resolveScope(req.scope, session);
+  const adapters = await chooseAdapters(session, req.agents, scope, projectRoot);
+  const targets = targetSpecs(session, adapters, scope, projectRoot);
+  const prep = await prepareRelease(session, req.source, { version: req.version, resolvers: req.resolvers });
+  try {
+    const result = await runMutation(
+      session,
+      'install',
+      async (lib) => {
+        const installations = lib.listInstallations();
+        const key = scopeKey(scope, projectRoot);
+        const before = existingFor({ installations }, key, prep.prepared);
+        const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
+        const observations = await survey(session.paths, candidates, before);
+        return planInstall(
+          { installations, observations },
+          { op: 'install', prepared: prep.prepared, scope, projectRoot, targets, nativeAgents: nativeAgentIds(session), force: req.force ?? false, alias: req.alias },
+          planEnv(session),
+        );
+      },
+      { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
+      req.confirm,
+    );
+    return { ...result, diagnostics: prep.diagnostics };
+  } finally {
+    await prep.cleanup();
+  }
+}

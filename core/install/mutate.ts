@@ -1,0 +1,75 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Library } from '../library/db.js';
+import type { InstallationRecord, IntentOp } from '../library/types.js';
+import { applyPlan, type LiveRelease } from './apply.js';
+import type { Session } from './context.js';
+import { abandonIntent, beginMutation, updateIntent } from './journal.js';
+import type { Plan, PlanEnv } from './plan-types.js';
+import { recoverIntent } from './recover.js';
+import { rollBack } from './rollback.js';
+import { FORGE_VERSION } from '../version.js';
+
+export interface MutationResult {
+  plan: Plan;
+  /** the installation afterwards (null when removed) */
+  record: InstallationRecord | null;
+  /** false when the plan had nothing to do or was cancelled */
+  changed: boolean;
+  cancelled: boolean;
+}
+
+/** The PlanEnv of a session. */
+export function planEnv(session: Session): PlanEnv {
+  return { storeRoot: session.paths.store, now: session.now(), installerVersion: FORGE_VERSION, newId: session.newId };
+}
+
+/**
+ * Runs one mutation: claim the journal (recovering interrupted commands first), plan (the
+ * `makePlan` callback reads state under the claim), optionally confirm, record the plan, apply it.
+ * A failing step rolls the change back before the error propagates.
+ */
+export async function runMutation(
+  session: Session,
+  op: IntentOp,
+  makePlan: (lib: Library) => Promise<Plan>,
+  release: LiveRelease | null,
+  confirm?: (plan: Plan) => Promise<boolean>,
+): Promise<MutationResult> {
+  const lib = (await Library.open(session.paths, { create: true }))!;
+  try {
+    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale));
+    let plan: Plan;
+    try {
+      plan = await makePlan(lib);
+    } catch (e) {
+      abandonIntent(lib, intent);
+      throw e;
+    }
+    const idle = plan.steps.length === 0 && isDeepStrictEqual(stripTimes(plan.after), stripTimes(plan.before));
+    if (idle || (confirm && !(await confirm(plan)))) {
+      abandonIntent(lib, intent);
+      return { plan, record: plan.before, changed: false, cancelled: !idle };
+    }
+    intent = updateIntent(lib, intent, 'applying', plan);
+    let record: InstallationRecord | null;
+    try {
+      record = await applyPlan(session, lib, intent, release);
+    } catch (e) {
+      const current = lib.getIntent(intent.id);
+      if (current && current.phase === 'applying') {
+        try {
+          await rollBack(session, lib, { ...intent, ...current } as typeof intent);
+        } catch (rollbackError) {
+          // the original error is the one to report; the intent stays for `sf skit doctor --fix`
+          process.stderr.write(`warning: could not undo the failed ${op} (${(rollbackError as Error).message}); run \`sf skit doctor --fix\`\n`);
+        }
+      }
+      throw e;
+    }
+    return { plan, record, changed: true, cancelled: false };
+  } finally {
+    await lib.close();
+  }
+}
+
+const stripTimes = (r: InstallationRecord | null) => (r ? { ...r, updatedAt: '' } : null);

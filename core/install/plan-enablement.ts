@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { SfError } from '../errors/index.js';
+import { isEnabled, withOverride } from './enablement.js';
+import { inventoryEvent } from './events.js';
+import { requireInScope } from './find-installation.js';
+import { assertNoCollisions, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
+import type { Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
+import { expectedPaths, requestFor, specOf } from './requests.js';
+
+export interface EnablementInput {
+  skitId: string;
+  skill: string;
+  enabled: boolean;
+  scopeKey: string;
+  /** only for these agents (default: every agent, recorded as a `*` override) */
+  agents?: readonly string[];
+  nativeAgents: readonly string[];
+  force: boolean;
+}
+
+/**
+ * Plans enabling or disabling one contained skill. Hosts with native enablement get their
+ * control updated; for the others the skill directory is projected or removed. Pure.
+ */
+export function planEnablement(state: PlanState, input: EnablementInput, env: PlanEnv): Plan {
+  const before = requireInScope(state.installations, input.scopeKey, input.skitId);
+  const skill = before.skills.find((s) => s.name === input.skill);
+  if (!skill) {
+    throw new SfError('SF_E_NOT_FOUND', `${before.skitId} has no skill "${input.skill}"`, {
+      hint: `its skills: ${before.skills.map((s) => s.id).join(', ')}`,
+    });
+  }
+  if (input.agents) {
+    const missing = input.agents.filter((a) => !before.targets.some((t) => t.agent === a));
+    if (missing.length > 0) {
+      throw new SfError('SF_E_NOT_INSTALLED', `${before.skitId} is not installed for ${missing.join(', ')}`, {
+        hint: `it is installed for: ${before.targets.map((t) => t.agent).join(', ') || 'no agent'}`,
+      });
+    }
+  }
+  const after = { ...before, enablement: withOverride(before.enablement, skill.name, input.enabled, input.agents), updatedAt: env.now };
+  const others = state.installations.filter((i) => i !== before);
+  const mine = new Set(before.targets.flatMap((t) => t.paths.map((p) => p.path)));
+  const steps: Step[] = [];
+  const events: Plan['events'] = [];
+  const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
+  const removedPaths: string[] = [];
+
+  for (const record of before.targets) {
+    const target = specOf(record, input.nativeAgents.includes(record.agent));
+    const request = requestFor(after, record.agent, env.storeRoot);
+    shared.push({ target, skillIds: new Set(expectedPaths(target, request).map((p) => p.skillId)) });
+    const was = isEnabled(before.enablement, skill, record.agent);
+    const now = isEnabled(after.enablement, skill, record.agent);
+    if (was === now) continue;
+    const path = record.paths.find((p) => p.skillId === skill.id)?.path ?? join(record.skillRoot, skill.name);
+    if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, others, state.observations);
+    if (!target.nativeEnablement && !now) removedPaths.push(path);
+    steps.push({ kind: 'enablement', target, request, record });
+    events.push(
+      inventoryEvent({
+        action: now ? 'enabled' : 'disabled',
+        record: after,
+        agent: record.agent,
+        skillNames: [skill.name],
+        now: env.now,
+        id: env.newId(),
+        installerVersion: env.installerVersion,
+      }),
+    );
+  }
+  assertSharedRootsAgree(shared);
+  assertUnmodified(removedPaths, state.observations, input.force, `disable ${skill.id}`);
+  const notes = steps.length === 0 ? [`${skill.id} is already ${input.enabled ? 'enabled' : 'disabled'}${input.agents ? ` for ${input.agents.join(', ')}` : ''}`] : [];
+  return {
+    op: input.enabled ? 'enable' : 'disable',
+    scopeKey: input.scopeKey,
+    skitId: before.skitId,
+    before,
+    after,
+    steps,
+    events,
+    gcCandidates: [],
+    notes,
+  };
+}

@@ -1,0 +1,165 @@
+import { SfError } from '../errors/index.js';
+import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } from '../library/types.js';
+import { pruneOverrides } from './enablement.js';
+import { inventoryEvent } from './events.js';
+import type { Scope } from './host-adapter.js';
+import { findInScope } from './find-installation.js';
+import { assertNoCollisions, assertSharedRootsAgree, assertUnmodified, ownedPaths } from './plan-checks.js';
+import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
+import { expectedPaths, predictedRecord, requestFor, specOf } from './requests.js';
+
+export interface InstallInput {
+  op: 'install' | 'update';
+  prepared: PreparedRelease;
+  scope: Scope;
+  projectRoot?: string;
+  /** requested targets; targets the installation already has are kept */
+  targets: TargetSpec[];
+  /** agents whose adapters have native enablement (for targets already recorded) */
+  nativeAgents: readonly string[];
+  force: boolean;
+  /** an extra id to record for this installation */
+  alias?: string;
+  /** update: the installation being updated (id as recorded), instead of looking it up by the release's id */
+  replaces?: string;
+}
+
+/** The installation `prepared` replaces: same id, an alias of it, or a provisional install of the same source. */
+export function existingFor(state: Pick<PlanState, 'installations'>, key: string, prepared: PreparedRelease, replaces?: string): InstallationRecord | null {
+  if (replaces) {
+    const pinned = findInScope(state.installations, key, replaces);
+    if (!pinned) throw new SfError('SF_E_NOT_INSTALLED', `${replaces} is not installed here`, { hint: 'see `sf skit list`' });
+    if (!pinned.provisional && pinned.skitId !== prepared.skitId && !pinned.aliases.includes(prepared.skitId)) {
+      throw new SfError('SF_E_CONFLICT', `the source of ${pinned.skitId} now holds a different SKIT (${prepared.skitId})`, {
+        hint: `install it separately with \`sf add skit ${pinned.source.canonical}\` after removing ${pinned.skitId}, or keep the current release`,
+      });
+    }
+    return pinned;
+  }
+  const byId = findInScope(state.installations, key, prepared.skitId);
+  if (byId) return byId;
+  const here = state.installations.filter((i) => recordScopeKey(i) === key);
+  return here.find((i) => i.provisional && i.source.fingerprint === prepared.source.fingerprint) ?? null;
+}
+
+function aliasesFor(state: PlanState, key: string, before: InstallationRecord | null, input: InstallInput, notes: string[]): string[] {
+  const aliases = [...(before?.aliases ?? [])];
+  const add = (alias: string, why: string) => {
+    if (alias === (before?.skitId ?? input.prepared.skitId) || aliases.includes(alias)) return;
+    const other = findInScope(state.installations, key, alias);
+    if (other && other !== before) {
+      throw new SfError('SF_E_CONFLICT', `cannot use "${alias}" as an alias: ${other.skitId} already answers to it here`, { hint: 'choose another alias' });
+    }
+    aliases.push(alias);
+    notes.push(why);
+  };
+  if (before && before.skitId !== input.prepared.skitId) {
+    add(input.prepared.skitId, `${before.skitId} now also answers to ${input.prepared.skitId} (recorded as an alias; the id is kept)`);
+  }
+  if (input.alias) add(input.alias, `recorded alias ${input.alias}`);
+  return aliases;
+}
+
+/**
+ * Plans installing `input.prepared` (or updating an existing installation to it): store the
+ * release, project it to every target, record it. Pure. Throws SF_E_NAME_COLLISION when a skill
+ * directory would replace something Forge does not own, SF_E_MODIFIED when Forge-installed files
+ * that would be replaced were edited (unless forced), SF_E_CONFLICT when agents sharing a skill
+ * root would need different skills.
+ */
+export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv): Plan {
+  const { prepared } = input;
+  const key = makeScopeKey(input.scope, input.projectRoot);
+  const before = existingFor(state, key, prepared, input.replaces);
+  const notes: string[] = [];
+  const aliases = aliasesFor(state, key, before, input, notes);
+
+  const targets = new Map<string, TargetSpec>();
+  for (const t of before?.targets ?? []) targets.set(t.agent, specOf(t, input.nativeAgents.includes(t.agent)));
+  for (const t of input.targets) targets.set(t.agent, t);
+
+  const after: InstallationRecord = {
+    schema: 1,
+    skitId: before?.skitId ?? prepared.skitId,
+    provisional: before?.provisional ?? prepared.provisional,
+    aliases,
+    scope: input.scope,
+    ...(input.scope === 'project' ? { projectRoot: input.projectRoot } : {}),
+    release: prepared.release,
+    bundleHash: prepared.bundleHash,
+    skills: prepared.skills,
+    enablement: pruneOverrides(before?.enablement ?? {}, prepared.skills),
+    targets: [],
+    source: prepared.source,
+    installerVersion: env.installerVersion,
+    installedAt: before?.installedAt ?? env.now,
+    updatedAt: env.now,
+  };
+
+  const others = state.installations.filter((i) => i !== before);
+  const mine = new Set((before?.targets ?? []).flatMap((t) => t.paths.map((p) => p.path)));
+  const bundleChanged = !before || before.bundleHash !== prepared.bundleHash;
+  const steps: Step[] = [];
+  const events: Plan['events'] = [];
+  const touched: string[] = [];
+  const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
+
+  for (const target of targets.values()) {
+    const request = requestFor(after, target.agent, env.storeRoot);
+    const wanted = expectedPaths(target, request);
+    shared.push({ target, skillIds: new Set(wanted.map((p) => p.skillId)) });
+    after.targets.push(predictedRecord(target, request));
+    const prior = before?.targets.find((t) => t.agent === target.agent);
+    const wantedPaths = new Set(wanted.map((p) => p.path));
+    const samePaths = prior && prior.paths.length === wanted.length && prior.paths.every((p) => wantedPaths.has(p.path));
+    if (prior && !bundleChanged && samePaths) {
+      after.targets[after.targets.length - 1] = prior;
+      continue;
+    }
+    assertNoCollisions(wanted, mine, others, state.observations);
+    steps.push({ kind: 'project', target, request });
+    if (prior) {
+      const stale = prior.paths.filter((p) => !wantedPaths.has(p.path));
+      touched.push(...(bundleChanged ? prior.paths.map((p) => p.path) : stale.map((p) => p.path)));
+      if (stale.length > 0) steps.push({ kind: 'unproject', target, record: { ...prior, paths: stale, configEdits: [] } });
+    }
+    events.push(
+      inventoryEvent({
+        action: prior ? 'updated' : 'installed',
+        record: after,
+        agent: target.agent,
+        previous: before,
+        now: env.now,
+        id: env.newId(),
+        installerVersion: env.installerVersion,
+      }),
+    );
+  }
+  assertSharedRootsAgree(shared);
+  assertUnmodified(touched, state.observations, input.force, input.op === 'update' ? `update ${after.skitId}` : `reinstall ${after.skitId}`);
+  keepSharedPaths(steps, after, others);
+
+  if (steps.length > 0) steps.unshift({ kind: 'store', bundleHash: prepared.bundleHash });
+  else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
+  return {
+    op: input.op,
+    scopeKey: key,
+    skitId: after.skitId,
+    before,
+    after,
+    steps,
+    events,
+    gcCandidates: before && bundleChanged ? [before.bundleHash] : [],
+    notes,
+  };
+}
+
+/** Stale paths still used by another target (a shared skill root) or installation are not removed. */
+function keepSharedPaths(steps: Step[], after: InstallationRecord, others: readonly InstallationRecord[]): void {
+  const used = ownedPaths([...others, after]);
+  for (const step of steps) {
+    if (step.kind !== 'unproject') continue;
+    step.record = { ...step.record, paths: step.record.paths.filter((p) => !used.has(p.path)) };
+  }
+}
+

@@ -1,0 +1,61 @@
+import { SfError } from '../errors/index.js';
+import { inventoryEvent } from './events.js';
+import { requireInScope } from './find-installation.js';
+import { assertUnmodified, ownedPaths } from './plan-checks.js';
+import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
+import { specOf } from './requests.js';
+
+export interface RemoveInput {
+  /** SKIT id or alias */
+  skitId: string;
+  scopeKey: string;
+  /** remove only these agent targets (default: every target, and the installation) */
+  agents?: readonly string[];
+  nativeAgents: readonly string[];
+  force: boolean;
+}
+
+/**
+ * Plans removing an installation (or some of its agent targets). Only paths the library records
+ * for the removed targets are touched, and of those only the ones no remaining target or other
+ * installation also records. Pure.
+ */
+export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): Plan {
+  const before = requireInScope(state.installations, input.scopeKey, input.skitId);
+  const agents = input.agents;
+  if (agents) {
+    const missing = agents.filter((a) => !before.targets.some((t) => t.agent === a));
+    if (missing.length > 0) {
+      throw new SfError('SF_E_NOT_INSTALLED', `${before.skitId} is not installed for ${missing.join(', ')}`, {
+        hint: `it is installed for: ${before.targets.map((t) => t.agent).join(', ') || 'no agent'}`,
+      });
+    }
+  }
+  const removed = before.targets.filter((t) => !agents || agents.includes(t.agent));
+  const remaining = before.targets.filter((t) => !removed.includes(t));
+  const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
+  const used = ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]);
+
+  const steps: Step[] = removed.map((t) => ({
+    kind: 'unproject',
+    target: specOf(t, input.nativeAgents.includes(t.agent)),
+    record: { ...t, paths: t.paths.filter((p) => !used.has(p.path)) },
+  }));
+  const deleted = steps.flatMap((s) => (s.kind === 'unproject' ? s.record.paths.map((p) => p.path) : []));
+  assertUnmodified(deleted, state.observations, input.force, `remove ${before.skitId}`);
+
+  const events = removed.map((t) =>
+    inventoryEvent({ action: 'removed', record: before, agent: t.agent, now: env.now, id: env.newId(), installerVersion: env.installerVersion }),
+  );
+  return {
+    op: 'remove',
+    scopeKey: input.scopeKey,
+    skitId: before.skitId,
+    before,
+    after,
+    steps,
+    events,
+    gcCandidates: after ? [] : [before.bundleHash],
+    notes: [],
+  };
+}

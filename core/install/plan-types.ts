@@ -1,0 +1,81 @@
+import type { InstallationRecord, IntentOp, InventoryEvent, ReleaseRef, SkillRecord, SourceRecord } from '../library/types.js';
+import type { ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
+
+/**
+ * Data shapes of the plan-then-apply install pipeline. A Plan is pure data (it is stored in the
+ * journal intent), computed by core/install/plan*.ts from library state and filesystem
+ * observations, and executed by core/install/apply.ts.
+ */
+
+/** One agent target of an installation, as resolved before planning. */
+export interface TargetSpec {
+  agent: string;
+  scope: Scope;
+  projectRoot?: string;
+  /** absolute skill root of the agent for this scope */
+  skillRoot: string;
+  /** the adapter keeps disabled skills projected and turns them off natively */
+  nativeEnablement: boolean;
+}
+
+/** A validated, hashed release ready to be stored and projected. */
+export interface PreparedRelease {
+  skitId: string;
+  provisional: boolean;
+  release: ReleaseRef;
+  bundleHash: string;
+  skills: SkillRecord[];
+  source: SourceRecord;
+}
+
+/** What the survey found at one absolute path (nothing is followed). */
+export interface ObservedPath {
+  kind: 'absent' | 'symlink' | 'dir' | 'other';
+  /** a symlink pointing into $SF_HOME/store */
+  intoStore?: boolean;
+  /** files that differ from the recorded projection (only surveyed for Forge-owned paths) */
+  localChanges?: string[];
+}
+
+/** Filesystem facts the impure survey gathered; the planners read nothing else from disk. */
+export interface Observations {
+  paths: Record<string, ObservedPath>;
+}
+
+/** The library state a planner sees. */
+export interface PlanState {
+  installations: InstallationRecord[];
+  observations: Observations;
+}
+
+export type Step =
+  | { kind: 'store'; bundleHash: string }
+  | { kind: 'project'; target: TargetSpec; request: ProjectionRequest }
+  | { kind: 'enablement'; target: TargetSpec; request: ProjectionRequest; record: ProjectionRecord }
+  | { kind: 'unproject'; target: TargetSpec; record: ProjectionRecord };
+
+export interface Plan {
+  op: IntentOp;
+  /** scope key of the installation (`user` or `project:<root>`) */
+  scopeKey: string;
+  skitId: string;
+  before: InstallationRecord | null;
+  /** the record after the plan; its targets are predictions until apply replaces them with what the adapters report */
+  after: InstallationRecord | null;
+  steps: Step[];
+  events: InventoryEvent[];
+  /** bundles that may become unreferenced (deleted from the store after commit if nothing else uses them) */
+  gcCandidates: string[];
+  /** human-readable notes (an alias recorded, nothing to do, ...) */
+  notes: string[];
+}
+
+/** Inputs every planner needs besides state. */
+export interface PlanEnv {
+  /** $SF_HOME/store */
+  storeRoot: string;
+  now: string;
+  installerVersion: string;
+  /** id generator for events (deterministic in tests) */
+  newId: () => string;
+}

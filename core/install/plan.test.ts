@@ -1,0 +1,149 @@
+import { strict as assert } from 'node:assert';
+import { isSfError } from '../errors/index.js';
+import type { InstallationRecord } from '../library/types.js';
+import { planEnablement } from './plan-enablement.js';
+import { planInstall, type InstallInput } from './plan-install.js';
+import { planRemove } from './plan-remove.js';
+import type { Observations, PlanEnv, PreparedRelease, TargetSpec } from './plan-types.js';
+
+const H = (c: string) => `sha256:${c.repeat(64)}`;
+const env = (): PlanEnv => {
+  let n = 0;
+  return { storeRoot: '/sf/store', now: '2026-01-01T00:00:00.000Z', installerVersion: '0.1.0', newId: () => `ev${++n}` };
+};
+const target = (agent: string, skillRoot: string, nativeEnablement = false): TargetSpec => ({ agent, scope: 'project', projectRoot: '/p', skillRoot, nativeEnablement });
+const CURSOR = target('cursor', '/p/.agents/skills');
+const CODEX = target('codex', '/p/.agents/skills');
+const WINDSURF = target('windsurf', '/p/.windsurf/skills');
+
+const prepared = (bundle = 'a', skills = ['review', 'summarize'], id = 'acme/kit'): PreparedRelease => ({
+  skitId: id,
+  provisional: id.startsWith('provisional/'),
+  release: {},
+  bundleHash: H(bundle),
+  skills: skills.map((name, i) => ({ name, id: `${id}:${name}`, hash: H(String(i + 1)), path: `skills/${name}`, defaultEnabled: true })),
+  source: { kind: 'local-dir', canonical: '/src/kit', fingerprint: 'f'.repeat(64) },
+});
+const none: Observations = { paths: {} };
+const installInput = (over: Partial<InstallInput> = {}): InstallInput => ({
+  op: 'install', prepared: prepared(), scope: 'project', projectRoot: '/p', targets: [WINDSURF], nativeAgents: [], force: false, ...over,
+});
+/** The record a first install of `prep` for `targets` leaves (adapters reporting symlinks). */
+const installed = (targets: TargetSpec[], prep = prepared()): InstallationRecord => planInstall({ installations: [], observations: none }, installInput({ targets, prepared: prep }), env()).after!;
+
+const rejectsWith = (code: string, fn: () => unknown, pattern?: RegExp) =>
+  assert.throws(fn, (e: unknown) => isSfError(e) && e.code === code && (!pattern || pattern.test(e.message)));
+
+describe('core/install planners (pure)', () => {
+  it('plans a fresh install: store, one projection per target, one inventory event per agent', () => {
+    const plan = planInstall({ installations: [], observations: none }, installInput({ targets: [WINDSURF, CURSOR] }), env());
+    assert.deepEqual(plan.steps.map((s) => s.kind), ['store', 'project', 'project']);
+    assert.deepEqual(plan.events.map((e) => [e.action, e.agent]), [['installed', 'windsurf'], ['installed', 'cursor']]);
+    assert.equal(plan.before, null);
+    const after = plan.after!;
+    assert.deepEqual(after.targets.map((t) => t.paths.map((p) => p.path)), [
+      ['/p/.windsurf/skills/review', '/p/.windsurf/skills/summarize'],
+      ['/p/.agents/skills/review', '/p/.agents/skills/summarize'],
+    ]);
+    const project = plan.steps[1];
+    assert.ok(project.kind === 'project');
+    assert.equal(project.request.skills[0].sourceDir, `/sf/store/${'a'.repeat(64)}/skills/review`);
+  });
+
+  it('refuses a skill directory Forge does not own, and one another SKIT owns', () => {
+    const foreign: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'dir' } } };
+    rejectsWith('SF_E_NAME_COLLISION', () => planInstall({ installations: [], observations: foreign }, installInput(), env()), /not installed by Forge/);
+    const other = installed([WINDSURF], prepared('b', ['review'], 'other/kit'));
+    rejectsWith('SF_E_NAME_COLLISION', () => planInstall({ installations: [other], observations: none }, installInput(), env()), /belongs to other\/kit/);
+    // a dangling link into Forge's own store (e.g. after the library was deleted) may be replaced
+    const stale: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'symlink', intoStore: true } } };
+    assert.equal(planInstall({ installations: [], observations: stale }, installInput(), env()).steps.length, 2);
+  });
+
+  it('reinstalling the same bundle does nothing; adding a target projects only that target', () => {
+    const before = installed([WINDSURF]);
+    const same = planInstall({ installations: [before], observations: none }, installInput(), env());
+    assert.deepEqual(same.steps, []);
+    assert.match(same.notes.join(), /already installed/);
+    const more = planInstall({ installations: [before], observations: none }, installInput({ targets: [CURSOR] }), env());
+    assert.deepEqual(more.steps.map((s) => (s.kind === 'project' ? s.target.agent : s.kind)), ['store', 'cursor']);
+    assert.deepEqual(more.after!.targets.map((t) => t.agent), ['windsurf', 'cursor']);
+  });
+
+  it('an update refuses to overwrite locally modified files and names them, unless forced', () => {
+    const before = installed([WINDSURF]);
+    const edited: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'symlink', intoStore: true, localChanges: ['SKILL.md', 'notes.md'] } } };
+    const input = installInput({ op: 'update', prepared: prepared('b'), targets: [], replaces: 'acme/kit' });
+    assert.throws(
+      () => planInstall({ installations: [before], observations: edited }, input, env()),
+      (e: unknown) => isSfError(e, 'SF_E_MODIFIED') && e.message.includes('/p/.windsurf/skills/review/SKILL.md') && e.message.includes('notes.md'),
+    );
+    const forced = planInstall({ installations: [before], observations: edited }, { ...input, force: true }, env());
+    assert.deepEqual(forced.events.map((e) => e.action), ['updated']);
+    assert.deepEqual(forced.gcCandidates, [H('a')]);
+  });
+
+  it('an update that drops a skill unprojects exactly that skill', () => {
+    const before = installed([WINDSURF]);
+    const plan = planInstall({ installations: [before], observations: none }, installInput({ op: 'update', prepared: prepared('b', ['review']), targets: [], replaces: 'acme/kit' }), env());
+    const unproject = plan.steps.find((s) => s.kind === 'unproject');
+    assert.ok(unproject && unproject.kind === 'unproject');
+    assert.deepEqual(unproject.record.paths.map((p) => p.path), ['/p/.windsurf/skills/summarize']);
+    assert.equal(plan.events[0].skills[0].previous_hash, undefined);
+  });
+
+  it('keeps a provisional id and records the new id as an explicit alias', () => {
+    const prov = installed([WINDSURF], prepared('a', ['review'], 'provisional/0123456789abcdef'));
+    const plan = planInstall({ installations: [prov], observations: none }, installInput({ prepared: prepared('b', ['review'], 'acme/kit') }), env());
+    assert.equal(plan.after!.skitId, 'provisional/0123456789abcdef');
+    assert.deepEqual(plan.after!.aliases, ['acme/kit']);
+    assert.match(plan.notes.join(), /alias/);
+  });
+
+  it('remove keeps a path another target still records, and records an uninstall intervention', () => {
+    const before = installed([CURSOR, CODEX]);
+    const plan = planRemove({ installations: [before], observations: none }, { skitId: 'acme/kit', scopeKey: 'project:/p', agents: ['cursor'], nativeAgents: [], force: false }, env());
+    const step = plan.steps[0];
+    assert.ok(step.kind === 'unproject');
+    assert.deepEqual(step.record.paths, []);
+    assert.deepEqual(plan.after!.targets.map((t) => t.agent), ['codex']);
+    assert.equal(plan.events[0].intervention?.type, 'uninstall_skill');
+    const all = planRemove({ installations: [before], observations: none }, { skitId: 'acme/kit', scopeKey: 'project:/p', nativeAgents: [], force: false }, env());
+    assert.equal(all.after, null);
+    assert.deepEqual(all.gcCandidates, [H('a')]);
+    rejectsWith('SF_E_NOT_INSTALLED', () => planRemove({ installations: [before], observations: none }, { skitId: 'acme/nope', scopeKey: 'project:/p', nativeAgents: [], force: false }, env()));
+  });
+
+  it('disabling for one of two agents sharing a skill root fails safely; for both it plans both', () => {
+    const before = installed([CURSOR, CODEX]);
+    const base = { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: [], force: false };
+    rejectsWith('SF_E_CONFLICT', () => planEnablement({ installations: [before], observations: none }, { ...base, agents: ['cursor'] }, env()), /share the skill directory/);
+    const both = planEnablement({ installations: [before], observations: none }, base, env());
+    assert.deepEqual(both.steps.map((s) => s.kind), ['enablement', 'enablement']);
+    assert.deepEqual(both.after!.enablement, { review: { '*': false } });
+    assert.deepEqual(both.events.map((e) => [e.action, e.intervention?.type, e.skills.map((s) => s.id)]), [
+      ['disabled', 'disable_skill', ['acme/kit:review']],
+      ['disabled', 'disable_skill', ['acme/kit:review']],
+    ]);
+  });
+
+  it('a host that keeps disabled skills projected cannot share a root with one that must not see them', () => {
+    const native = target('claude-code', '/p/.agents/skills', true);
+    const before = installed([CURSOR, native]);
+    rejectsWith(
+      'SF_E_CONFLICT',
+      () => planEnablement({ installations: [before], observations: none }, { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: ['claude-code'], force: false }, env()),
+      /exposed to cursor/,
+    );
+  });
+
+  it('enabling a disabled skill refuses a foreign directory at its path', () => {
+    const before = installed([WINDSURF]);
+    const off = planEnablement({ installations: [before], observations: none }, { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: [], force: false }, env()).after!;
+    const disabled = { ...off, targets: off.targets.map((t) => ({ ...t, paths: t.paths.filter((p) => !p.path.endsWith('/review')) })) };
+    const foreign: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'dir' } } };
+    rejectsWith('SF_E_NAME_COLLISION', () =>
+      planEnablement({ installations: [disabled], observations: foreign }, { skitId: 'acme/kit', skill: 'review', enabled: true, scopeKey: 'project:/p', nativeAgents: [], force: false }, env()),
+    );
+  });
+});

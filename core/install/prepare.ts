@@ -1,0 +1,91 @@
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SfError, type Diagnostic } from '../errors/index.js';
+import { hashSkit, type SkitHashes } from '../skit/hash.js';
+import { validateSkitDir } from '../skit/validate.js';
+import { redactText, resolveSource, type ResolvedSource, type SourceResolver } from '../sources/index.js';
+import type { Session } from './context.js';
+import type { PreparedRelease } from './plan-types.js';
+
+export interface PrepareOptions {
+  version?: string;
+  resolvers?: SourceResolver[];
+}
+
+export interface Prepared {
+  prepared: PreparedRelease;
+  hashes: SkitHashes;
+  /** the materialized SKIT root (inside `workDir` for remote sources) */
+  sourceRoot: string;
+  /** warnings and notes from resolution and validation */
+  diagnostics: Diagnostic[];
+  /** deletes the fetched copy */
+  cleanup: () => Promise<void>;
+}
+
+/** Drops any user:password@ left in a URL-like string; Forge never stores credentials. */
+export function withoutCredentials(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, (_, scheme: string) => scheme);
+}
+
+/**
+ * Resolves `source` to a local tree, validates it and hashes it: everything an install needs
+ * before it touches the library. Fetched copies live in `$SF_HOME/tmp/src-<pid>-*` until
+ * `cleanup`. Throws SF_E_VALIDATION (with `data.diagnostics`) when the SKIT is invalid.
+ */
+export async function prepareRelease(session: Session, source: string, options: PrepareOptions = {}): Promise<Prepared> {
+  await mkdir(session.paths.tmp, { recursive: true });
+  const workDir = await mkdtemp(join(session.paths.tmp, `src-${process.pid}-`));
+  const cleanup = () => rm(workDir, { recursive: true, force: true });
+  try {
+    session.progress(`resolving ${redactText(source)}`);
+    const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, env: session.env, resolvers: options.resolvers });
+    session.progress('validating');
+    const validation = await validateSkitDir(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId });
+    if (!validation.ok || !validation.layout) {
+      throw new SfError('SF_E_VALIDATION', `the SKIT from ${withoutCredentials(resolved.canonical)} is not valid`, {
+        hint: 'fix the errors listed above (see `sf skit validate`)',
+        data: { diagnostics: validation.diagnostics },
+      });
+    }
+    session.progress('hashing');
+    const hashes = await hashSkit(resolved.dir, validation.layout);
+    const layout = validation.layout;
+    const prepared: PreparedRelease = {
+      skitId: layout.id,
+      provisional: layout.provisional,
+      release: releaseOf(resolved),
+      bundleHash: hashes.bundle,
+      skills: hashes.skills.map((s) => ({
+        name: s.name,
+        id: s.id,
+        hash: s.hash,
+        path: s.path,
+        defaultEnabled: layout.skills.find((k) => k.name === s.name)?.defaultEnabled ?? true,
+      })),
+      source: {
+        kind: String(resolved.kind),
+        canonical: withoutCredentials(resolved.canonical),
+        fingerprint: resolved.fingerprint,
+        ...(resolved.ref ? { ref: resolved.ref } : {}),
+        ...(resolved.commit ? { commit: resolved.commit } : {}),
+        ...(resolved.subpath ? { subpath: resolved.subpath } : {}),
+      },
+    };
+    const diagnostics = [...(resolved.diagnostics ?? []), ...validation.diagnostics.filter((d) => d.severity !== 'error')];
+    return { prepared, hashes, sourceRoot: resolved.dir, diagnostics, cleanup };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
+/** The release of a resolved source: a hub version when a resolver reports one, else git ref + commit. */
+function releaseOf(resolved: ResolvedSource): PreparedRelease['release'] {
+  const version = (resolved as ResolvedSource & { version?: unknown }).version;
+  return {
+    ...(typeof version === 'string' ? { version } : {}),
+    ...(resolved.ref ? { ref: resolved.ref } : {}),
+    ...(resolved.commit ? { commit: resolved.commit } : {}),
+  };
+}

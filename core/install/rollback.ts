@@ -1,0 +1,38 @@
+import type { Library } from '../library/db.js';
+import { hasStoreEntry } from '../library/store.js';
+import type { IntentRecord } from '../library/types.js';
+import { collectGarbage } from './apply.js';
+import { hostContext, type Session } from './context.js';
+import type { Plan } from './plan-types.js';
+import { requestFor } from './requests.js';
+
+/**
+ * Puts the agent directories back to the plan's `before` state and drops the intent: new targets
+ * lose what the plan put there, existing targets get the old release projected again. Used when a
+ * step fails in a live command, and when recovery cannot roll a plan forward.
+ */
+export async function rollBack(session: Session, lib: Library, intent: IntentRecord<Plan>): Promise<void> {
+  const plan = intent.plan;
+  if (plan) {
+    const before = plan.before;
+    const beforeAgents = new Set(before?.targets.map((t) => t.agent) ?? []);
+    const beforeStored = before ? await hasStoreEntry(session.paths, before.bundleHash) : false;
+    for (const t of plan.after?.targets ?? []) {
+      if (beforeAgents.has(t.agent)) continue;
+      const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
+      // the plan checked these paths held nothing foreign; whatever is there now (link or copy) is ours
+      await session.adapters.get(t.agent).unproject({ ...t, paths: t.paths.map((p) => ({ ...p, mode: 'copy' as const })) }, ctx);
+    }
+    if (before && beforeStored) {
+      for (const t of before.targets) {
+        const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
+        const adapter = session.adapters.get(t.agent);
+        const request = requestFor(before, t.agent, session.paths.store);
+        const record = await adapter.project(request, ctx);
+        await adapter.setEnablement(request, record, ctx);
+      }
+    }
+  }
+  lib.commit({ deleteIntent: intent.id });
+  if (plan?.after && plan.after.bundleHash !== plan.before?.bundleHash) await collectGarbage(session, lib, [plan.after.bundleHash]);
+}

@@ -1,0 +1,57 @@
+import { lstat, readlink } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { hasErrno } from '../errors/index.js';
+import { readStoreManifest } from '../library/store.js';
+import { changedPaths, diffTree } from '../library/tree-diff.js';
+import type { InstallationRecord } from '../library/types.js';
+import type { SfPaths } from '../library/paths.js';
+import type { ObservedPath, Observations } from './plan-types.js';
+
+/**
+ * The impure half of planning: looks at the filesystem paths a plan may touch, so the planners
+ * can stay pure.
+ */
+
+const inside = (path: string, root: string) => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+async function observe(path: string, storeRoot: string): Promise<ObservedPath> {
+  try {
+    const st = await lstat(path);
+    if (st.isSymbolicLink()) {
+      const target = await readlink(path);
+      return { kind: 'symlink', intoStore: inside(isAbsolute(target) ? target : resolve(dirname(path), target), storeRoot) };
+    }
+    return { kind: st.isDirectory() ? 'dir' : 'other' };
+  } catch (e) {
+    // ENOTDIR: a parent is a file, so nothing is at the path (creating it will fail in the step)
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return { kind: 'absent' };
+    throw e;
+  }
+}
+
+/**
+ * Observes `candidates` (paths a plan may create) and every path `changing` records; for the
+ * latter also lists files that differ from the release the library recorded (local edits).
+ */
+export async function survey(paths: SfPaths, candidates: Iterable<string>, changing: InstallationRecord | null): Promise<Observations> {
+  const out: Observations = { paths: {} };
+  for (const path of new Set(candidates)) out.paths[path] = await observe(path, paths.store);
+  if (!changing) return out;
+  const manifest = await readStoreManifest(paths, changing.bundleHash);
+  for (const target of changing.targets) {
+    for (const p of target.paths) {
+      const seen = out.paths[p.path] ?? (await observe(p.path, paths.store));
+      out.paths[p.path] = seen;
+      const skill = changing.skills.find((s) => s.id === p.skillId);
+      const expected = manifest?.skills.find((s) => s.name === skill?.name)?.files;
+      if (!expected || seen.kind === 'absent' || (seen.kind === 'symlink' && !seen.intoStore)) continue;
+      if (seen.kind === 'other') continue;
+      const changed = changedPaths(await diffTree(p.path, expected));
+      if (changed.length > 0) seen.localChanges = changed;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+import { SfError, isSfError } from '../errors/index.js';
+import { Library } from '../library/db.js';
+import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
+import type { SourceResolver } from '../sources/index.js';
+import { resolveScope, type Session } from './context.js';
+import { requireInScope } from './find-installation.js';
+import type { Scope } from './host-adapter.js';
+import { planEnv, runMutation, type MutationResult } from './mutate.js';
+import { planInstall } from './plan-install.js';
+import { prepareRelease } from './prepare.js';
+import { survey } from './survey.js';
+import { nativeAgentIds } from './targets.js';
+import { join } from 'node:path';
+
+export interface UpdateRequest {
+  /** SKIT ids or aliases; 'all' for every installation in the scope */
+  ids: string[] | 'all';
+  scope?: Scope;
+  force?: boolean;
+  /** a version (hub) or git ref to move to; default: the recorded source again (its ref, or the latest) */
+  version?: string;
+  resolvers?: SourceResolver[];
+}
+
+export interface UpdateOutcome {
+  skitId: string;
+  result?: MutationResult;
+  /** the error that stopped this SKIT's update (others still run) */
+  error?: SfError;
+}
+
+/**
+ * `sf skit update`: re-resolves each installation's recorded source and moves it to what the
+ * source now holds. Locally modified installed files stop that SKIT's update (SF_E_MODIFIED names
+ * them) unless forced; the other SKITs are still updated.
+ */
+export async function updateSkits(session: Session, req: UpdateRequest): Promise<UpdateOutcome[]> {
+  const { scope, projectRoot } = resolveScope(req.scope, session);
+  const key = scopeKey(scope, projectRoot);
+  const lib = await Library.open(session.paths, { create: false });
+  let chosen: InstallationRecord[] = [];
+  try {
+    const all = lib?.listInstallations() ?? [];
+    chosen = req.ids === 'all' ? all.filter((i) => recordScopeKey(i) === key) : req.ids.map((id) => requireInScope(all, key, id));
+  } finally {
+    await lib?.close();
+  }
+  const outcomes: UpdateOutcome[] = [];
+  for (const inst of chosen) {
+    try {
+      outcomes.push({ skitId: inst.skitId, result: await updateOne(session, inst, req) });
+    } catch (e) {
+      if (!isSfError(e)) throw e;
+      outcomes.push({ skitId: inst.skitId, error: e });
+    }
+  }
+  return outcomes;
+}
+
+async function updateOne(session: Session, inst: InstallationRecord, req: UpdateRequest): Promise<MutationResult> {
+  session.progress(`updating ${inst.skitId}`);
+  const prep = await prepareRelease(session, inst.source.canonical, { version: req.version, resolvers: req.resolvers });
+  try {
+    return await runMutation(
+      session,
+      'update',
+      async (lib) => {
+        const installations = lib.listInstallations();
+        const before = requireInScope(installations, recordScopeKey(inst), inst.skitId);
+        const candidates = before.targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
+        const observations = await survey(session.paths, candidates, before);
+        return planInstall(
+          { installations, observations },
+          {
+            op: 'update',
+            prepared: prep.prepared,
+            scope: before.scope,
+            projectRoot: before.projectRoot,
+            targets: [],
+            nativeAgents: nativeAgentIds(session),
+            force: req.force ?? false,
+            replaces: before.skitId,
+          },
+          planEnv(session),
+        );
+      },
+      { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
+    );
+  } finally {
+    await prep.cleanup();
+  }
+}

@@ -1,0 +1,104 @@
+import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../../test-support/index.js';
+import { Library } from './db.js';
+import { sfPaths } from './paths.js';
+import { scopeKey, type InstallationRecord, type IntentRecord } from './types.js';
+import { appendOutbox, outboxEventIds, readOutbox } from './outbox.js';
+
+const record = (skitId: string, scope: 'user' | 'project', projectRoot?: string): InstallationRecord => ({
+  schema: 1,
+  skitId,
+  provisional: skitId.startsWith('provisional/'),
+  aliases: ['acme/alias'],
+  scope,
+  ...(projectRoot ? { projectRoot } : {}),
+  release: { ref: 'main', commit: 'a'.repeat(40) },
+  bundleHash: `sha256:${'b'.repeat(64)}`,
+  skills: [{ name: 'review', id: `${skitId}:review`, hash: `sha256:${'c'.repeat(64)}`, path: 'skills/review', defaultEnabled: true }],
+  enablement: { review: { '*': false, cursor: true } },
+  targets: [
+    {
+      agent: 'cursor',
+      scope,
+      ...(projectRoot ? { projectRoot } : {}),
+      skillRoot: '/p/.agents/skills',
+      paths: [{ skillId: `${skitId}:review`, path: '/p/.agents/skills/review', mode: 'symlink' }],
+      configEdits: [{ file: '/p/x.json', backup: '/b/x.json' }],
+    },
+  ],
+  source: { kind: 'git', canonical: 'https://git.example/acme/kit.git#main', fingerprint: 'd'.repeat(64), ref: 'main', commit: 'a'.repeat(40) },
+  installerVersion: '0.1.0',
+  installedAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-02T00:00:00.000Z',
+});
+
+describe('core/library: the LMDB canonical library', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => (dir = await tempDir('sf-lib-')));
+  afterEach(() => dir.cleanup());
+
+  it('does not create a library for read-only opens', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    assert.equal(await Library.open(paths, { create: false }), null);
+    await assert.rejects(readFile(paths.library), /ENOENT/);
+  });
+
+  it('round-trips installation records per scope, across reopen', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const lib = (await Library.open(paths, { create: true }))!;
+    const user = record('acme/kit', 'user');
+    const proj = record('acme/kit', 'project', '/p');
+    lib.commit({ put: [user, proj] });
+    await lib.close();
+
+    const again = (await Library.open(paths, { create: false }))!;
+    assert.deepEqual(again.getInstallation('user', 'acme/kit'), user);
+    assert.deepEqual(again.getInstallation(scopeKey('project', '/p'), 'acme/kit'), proj);
+    assert.equal(again.listInstallations().length, 2);
+    again.commit({ delete: [['user', 'acme/kit']] });
+    assert.equal(again.getInstallation('user', 'acme/kit'), undefined);
+    assert.deepEqual(again.listInstallations(), [proj]);
+    await again.close();
+  });
+
+  it('lets only one intent claim the library, and commits records and intent deletion together', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const lib = (await Library.open(paths, { create: true }))!;
+    const a: IntentRecord = { schema: 1, id: 'a', op: 'install', pid: 1, startedAt: 'now', phase: 'planning' };
+    const b: IntentRecord = { ...a, id: 'b' };
+    assert.deepEqual(lib.claim(a), []);
+    assert.deepEqual(lib.claim(b), [a]);
+    assert.equal(lib.getIntent('b'), undefined);
+    lib.commit({ put: [record('acme/kit', 'user')], deleteIntent: 'a' });
+    assert.deepEqual(lib.listIntents(), []);
+    assert.equal(lib.listInstallations().length, 1);
+    await lib.close();
+  });
+
+  it('appends outbox events durably and reads their ids back, skipping a torn line', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const event = (id: string) => ({
+      schema: 'forge/inventory-event/1' as const,
+      event_id: id,
+      event_name: 'agent.skill.inventory.changed' as const,
+      timestamp: 'now',
+      skit_id: 'acme/kit',
+      release: {},
+      bundle_hash: `sha256:${'b'.repeat(64)}`,
+      action: 'installed' as const,
+      agent: 'cursor',
+      scope: 'user' as const,
+      actor_type: 'user' as const,
+      installer_version: '0.1.0',
+      skills: [],
+    });
+    await appendOutbox(paths, [event('e1')]);
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(paths.outbox, '{"event_id":"torn');
+    await appendOutbox(paths, [event('e2')]);
+    assert.deepEqual([...(await outboxEventIds(paths))].sort(), ['e1', 'e2']);
+    assert.deepEqual((await readOutbox(paths)).map((e) => e.event_id), ['e1', 'e2']);
+  });
+});

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { RootDatabase } from 'lmdb';
+import { SfError } from '../errors/index.js';
+import type { SfPaths } from './paths.js';
+import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
+
+/**
+ * The canonical library: one LMDB environment ($SF_HOME/library.lmdb). Keys are strings:
+ *   inst:<scope key>\0<skit id>  -> InstallationRecord
+ *   intent:<id>                  -> IntentRecord (the journal of a mutation in progress)
+ *   meta:schema                  -> schema version
+ * lmdb is imported lazily so commands that never touch the library start fast.
+ */
+
+const INST = 'inst:';
+const INTENT = 'intent:';
+const SCHEMA_VERSION = 1;
+
+const instKey = (scopeKey: string, skitId: string) => `${INST}${scopeKey}\u0000${skitId}`;
+const intentKey = (id: string) => `${INTENT}${id}`;
+/** The first key after every key that starts with `prefix`. */
+const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+/** One atomic change of the library: applied in a single LMDB write transaction. */
+export interface LibraryCommit {
+  put?: InstallationRecord[];
+  /** [scope key, skit id] of installations to delete */
+  delete?: [string, string][];
+  putIntent?: IntentRecord;
+  deleteIntent?: string;
+}
+
+export class Library {
+  private constructor(private readonly db: RootDatabase<unknown, string>) {}
+
+  /**
+   * Opens (creating when `create`) the library. Returns null when it does not exist and `create`
+   * is false, so read-only commands on a fresh machine create nothing.
+   */
+  static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
+    if (!options.create && !existsSync(paths.library)) return null;
+    await mkdir(paths.home, { recursive: true, mode: 0o700 });
+    const { open } = await import('lmdb');
+    let db: RootDatabase<unknown, string>;
+    try {
+      // overlappingSync off: a commit returns only once it is flushed, so a power cut after a
+      // command reported success cannot lose it (reliability-anchors.md §4)
+      db = open<unknown, string>({ path: paths.library, noSubdir: true, encoding: 'msgpack', overlappingSync: false, compression: false });
+    } catch (e) {
+      throw new SfError('SF_E_LIBRARY', `could not open the library at ${paths.library}: ${(e as Error).message}`, {
+        location: { file: paths.library },
+        hint: 'check that $SF_HOME is on a local filesystem and writable; `sf skit doctor` reports what it can',
+        cause: e,
+      });
+    }
+    const lib = new Library(db);
+    const version = db.get('meta:schema');
+    if (version === undefined && options.create) db.putSync('meta:schema', SCHEMA_VERSION);
+    else if (version !== undefined && version !== SCHEMA_VERSION) {
+      await db.close();
+      throw new SfError('SF_E_LIBRARY', `the library at ${paths.library} has schema version ${String(version)}; this sf understands ${SCHEMA_VERSION}`, {
+        hint: 'upgrade sf to a version that knows this library format',
+      });
+    }
+    return lib;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  listInstallations(): InstallationRecord[] {
+    const out: InstallationRecord[] = [];
+    for (const { value } of this.db.getRange({ start: INST, end: prefixEnd(INST) })) out.push(value as InstallationRecord);
+    return out;
+  }
+
+  getInstallation(scopeKey: string, skitId: string): InstallationRecord | undefined {
+    return this.db.get(instKey(scopeKey, skitId)) as InstallationRecord | undefined;
+  }
+
+  listIntents(): IntentRecord[] {
+    const out: IntentRecord[] = [];
+    for (const { value } of this.db.getRange({ start: INTENT, end: prefixEnd(INTENT) })) out.push(value as IntentRecord);
+    return out;
+  }
+
+  getIntent(id: string): IntentRecord | undefined {
+    return this.db.get(intentKey(id)) as IntentRecord | undefined;
+  }
+
+  /** Applies `change` in one durable write transaction: all of it or nothing. */
+  commit(change: LibraryCommit): void {
+    this.db.transactionSync(() => {
+      for (const [scope, id] of change.delete ?? []) this.db.removeSync(instKey(scope, id));
+      for (const rec of change.put ?? []) this.db.putSync(instKey(recordScopeKey(rec), rec.skitId), rec);
+      if (change.putIntent) this.db.putSync(intentKey(change.putIntent.id), change.putIntent);
+      if (change.deleteIntent) this.db.removeSync(intentKey(change.deleteIntent));
+    });
+  }
+
+  /**
+   * Writes `intent` only if no other intent is recorded, in one write transaction (LMDB has a
+   * single writer, so the check and the write cannot interleave with another process). Returns
+   * the intents that were in the way, or [] when `intent` was written.
+   */
+  claim(intent: IntentRecord): IntentRecord[] {
+    return this.db.transactionSync(() => {
+      const existing = this.listIntents().filter((i) => i.id !== intent.id);
+      if (existing.length === 0) this.db.putSync(intentKey(intent.id), intent);
+      return existing;
+    });
+  }
+}
