@@ -1,5 +1,17 @@
 import { subcommands } from 'cmd-ts';
+import { hashCommand } from './hash.js';
+import { agentsCommand } from './agents.js';
+import { disableCommand, enableCommand } from './enable.js';
+import { doctorCommand } from './doctor.js';
 import { initCommand } from './init.js';
+import { installCommand } from './install-command.js';
+import { listCommand } from './list.js';
+import { removeCommand } from './remove.js';
+import { updateCommand } from './update.js';
+import { packCommand } from './pack.js';
+import { publishCommand } from './publish.js';
+import { pullCommand } from './pull.js';
+import { validateCommand } from './validate.js';
 
 /** `sf skit ...`: the SKIT package-manager family. */
 export function skitFamily() {
@@ -8,6 +20,19 @@ export function skitFamily() {
     description: 'Create, validate, hash, pack, install and manage SKITs',
     cmds: {
       init: initCommand,
+      validate: validateCommand,
+      hash: hashCommand,
+      pack: packCommand,
+      install: installCommand,
+      enable: enableCommand,
+      disable: disableCommand,
+      update: updateCommand,
+      remove: removeCommand,
+      list: listCommand,
+      doctor: doctorCommand,
+      agents: agentsCommand,
+      publish: publishCommand,
+      pull: pullCommand,
     },
   });
 }

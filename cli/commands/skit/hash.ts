@@ -1,0 +1,57 @@
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { resolve } from 'node:path';
+import type { SkitHashes } from '../../../core/skit/hash.js';
+import { err, out, printDiagnostics, printJson, printTable } from '../../output/print.js';
+import { bold, dim } from '../../output/style.js';
+
+export const hashCommand = command({
+  name: 'hash',
+  description: 'Print the bundle hash, per-skill content hashes and file inventory of the SKIT in [path] (spec: schemas/hashing.md)',
+  args: {
+    path: positional({ type: optional(string), displayName: 'path' }),
+    json: flag({ long: 'json', description: 'machine output (schemas/json/hash-listing.schema.json)' }),
+  },
+  handler: async ({ path, json }) => {
+    const root = resolve(path ?? '.');
+    // Files start streaming through the hash workers while the SKIT is validated.
+    const { startTreeDigests } = await import('../../../core/skit/tree-digests.js');
+    const early = startTreeDigests(root);
+    const { validateSkitDir } = await import('../../../core/skit/validate.js');
+    const validation = await validateSkitDir(root).catch((e: unknown) => {
+      early.cancel();
+      throw e;
+    });
+    if (!validation.ok || !validation.layout) {
+      early.cancel();
+      if (json) printJson({ ok: false, diagnostics: validation.diagnostics });
+      else {
+        printDiagnostics(validation.diagnostics, 'stderr');
+        err(`not hashed: ${root} is not a valid SKIT (see the diagnostics above)`);
+      }
+      process.exitCode = 1;
+      return;
+    }
+    const { hashSkit } = await import('../../../core/skit/hash.js');
+    const hashes = await hashSkit(root, validation.layout, { digests: early });
+    if (json) printJson(hashes);
+    else render(hashes, validation.diagnostics.length);
+  },
+});
+
+function render(h: SkitHashes, findings: number): void {
+  out(`${bold('SKIT')}    ${h.id}`);
+  out(`${bold('bundle')}  ${h.bundle}`);
+  out();
+  printTable(
+    ['SKILL', 'HASH', 'FILES'],
+    h.skills.map((s) => [s.id, s.hash, s.files.length]),
+  );
+  out();
+  const total = h.files.reduce((sum, f) => sum + f.size, 0);
+  printTable(
+    ['MODE', 'SIZE', 'SHA256', 'PATH'],
+    h.files.map((f) => [f.mode, String(f.size).padStart(10), f.sha256.slice(0, 12), f.path]),
+  );
+  out(dim(`${h.files.length} files, ${total} bytes`));
+  if (findings > 0) err(dim(`${findings} validation finding(s) without errors; see \`sf skit validate\``));
+}

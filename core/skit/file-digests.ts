@@ -1,0 +1,139 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { SfError } from '../errors/index.js';
+import { ABORT, createHashJob, DONE, hashClaimedFiles, type HashFailure, type HashJob } from './hash-job.js';
+import type { FileDigest } from './skill-files.js';
+
+/**
+ * SHA-256 of many files using every core: the main thread and (threads - 1) workers pull files
+ * from one shared queue. The main thread starts hashing at once, so worker start-up overlaps with
+ * useful work, and a worker that fails to start only costs speed.
+ */
+
+export interface FileToHash {
+  abs: string;
+  size: number;
+}
+
+export interface DigestOptions {
+  /** hashing threads including the main thread; default: the number of cores (at most 4) for large inputs, else 1 */
+  threads?: number;
+  /** read buffer per thread, bytes (default 256 KiB: stays in L2 between read and hash) */
+  chunkSize?: number;
+}
+
+/** Below this many bytes a worker costs more to start than it saves. */
+const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+const MAX_THREADS = 4;
+const DEFAULT_CHUNK = 256 * 1024;
+
+// From dist/ the worker is compiled JS; under tsx (tests) it is the .ts source and the worker
+// inherits tsx through execArgv.
+const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+
+/** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
+export interface DigestRun {
+  /** Joins the hashing on this thread and resolves with index-aligned digests (SF_E_IO when a file cannot be read). */
+  finish(): Promise<FileDigest[]>;
+  /** Stops the workers; `finish()` must not be called afterwards. */
+  cancel(): void;
+}
+
+/**
+ * Starts hashing `files` on (threads - 1) workers at once, so the caller can do other work (e.g.
+ * validation) while they read; `finish()` adds the calling thread and collects the results.
+ */
+export function startDigestRun(files: readonly FileToHash[], options: DigestOptions = {}): DigestRun {
+  const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
+  const threads = Math.max(1, options.threads ?? (totalBytes >= PARALLEL_MIN_BYTES ? Math.min(availableParallelism(), MAX_THREADS) : 1));
+  const order = files.map((_, i) => i).sort((a, b) => files[b].size - files[a].size);
+  const job = createHashJob(
+    files.map((f) => f.abs),
+    order,
+    options.chunkSize ?? DEFAULT_CHUNK,
+  );
+  const workers = Array.from({ length: Math.max(0, Math.min(threads - 1, files.length - 1)) }, () => startWorker(job));
+
+  const finish = async (): Promise<FileDigest[]> => {
+    const mainFailure = hashClaimedFiles(job);
+    await untilFinished(job, Promise.all(workers.map((w) => w.ended)));
+    if (Atomics.load(job.ctrl, ABORT) !== 0) {
+      if (mainFailure) {
+        cancel();
+        throw readError(mainFailure);
+      }
+      const failures = await Promise.all(workers.map((w) => w.ended));
+      throw readError(failures.find((f) => f !== null) ?? { path: '(unknown)', message: 'a hash worker stopped unexpectedly' });
+    }
+    for (const w of workers) void w.worker.terminate();
+    const view = Buffer.from(job.digests.buffer, job.digests.byteOffset, job.digests.byteLength);
+    return files.map((_, i) => ({ sha256: view.toString('hex', i * 32, i * 32 + 32), size: job.sizes[i] }));
+  };
+  const cancel = () => {
+    abort(job);
+    for (const w of workers) void w.worker.terminate();
+  };
+  return { finish, cancel };
+}
+
+/**
+ * Hashes `files` (index-aligned result: lowercase hex sha256 and the number of bytes read).
+ * Throws SF_E_IO naming the file when one cannot be read.
+ */
+export function digestFiles(files: readonly FileToHash[], options: DigestOptions = {}): Promise<FileDigest[]> {
+  return startDigestRun(files, options).finish();
+}
+
+interface RunningWorker {
+  worker: Worker;
+  /** resolves with the worker's failure (or null) once it has stopped */
+  ended: Promise<HashFailure | null>;
+}
+
+function startWorker(job: HashJob): RunningWorker {
+  const worker = new Worker(workerUrl, { workerData: job });
+  const ended = new Promise<HashFailure | null>((resolve) => {
+    worker.on('message', (m: { type: 'end'; failure: HashFailure | null }) => resolve(m.failure));
+    // A worker that cannot start leaves the work to the other threads. One that dies mid-file
+    // leaves its file uncounted; untilFinished notices once every worker has ended.
+    worker.on('error', (e) => resolve({ path: '(hash worker)', message: e.message }));
+    worker.on('exit', () => resolve(null));
+  });
+  return { worker, ended };
+}
+
+function abort(job: HashJob): void {
+  Atomics.store(job.ctrl, ABORT, 1);
+  Atomics.notify(job.ctrl, DONE);
+}
+
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
+
+/**
+ * Waits (without blocking the event loop) until every file is done or the job was aborted. The
+ * running workers keep the process alive meanwhile (a pending waitAsync does not); once they have
+ * all ended, the counters are final.
+ */
+async function untilFinished(job: HashJob, allEnded: Promise<unknown>): Promise<void> {
+  const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+  let ended = false;
+  void allEnded.then(() => (ended = true));
+  for (;;) {
+    const done = Atomics.load(job.ctrl, DONE);
+    if (done >= job.order.length || Atomics.load(job.ctrl, ABORT) !== 0) return;
+    if (ended) {
+      abort(job);
+      return;
+    }
+    const result = waitAsync(job.ctrl, DONE, done);
+    if (result.async) await Promise.race([result.value, allEnded]);
+  }
+}
+
+function readError(f: HashFailure): SfError {
+  return new SfError('SF_E_IO', `could not read ${f.path} while hashing: ${f.message}`, {
+    location: { file: f.path },
+    hint: f.errno === 'ENOENT' ? 'the file disappeared while hashing; make sure nothing is modifying the tree and retry' : 'check that the file exists and is readable',
+    data: f.errno ? { errno: f.errno } : undefined,
+  });
+}

@@ -1,0 +1,35 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareCodeUnits, defaultIgnore, type Tree, type TreeFile, type TreeOddity, type WalkOptions } from './tree.js';
+
+/**
+ * The synchronous twin of walkTree (same files, modes, oddities and order). For a few thousand
+ * files it is several times faster than the promise-per-entry walk, which matters when hashing
+ * must start before anything else happens.
+ */
+export function walkTreeSync(root: string, options: WalkOptions = {}): Tree {
+  const ignore = options.ignore ?? defaultIgnore;
+  const files: TreeFile[] = [];
+  const oddities: TreeOddity[] = [];
+  const visit = (dirAbs: string, dirRel: string): void => {
+    for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
+      const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
+      const abs = join(dirAbs, entry.name);
+      if (entry.isDirectory()) {
+        if (!ignore(rel, true)) visit(abs, rel);
+        continue;
+      }
+      if (ignore(rel, false)) continue;
+      if (entry.isSymbolicLink()) oddities.push({ path: rel, kind: 'symlink' });
+      else if (!entry.isFile()) oddities.push({ path: rel, kind: 'special' });
+      else {
+        const st = lstatSync(abs);
+        files.push({ path: rel, mode: st.mode & 0o111 ? 'exec' : 'file', size: st.size, abs });
+      }
+    }
+  };
+  visit(root, '');
+  files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  oddities.sort((a, b) => compareCodeUnits(a.path, b.path));
+  return { files, oddities };
+}
