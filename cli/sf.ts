@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
+// A closed pipe (`sf skit hash | head`) is the reader's choice, not an error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
