@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { close, fsync, open, write } from 'node:fs';
+import { close, fchmod, fchown, fsync, open, write } from 'node:fs';
 import { lstat, mkdir, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,8 @@ const fsyncFd = promisify(fsync);
 const closeFd = promisify(close);
 const openFd = promisify(open);
 const writeFd = promisify(write);
+const fchmodFd = promisify(fchmod);
+const fchownFd = promisify(fchown);
 
 /** A sibling temp name unique to this process and call, so concurrent writers never share one. */
 export function tempSibling(path: string, tag = 'tmp'): string {
@@ -35,7 +37,7 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /** The file a write to `path` must replace: the target of a symlink (dotfile managers keep the link). */
-async function writeTarget(path: string): Promise<string> {
+export async function resolveWriteTarget(path: string): Promise<string> {
   try {
     const st = await lstat(path);
     if (!st.isSymbolicLink()) return path;
@@ -59,11 +61,14 @@ export interface AtomicWriteOptions {
 /**
  * Replaces `path` with `data` atomically: write a temp sibling, fsync it, rename it over the
  * target, fsync the directory. A symlinked target is replaced where it points and the link kept.
+ * The old file's mode is kept exactly (umask does not apply), and its owner too when running as
+ * root, so editing a user's config under sudo does not hand it to root.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  const target = await writeTarget(path);
+  const target = await resolveWriteTarget(path);
   await mkdir(dirname(target), { recursive: true });
-  const mode = options.mode ?? (await stat(target).then((s) => s.mode & 0o7777, (e: unknown) => (hasErrno(e, 'ENOENT') ? 0o644 : Promise.reject(e))));
+  const old = await stat(target).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  const mode = options.mode ?? (old ? old.mode & 0o7777 : 0o644);
   const tmp = tempSibling(target);
   let fd: number | undefined;
   try {
@@ -71,6 +76,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let offset = 0;
     while (offset < bytes.length) offset += (await writeFd(fd, bytes, offset, bytes.length - offset)).bytesWritten;
+    await fchmodFd(fd, mode);
+    if (old && process.getuid?.() === 0) await fchownFd(fd, old.uid, old.gid);
     await fsyncFd(fd);
     await closeFd(fd);
     fd = undefined;
