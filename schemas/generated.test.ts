@@ -38,6 +38,8 @@ describe('generated files (npm run gen)', () => {
     assert.ok(a.some((f) => f.path === 'schemas/generated/semconv.ts'));
     assert.ok(a.some((f) => f.path === 'docs/semconv.md'));
     assert.ok(a.some((f) => f.path === 'schemas/generated/observation-envelope.ts'));
+    assert.ok(a.some((f) => f.path === 'schemas/generated/skit-frontmatter.validate.ts'));
+    assert.ok(a.some((f) => f.path === 'schemas/generated/skill-frontmatter.validate.ts'));
     for (const f of a) {
       const head = f.content.split('\n').slice(0, 2).join('\n');
       assert.ok(head.includes(GENERATED_MARKER) && head.includes('do not edit'), `${f.path} lacks the generated header`);

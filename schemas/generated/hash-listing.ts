@@ -18,7 +18,7 @@ export type ContentHash1 = string;
 export type ContentHash2 = string;
 
 /**
- * Output of `sf skit hash --json`: the bundle hash, the content hash of every contained skill, and the file inventory of a valid SKIT. Hashes are defined in schemas/hashing.md. Lists are sorted by the UTF-8 bytes of `path`.
+ * Output of `sf skit hash --json`: the bundle hash, the content hash of every contained skill, and the file inventory of a valid SKIT. Hashes are defined in schemas/hashing.md. Lists are sorted by the UTF-8 bytes of `path`. An invalid SKIT is not hashed: the command exits 1 and prints `{ "ok": false, "diagnostics": [...] }` (the diagnostics of `sf skit validate --json`) instead.
  */
 export interface SkitHashListing {
   /**
@@ -94,7 +94,7 @@ export const hashListingSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:forge:schema:hash-listing:1',
   title: 'SkitHashListing',
-  description: 'Output of `sf skit hash --json`: the bundle hash, the content hash of every contained skill, and the file inventory of a valid SKIT. Hashes are defined in schemas/hashing.md. Lists are sorted by the UTF-8 bytes of `path`.',
+  description: 'Output of `sf skit hash --json`: the bundle hash, the content hash of every contained skill, and the file inventory of a valid SKIT. Hashes are defined in schemas/hashing.md. Lists are sorted by the UTF-8 bytes of `path`. An invalid SKIT is not hashed: the command exits 1 and prints `{ "ok": false, "diagnostics": [...] }` (the diagnostics of `sf skit validate --json`) instead.',
   type: 'object',
   required: ['id', 'provisional', 'bundle', 'skills', 'files'],
   additionalProperties: false,

@@ -284,6 +284,8 @@ export const ATTR_AGENT_SKILL_INSTRUCTIONS_TRUNCATED = 'agent.skill.instructions
 export const ATTR_AGENT_SKILL_INSTRUCTIONS_TRUNCATION_REASON = 'agent.skill.instructions.truncation_reason';
 /** What changed in the local skill inventory. (enum, development) */
 export const ATTR_AGENT_SKILL_INVENTORY_ACTION = 'agent.skill.inventory.action';
+/** How the local observer resolved the host's skill to an entry of the Forge library. (enum, development) */
+export const ATTR_AGENT_SKILL_LIBRARY_RESOLUTION = 'agent.skill.library.resolution';
 /** Whether the host served the instructions from a cache. (enum, development) */
 export const ATTR_AGENT_SKILL_LOAD_CACHE_STATUS = 'agent.skill.load.cache_status';
 /** How many levels of referenced files were followed while loading (0 = SKILL.md only). (int, development) */
@@ -328,6 +330,8 @@ export const ATTR_AGENT_SKILL_SCHEMA_VERSION = 'agent.skill.schema.version';
 export const ATTR_AGENT_SKILL_SELECTION_RANK = 'agent.skill.selection.rank';
 /** Who selected the skill. (enum, development) */
 export const ATTR_AGENT_SKILL_SELECTOR_TYPE = 'agent.skill.selector.type';
+/** Local directory the host loaded the skill from. (string, development) */
+export const ATTR_AGENT_SKILL_SOURCE_PATH = 'agent.skill.source.path';
 /** Privacy-safe reference to the exact source revision (release version, commit or source fingerprint). (string, development) */
 export const ATTR_AGENT_SKILL_SOURCE_REF = 'agent.skill.source.ref';
 /** Kind of source the skill was obtained from. (enum, development) */
@@ -907,6 +911,19 @@ export const AGENT_SKILL_INVENTORY_ACTION_VALUE_REMOVED = 'removed';
 export const AGENT_SKILL_INVENTORY_ACTION_VALUES = ['added', 'hash_changed', 'enabled', 'disabled', 'removed'] as const;
 export type AgentSkillInventoryAction = (typeof AGENT_SKILL_INVENTORY_ACTION_VALUES)[number];
 
+/** The host reported the skill's directory and it is a path Forge projected. */
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUE_EXACT_PATH = 'exact_path';
+/** Exactly one installed skill matches the host's skill name and scope and the session's registered working directory. */
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUE_NAME_AND_SCOPE = 'name_and_scope';
+/** Several installed skills match, or the scope cannot be checked; none is chosen. */
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUE_AMBIGUOUS = 'ambiguous';
+/** No skill in the local Forge library matches; the skill is not managed by Forge. */
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUE_NOT_INSTALLED = 'not_installed';
+/** The host redacted the skill name, so it cannot be resolved. */
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUE_NAME_REDACTED = 'name_redacted';
+export const AGENT_SKILL_LIBRARY_RESOLUTION_VALUES = ['exact_path', 'name_and_scope', 'ambiguous', 'not_installed', 'name_redacted'] as const;
+export type AgentSkillLibraryResolution = (typeof AGENT_SKILL_LIBRARY_RESOLUTION_VALUES)[number];
+
 /** The instructions came from a host cache. */
 export const AGENT_SKILL_LOAD_CACHE_STATUS_VALUE_HIT = 'hit';
 /** The instructions were read fresh. */
@@ -1360,6 +1377,7 @@ export interface AttributeValues {
   'agent.skill.instructions.truncated': boolean;
   'agent.skill.instructions.truncation_reason': AgentSkillInstructionsTruncationReason;
   'agent.skill.inventory.action': AgentSkillInventoryAction;
+  'agent.skill.library.resolution': AgentSkillLibraryResolution;
   'agent.skill.load.cache_status': AgentSkillLoadCacheStatus;
   'agent.skill.load.depth': number;
   'agent.skill.load.duration': number;
@@ -1382,6 +1400,7 @@ export interface AttributeValues {
   'agent.skill.schema.version': string;
   'agent.skill.selection.rank': number;
   'agent.skill.selector.type': AgentSkillSelectorType;
+  'agent.skill.source.path': string;
   'agent.skill.source.ref': string;
   'agent.skill.source.type': AgentSkillSourceType;
   'agent.skill.trigger.breadth': AgentSkillTriggerBreadth;
@@ -3112,6 +3131,46 @@ export const ATTRIBUTES = {
       },
     ],
   },
+  'agent.skill.library.resolution': {
+    id: 'agent.skill.library.resolution',
+    type: 'enum',
+    brief: 'How the local observer resolved the host\'s skill to an entry of the Forge library.',
+    stability: 'development',
+    origin: 'forge',
+    requirementLevel: 'recommended',
+    members: [
+      {
+        id: 'exact_path',
+        value: 'exact_path',
+        brief: 'The host reported the skill\'s directory and it is a path Forge projected.',
+        stability: 'development',
+      },
+      {
+        id: 'name_and_scope',
+        value: 'name_and_scope',
+        brief: 'Exactly one installed skill matches the host\'s skill name and scope and the session\'s registered working directory.',
+        stability: 'development',
+      },
+      {
+        id: 'ambiguous',
+        value: 'ambiguous',
+        brief: 'Several installed skills match, or the scope cannot be checked; none is chosen.',
+        stability: 'development',
+      },
+      {
+        id: 'not_installed',
+        value: 'not_installed',
+        brief: 'No skill in the local Forge library matches; the skill is not managed by Forge.',
+        stability: 'development',
+      },
+      {
+        id: 'name_redacted',
+        value: 'name_redacted',
+        brief: 'The host redacted the skill name, so it cannot be resolved.',
+        stability: 'development',
+      },
+    ],
+  },
   'agent.skill.load.cache_status': {
     id: 'agent.skill.load.cache_status',
     type: 'enum',
@@ -3690,6 +3749,14 @@ export const ATTRIBUTES = {
         stability: 'development',
       },
     ],
+  },
+  'agent.skill.source.path': {
+    id: 'agent.skill.source.path',
+    type: 'string',
+    brief: 'Local directory the host loaded the skill from.',
+    stability: 'development',
+    origin: 'forge',
+    requirementLevel: 'opt_in',
   },
   'agent.skill.source.ref': {
     id: 'agent.skill.source.ref',
@@ -4487,15 +4554,17 @@ export const ATTRIBUTE_GROUPS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.metric_dimensions': {
     id: 'agent.skill.metric_dimensions',
@@ -4591,8 +4660,10 @@ export const ATTRIBUTE_GROUPS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -4600,7 +4671,7 @@ export const ATTRIBUTE_GROUPS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
 } as const satisfies Readonly<Record<string, AttributeGroupDefinition>>;
 
@@ -4696,8 +4767,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -4706,7 +4779,7 @@ export const EVENTS = {
       'gen_ai.tool.name',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.change.summary': {
     name: 'agent.change.summary',
@@ -4777,8 +4850,10 @@ export const EVENTS = {
       'agent.skill.activation.ids',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -4787,7 +4862,7 @@ export const EVENTS = {
       'gen_ai.usage.output_tokens',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.audit.completed': {
     name: 'agent.skill.audit.completed',
@@ -4833,6 +4908,7 @@ export const EVENTS = {
       'agent.skill.content.hash',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.skill.mutation.scope',
       'agent.skill.risk.flags',
       'agent.skill.trigger.breadth',
@@ -4840,13 +4916,14 @@ export const EVENTS = {
       'artifact.hash',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.conflict.detected': {
     name: 'agent.skill.conflict.detected',
@@ -4879,15 +4956,17 @@ export const EVENTS = {
       'agent.skill.conflict.resolution',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.eligible': {
     name: 'agent.skill.eligible',
@@ -4917,19 +4996,21 @@ export const EVENTS = {
       'agent.skill.content.hash',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.skill.package.id',
       'agent.skill.phase',
       'agent.skill.selection.rank',
       'agent.skill.trigger.source',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.feedback': {
     name: 'agent.skill.feedback',
@@ -4959,9 +5040,11 @@ export const EVENTS = {
       'agent.skill.activation.id',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.skill.reason.codes',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -4970,6 +5053,7 @@ export const EVENTS = {
     ],
     optIn: [
       'agent.skill.feedback.body.ref',
+      'agent.skill.source.path',
       'vcs.ref.head.name',
       'vcs.ref.head.revision',
       'vcs.repository.name',
@@ -5008,17 +5092,19 @@ export const EVENTS = {
       'agent.skill.evidence.observer',
       'agent.skill.incident.id',
       'agent.skill.incident.resolution',
+      'agent.skill.library.resolution',
       'agent.skill.reason.code',
       'agent.turn.id',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.inventory.changed': {
     name: 'agent.skill.inventory.changed',
@@ -5060,6 +5146,7 @@ export const EVENTS = {
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
       'agent.skill.install.scope',
+      'agent.skill.library.resolution',
       'agent.skill.name',
       'agent.skill.reason.code',
       'agent.skill.source.ref',
@@ -5068,13 +5155,14 @@ export const EVENTS = {
       'artifact.hash',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.load_failed': {
     name: 'agent.skill.load_failed',
@@ -5107,6 +5195,7 @@ export const EVENTS = {
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
       'agent.skill.instructions.truncation_reason',
+      'agent.skill.library.resolution',
       'agent.skill.load.duration',
       'agent.skill.load.invalid_file_count',
       'agent.skill.load.missing_file_count',
@@ -5116,13 +5205,14 @@ export const EVENTS = {
       'agent.skill.result',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.load_started': {
     name: 'agent.skill.load_started',
@@ -5153,16 +5243,18 @@ export const EVENTS = {
       'agent.skill.evidence.observer',
       'agent.skill.instructions.expected_byte_count',
       'agent.skill.instructions.expected_file_count',
+      'agent.skill.library.resolution',
       'agent.skill.phase',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.loaded': {
     name: 'agent.skill.loaded',
@@ -5202,6 +5294,7 @@ export const EVENTS = {
       'agent.skill.instructions.file_count',
       'agent.skill.instructions.token_count',
       'agent.skill.instructions.truncated',
+      'agent.skill.library.resolution',
       'agent.skill.load.cache_status',
       'agent.skill.load.depth',
       'agent.skill.load.duration',
@@ -5214,13 +5307,14 @@ export const EVENTS = {
       'artifact.hash',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.policy.decision': {
     name: 'agent.skill.policy.decision',
@@ -5252,18 +5346,20 @@ export const EVENTS = {
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
       'agent.skill.id',
+      'agent.skill.library.resolution',
       'agent.skill.policy.source',
       'agent.skill.policy.version',
       'agent.skill.reason.code',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.quarantine.changed': {
     name: 'agent.skill.quarantine.changed',
@@ -5303,18 +5399,20 @@ export const EVENTS = {
       'agent.skill.actor.type',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.skill.policy.version',
       'agent.skill.reason.code',
       'agent.turn.id',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.skill.selected': {
     name: 'agent.skill.selected',
@@ -5345,6 +5443,7 @@ export const EVENTS = {
       'agent.skill.content.hash',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.skill.name',
       'agent.skill.package.id',
       'agent.skill.phase',
@@ -5355,13 +5454,14 @@ export const EVENTS = {
       'agent.turn.id',
       'artifact.version',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'agent.user.intervention': {
     name: 'agent.user.intervention',
@@ -5396,17 +5496,19 @@ export const EVENTS = {
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
       'agent.skill.id',
+      'agent.skill.library.resolution',
       'agent.skill.reason.code',
       'agent.turn.id',
       'agent.user.intervention.elapsed',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.request.model',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.attribution.survived': {
     name: 'git.ai.attribution.survived',
@@ -5440,8 +5542,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5451,7 +5555,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.attribution.updated': {
     name: 'git.ai.attribution.updated',
@@ -5480,8 +5584,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5497,7 +5603,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.checkpoint.created': {
     name: 'git.ai.checkpoint.created',
@@ -5530,8 +5636,10 @@ export const EVENTS = {
       'agent.skill.activation.ids',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5541,7 +5649,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.commit.attributed': {
     name: 'git.ai.commit.attributed',
@@ -5571,8 +5679,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5585,7 +5695,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.lines.accepted': {
     name: 'git.ai.lines.accepted',
@@ -5616,8 +5726,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5628,7 +5740,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.lines.overridden': {
     name: 'git.ai.lines.overridden',
@@ -5659,8 +5771,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5671,7 +5785,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
   'git.ai.session.abandoned': {
     name: 'git.ai.session.abandoned',
@@ -5701,8 +5815,10 @@ export const EVENTS = {
       'agent.runtime.sandbox.mode',
       'agent.skill.event.sequence',
       'agent.skill.evidence.observer',
+      'agent.skill.library.resolution',
       'agent.turn.id',
       'forge.repository.id',
+      'forge.repository.resolution',
       'gen_ai.agent.id',
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
@@ -5711,7 +5827,7 @@ export const EVENTS = {
       'git.ai.source',
       'session.id',
     ],
-    optIn: ['vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
+    optIn: ['agent.skill.source.path', 'vcs.ref.head.name', 'vcs.ref.head.revision', 'vcs.repository.name'],
   },
 } as const satisfies Readonly<Record<string, EventDefinition>>;
 export type EventName = keyof typeof EVENTS;

@@ -1,10 +1,11 @@
 import { findStale, writeGenerated, type GeneratedFile, type StaleFile } from './files.js';
 import { generateJsonTypes } from './json-types.js';
 import { generateSemconv } from './semconv.js';
+import { generateValidators } from './validators.js';
 
 /** Every file the generator produces from schemas/, sorted by path. */
 export async function generateAll(root: string): Promise<GeneratedFile[]> {
-  const files = [...(await generateSemconv(root)), ...(await generateJsonTypes(root))];
+  const files = [...(await generateSemconv(root)), ...(await generateJsonTypes(root)), ...(await generateValidators(root))];
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`two generators produce ${f.path}; rename one of the sources`);

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { updateObserveConfig } from '../../../core/observer/config.js';
+import { sendObserverMessage } from '../../../core/observer/socket-client.js';
+import { fixturesDir, runSf, sfBin, tempDir } from '../../../test-support/index.js';
+import { waitFor } from '../../../test-support/otlp-sink.js';
+
+/** `sf observe daemon` as a child process of the built CLI. */
+
+function startDaemon(home: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let output = '';
+  const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+describe('sf observe daemon (built CLI, child process)', function () {
+  this.timeout(60_000);
+
+  it('runs in the foreground, serves the socket and receiver, refuses a second instance, stops cleanly on SIGTERM', async () => {
+    const tmp = await tempDir('sf-daemon-');
+    const home = join(tmp.path, 'home');
+    const file = join(tmp.path, 'telemetry.jsonl');
+    await updateObserveConfig(join(home, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
+    const d = startDaemon(home);
+    try {
+      await waitFor(() => d.output().includes('listening on'), 30_000, 'the daemon to start');
+      const runtime = JSON.parse(await readFile(join(home, 'run', 'observe.json'), 'utf8')) as { url: string; socket: string; pid: number };
+      assert.equal(runtime.pid, d.child.pid);
+      assert.deepEqual(await sendObserverMessage(runtime.socket, { type: 'ping', id: 7 }, 5000), { ok: true, id: 7, version: '0.1.0', pid: d.child.pid });
+      const res = await fetch(`${runtime.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await readFile(join(fixturesDir, 'host-otlp', 'claude-tool-details', 'logs.json')) });
+      assert.equal(res.status, 200);
+      await waitFor(async () => (await readFile(file, 'utf8').catch(() => '')).includes('agent.skill.loaded'), 20_000, 'normalized events in the file');
+
+      const second = await runSf(['observe', 'daemon', '--sf-home', home, '--port', '0']);
+      assert.equal(second.code, 4, second.stderr);
+      assert.match(second.stderr, /already running for this user \(pid \d+\)/);
+
+      d.child.kill('SIGTERM');
+      assert.equal(await d.exited, 0);
+      assert.match(d.output(), /sf observer stopped/);
+      assert.ok(!existsSync(join(home, 'run', 'observe.pid')), 'the pid lock is released');
+      assert.ok(!existsSync(join(home, 'run', 'observe.sock')), 'the socket is removed');
+      const status = JSON.parse(await readFile(join(home, 'run', 'observe.status.json'), 'utf8')) as { destinations: { name: string; delivered: number }[] };
+      assert.ok(status.destinations[0].delivered >= 3);
+    } finally {
+      if (d.child.exitCode === null) d.child.kill('SIGKILL');
+      await tmp.cleanup();
+    }
+  });
+});

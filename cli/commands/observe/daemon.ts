@@ -1,0 +1,38 @@
+import { command, number, option, optional, string } from 'cmd-ts';
+import { resolve } from 'node:path';
+import { err, out } from '../../output/print.js';
+
+/**
+ * `sf observe daemon`: runs the observer in the foreground (what the generated systemd unit,
+ * launchd plist and Windows task start). Stops cleanly on SIGINT/SIGTERM, flushing what it holds
+ * into its persistent queue.
+ */
+export const observeDaemonCommand = command({
+  name: 'daemon',
+  description: 'Run the local observer in the foreground (one per user)',
+  args: {
+    sfHome: option({ long: 'sf-home', type: optional(string), description: 'state directory (default $SF_HOME or ~/.sf)' }),
+    port: option({ long: 'port', type: optional(number), description: 'OTLP/HTTP receiver port on 127.0.0.1 (default: observe.receiver.port, 14318)' }),
+  },
+  handler: async ({ sfHome, port }) => {
+    if (sfHome) process.env.SF_HOME = resolve(sfHome);
+    const { startObserver } = await import('../../../core/observer/service.js');
+    const observer = await startObserver({ env: process.env, ...(port !== undefined ? { port } : {}) });
+    const status = observer.status();
+    out(`sf observer ${status.version} listening on ${observer.url} (socket ${observer.socketPath}, pid ${process.pid}, ${status.mode})`);
+    if (status.collectorProblem) err(`otelcol-contrib not used: ${status.collectorProblem}; using the built-in fan-out`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        observer.close().then(done, (e: unknown) => {
+          err(`observer shutdown: ${(e as Error).message}`);
+          done();
+        });
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    out('sf observer stopped');
+  },
+});

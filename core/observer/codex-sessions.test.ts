@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../../test-support/index.js';
+import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
+import { CodexSessionSource, codexConversations, codexSessionCwd } from './codex-sessions.js';
+
+const ID = '01a22ab6-83e3-7d92-a9d3-0342e95de985';
+
+async function rollout(home: string, at: Date, id: string, first: string): Promise<void> {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const dir = join(home, 'sessions', String(at.getUTCFullYear()), p(at.getUTCMonth() + 1), p(at.getUTCDate()));
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `rollout-2026-11-30T04-28-54-${id}.jsonl`), `${first}\n{"type":"turn_context"}\n`);
+}
+
+const logs = (service: string, ids: string[]): OtlpLogsRequest => ({
+  signal: 'logs',
+  resources: [{ resource: { attributes: { 'service.name': service } }, scopes: [{ scope: { name: 'codex_otel.log_only' }, items: ids.map((id) => ({ timeUnixNano: '0', observedTimeUnixNano: '0', attributes: { 'conversation.id': id } })) }] }],
+});
+
+describe('Codex session registration from rollout files', () => {
+  it('reads the cwd Codex recorded in the session_meta line of the conversation\'s rollout file', async () => {
+    const tmp = await tempDir();
+    try {
+      const now = new Date();
+      const meta = { timestamp: now.toISOString(), type: 'session_meta', payload: { id: ID, cwd: '/work/proj', base_instructions: { text: 'x'.repeat(200_000) } } };
+      await rollout(tmp.path, now, ID, JSON.stringify(meta));
+      assert.equal(await codexSessionCwd(tmp.path, ID, now), '/work/proj');
+      assert.equal(await codexSessionCwd(tmp.path, '01a22ab6-0000-7d92-a9d3-0342e95de985', now), undefined, 'unknown conversation');
+      assert.equal(await codexSessionCwd(tmp.path, '../../etc', now), undefined, 'ids are never paths');
+      assert.equal(await codexSessionCwd(join(tmp.path, 'absent'), ID, now), undefined);
+      const other = '01a22ab6-1111-7d92-a9d3-0342e95de985';
+      await rollout(tmp.path, now, other, JSON.stringify({ type: 'session_meta', payload: { id: 'someone-else', cwd: '/x' } }));
+      assert.equal(await codexSessionCwd(tmp.path, other, now), undefined, 'the line must name the same conversation');
+
+      assert.deepEqual(codexConversations(logs('codex_exec', [ID, ID, other])), [ID, other]);
+      assert.deepEqual(codexConversations(logs('claude-code', [ID])), []);
+      const registered: [string, string][] = [];
+      const source = new CodexSessionSource(tmp.path, (id) => registered.some(([x]) => x === id), async (id, cwd) => void registered.push([id, cwd]));
+      await source.registerFrom(logs('codex_exec', [ID, other]));
+      await source.registerFrom(logs('codex_exec', [ID, other]));
+      assert.deepEqual(registered, [[ID, '/work/proj']]);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

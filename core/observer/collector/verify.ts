@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { SfError, hasErrno } from '../../errors/index.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { unpackArchive } from '../../archive/index.js';
+import type { CollectorManifest } from './pinned.js';
+
+/**
+ * Checksum verification of otelcol-contrib: a release archive must match the pinned manifest;
+ * the binary extracted from a verified archive is recorded with its own sha256 in
+ * $SF_HOME/collector/install.json, and every later use re-hashes the binary against that record.
+ * A binary Forge did not install from a verified archive is never run.
+ */
+
+export interface CollectorInstallRecord {
+  version: string;
+  platform: string;
+  archiveSha256: string;
+  binary: string;
+  binarySha256: string;
+  installedAt: string;
+}
+
+/** `<os>_<arch>` as in otelcol-contrib asset names. */
+export function platformKey(platform: string = process.platform, arch: string = process.arch): string {
+  const os = platform === 'win32' ? 'windows' : platform;
+  const cpu = arch === 'x64' ? 'amd64' : arch === 'ia32' ? '386' : arch;
+  return `${os}_${cpu}`;
+}
+
+/** sha256 hex of a file, streamed. */
+export function sha256File(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    createReadStream(path).on('data', (c) => h.update(c)).on('error', reject).on('end', () => resolve(h.digest('hex')));
+  });
+}
+
+/** Checks a downloaded archive against the manifest entry of `platform`; returns its sha256. */
+export async function verifyCollectorArchive(path: string, manifest: CollectorManifest, platform = platformKey()): Promise<string> {
+  const entry = manifest.archives[platform];
+  if (!entry) {
+    throw new SfError('SF_E_NOT_FOUND', `no pinned otelcol-contrib ${manifest.version} archive for ${platform}`, { hint: `supported platforms: ${Object.keys(manifest.archives).join(', ')}; the built-in fan-out works everywhere` });
+  }
+  const actual = await sha256File(path);
+  if (actual !== entry.sha256) {
+    throw new SfError('SF_E_HASH_MISMATCH', `${path} does not match the pinned sha256 of ${entry.name}`, {
+      location: { file: path }, hint: `expected ${entry.sha256}, got ${actual}; download ${entry.url} again`, data: { expected: entry.sha256, actual },
+    });
+  }
+  return actual;
+}
+
+/** Extracts `otelcol-contrib` from a verified archive into `binDir` and records its hash. */
+export async function installCollectorFromArchive(archivePath: string, binDir: string, recordFile: string, manifest: CollectorManifest, platform = platformKey()): Promise<CollectorInstallRecord> {
+  const archiveSha256 = await verifyCollectorArchive(archivePath, manifest, platform);
+  const staging = `${binDir}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(dirname(staging), { recursive: true });
+  try {
+    const result = await unpackArchive(archivePath, staging);
+    const exe = platform.startsWith('windows') ? 'otelcol-contrib.exe' : 'otelcol-contrib';
+    if (!result.files.some((f) => f.path === exe)) throw new SfError('SF_E_ARCHIVE_MALFORMED', `${archivePath} holds no ${exe}`, { location: { file: archivePath } });
+    await mkdir(binDir, { recursive: true });
+    const binary = join(binDir, exe);
+    await rm(binary, { force: true });
+    await writeFileAtomic(binary, await readFile(join(staging, exe)), { mode: 0o755 });
+    await chmod(binary, 0o755);
+    const record: CollectorInstallRecord = { version: manifest.version, platform, archiveSha256, binary, binarySha256: await sha256File(binary), installedAt: new Date().toISOString() };
+    await writeFileAtomic(recordFile, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+    return record;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Re-verifies an installed binary against its install record and the pinned version. */
+export async function verifyInstalledCollector(recordFile: string, manifest: CollectorManifest): Promise<CollectorInstallRecord> {
+  let record: CollectorInstallRecord;
+  try {
+    record = JSON.parse(await readFile(recordFile, 'utf8')) as CollectorInstallRecord;
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', 'otelcol-contrib is not installed by Forge', { location: { file: recordFile }, hint: 'run `sf observe install` with the collector option, or keep the built-in fan-out' });
+    throw e;
+  }
+  if (record.version !== manifest.version) {
+    throw new SfError('SF_E_CONFLICT', `the installed otelcol-contrib is ${record.version}; this sf pins ${manifest.version}`, { hint: 'run `sf observe update`' });
+  }
+  let actual: string;
+  try {
+    actual = await sha256File(record.binary);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', `the otelcol-contrib binary ${record.binary} is missing`, { location: { file: record.binary }, hint: 'run `sf observe update`' });
+    throw e;
+  }
+  if (actual !== record.binarySha256) {
+    throw new SfError('SF_E_HASH_MISMATCH', `${record.binary} changed since Forge installed it`, { location: { file: record.binary }, hint: 'reinstall it with `sf observe update`; Forge never runs a modified collector', data: { expected: record.binarySha256, actual } });
+  }
+  return record;
+}

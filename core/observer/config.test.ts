@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SfError } from '../errors/index.js';
+import { tempDir } from '../../test-support/index.js';
+import { DEFAULT_OBSERVE_CONFIG, parseObserveConfig, readObserveConfig, updateObserveConfig } from './config.js';
+
+const bad = (raw: unknown, pointer: RegExp) => assert.throws(() => parseObserveConfig(raw), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG' && pointer.test(e.message));
+
+describe('observe config ($SF_HOME/config.json "observe")', () => {
+  it('defaults, validation of destinations, links and ports', () => {
+    assert.deepEqual(parseObserveConfig(undefined), DEFAULT_OBSERVE_CONFIG);
+    bad({ destinations: [{ name: 'Bad Name', type: 'file', path: '/x' }] }, /destinations\[0\]\.name/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: 'relative' }] }, /destinations\[0\]\.path/);
+    bad({ destinations: [{ name: 'x', type: 'otlp', endpoint: 'https://user:pw@host' }] }, /must not contain credentials/);
+    bad({ destinations: [{ name: 'x', type: 'otlp', endpoint: 'https://h', headers: { a: { env: 'not valid' } } }] }, /headers\.a/);
+    bad({ destinations: [{ name: 'x', type: 'hub', endpoint: 'https://h' }] }, /credential/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: '/a' }, { name: 'x', type: 'file', path: '/b' }] }, /two destinations/);
+    bad({ links: [{ repository: 'nope', path: '/x' }] }, /links\[0\]\.repository/);
+    bad({ receiver: { port: 70000 } }, /receiver\.port/);
+  });
+
+  it('updates only the observe key, keeps other keys and unknown observe keys, writes 0600', async () => {
+    const tmp = await tempDir();
+    try {
+      const file = join(tmp.path, 'config.json');
+      await writeFile(file, JSON.stringify({ hub: { url: 'https://hub' }, observe: { future: 1 } }));
+      await updateObserveConfig(file, (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: '/tmp/t.jsonl' }] }));
+      const whole = JSON.parse(await readFile(file, 'utf8'));
+      assert.deepEqual(whole.hub, { url: 'https://hub' });
+      assert.equal(whole.observe.future, 1);
+      assert.equal((await readObserveConfig(file)).destinations[0].name, 'local');
+      assert.equal((await stat(file)).mode & 0o777, 0o600);
+      await assert.rejects(updateObserveConfig(file, (o) => ({ ...o, receiver: { port: -1 } })), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG');
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).observe.receiver, undefined, 'an invalid edit is not written');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import { SfError, hasErrno } from '../errors/index.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+
+/**
+ * The `observe` key of $SF_HOME/config.json. Other keys of the file are preserved on every
+ * write. Credentials never live here: headers and the hub credential are references to
+ * environment variables or protected files, resolved only when a request is sent.
+ */
+
+/** A header value: a literal (non-secret) string, or a reference resolved at send time. */
+export type HeaderValue = string | { env: string } | { file: string };
+
+export interface HubDestination {
+  name: string;
+  type: 'hub';
+  /** hub base URL; /v1/logs, /v1/traces, /v1/metrics are appended */
+  endpoint: string;
+  /** the device credential (telemetry-write scope), sent as `Authorization: Bearer <credential>` */
+  credential: { env: string } | { file: string };
+  protocol?: 'protobuf' | 'json';
+}
+
+export interface OtlpDestination {
+  name: string;
+  type: 'otlp';
+  /** OTLP/HTTP base URL; /v1/<signal> is appended */
+  endpoint: string;
+  headers?: Record<string, HeaderValue>;
+  protocol?: 'protobuf' | 'json';
+}
+
+export interface FileDestination {
+  name: string;
+  type: 'file';
+  /** absolute path of an OTLP JSON-lines file (one Export*ServiceRequest per line) */
+  path: string;
+}
+
+export type DestinationConfig = HubDestination | OtlpDestination | FileDestination;
+
+/** An `sf observe link` mapping: sessions under `path` belong to `repository`. */
+export interface RepositoryLink {
+  /** e.g. `owner/repo` */
+  repository: string;
+  /** absolute path of the repository or worktree root */
+  path: string;
+}
+
+export interface ObserveConfig {
+  receiver: { port: number };
+  /** the user opted in to content collection (local skill paths and the current commit on events) */
+  content: { enabled: boolean };
+  destinations: DestinationConfig[];
+  links: RepositoryLink[];
+  /** bounded retry queue per destination */
+  queue: { maxRecords: number; maxAgeHours: number };
+  /** batching of normalized records before they are queued */
+  batch: { maxRecords: number; delayMs: number };
+  /** client metrics export interval */
+  metrics: { intervalMs: number };
+  /** use a pinned otelcol-contrib instead of the built-in fan-out, when its binary verifies */
+  collector: { enabled: boolean; binary?: string; port: number };
+  /** forge.device.id resource attribute (set when a hub device credential was created) */
+  deviceId?: string;
+}
+
+export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
+  receiver: { port: 14318 },
+  content: { enabled: false },
+  destinations: [],
+  links: [],
+  queue: { maxRecords: 50_000, maxAgeHours: 24 },
+  batch: { maxRecords: 512, delayMs: 1000 },
+  metrics: { intervalMs: 60_000 },
+  collector: { enabled: false, port: 14317 },
+};
+
+const DEST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function bad(pointer: string, message: string, file: string): never {
+  throw new SfError('SF_E_CONFIG', `${file}: observe.${pointer}: ${message}`, { location: { file, pointer: `observe.${pointer}` }, hint: 'fix the entry or remove it with `sf observe destination remove`' });
+}
+
+function checkRef(v: unknown, at: string, file: string): void {
+  const o = v as Record<string, unknown>;
+  if (typeof v === 'string') return;
+  if (o && typeof o.env === 'string' && ENV_NAME.test(o.env)) return;
+  if (o && typeof o.file === 'string' && o.file.startsWith('/')) return;
+  bad(at, 'must be a string, {"env": "NAME"} or {"file": "/absolute/path"}', file);
+}
+
+function checkDestination(d: unknown, i: number, file: string): DestinationConfig {
+  const o = (d ?? {}) as Record<string, unknown>;
+  const at = `destinations[${i}]`;
+  if (typeof o.name !== 'string' || !DEST_NAME.test(o.name)) bad(`${at}.name`, 'must be a lowercase name (a-z, 0-9, _ and -)', file);
+  if (o.type === 'file') {
+    if (typeof o.path !== 'string' || !o.path.startsWith('/')) bad(`${at}.path`, 'must be an absolute path', file);
+  } else if (o.type === 'hub' || o.type === 'otlp') {
+    if (typeof o.endpoint !== 'string' || !/^https?:\/\/[^\s]+$/.test(o.endpoint)) bad(`${at}.endpoint`, 'must be an http(s) URL', file);
+    if (/^https?:\/\/[^/]*@/.test(o.endpoint as string)) bad(`${at}.endpoint`, 'must not contain credentials; use a header reference', file);
+    if (o.protocol !== undefined && o.protocol !== 'protobuf' && o.protocol !== 'json') bad(`${at}.protocol`, 'must be "protobuf" or "json"', file);
+    if (o.type === 'hub') {
+      if (typeof o.credential !== 'object' || o.credential === null) bad(`${at}.credential`, 'must be {"env": "NAME"} or {"file": "/absolute/path"}', file);
+      checkRef(o.credential, `${at}.credential`, file);
+    } else for (const [k, v] of Object.entries((o.headers ?? {}) as Record<string, unknown>)) checkRef(v, `${at}.headers.${k}`, file);
+  } else bad(`${at}.type`, 'must be "hub", "otlp" or "file"', file);
+  return o as unknown as DestinationConfig;
+}
+
+/** Parses the `observe` object (undefined: defaults); throws SF_E_CONFIG naming the bad entry. */
+export function parseObserveConfig(raw: unknown, file = 'config.json'): ObserveConfig {
+  const o = (raw ?? {}) as Record<string, any>;
+  const d = DEFAULT_OBSERVE_CONFIG;
+  const destinations = Array.isArray(o.destinations) ? o.destinations.map((x: unknown, i: number) => checkDestination(x, i, file)) : [];
+  const names = new Set<string>();
+  for (const x of destinations) {
+    if (names.has(x.name)) bad('destinations', `two destinations are named "${x.name}"`, file);
+    names.add(x.name);
+  }
+  const links: RepositoryLink[] = Array.isArray(o.links) ? o.links : [];
+  links.forEach((l, i) => {
+    if (typeof l?.repository !== 'string' || !/^[^\s/]+\/[^\s]+$/.test(l.repository)) bad(`links[${i}].repository`, 'must look like owner/repo', file);
+    if (typeof l?.path !== 'string' || !l.path.startsWith('/')) bad(`links[${i}].path`, 'must be an absolute path', file);
+  });
+  const port = o.receiver?.port ?? d.receiver.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) bad('receiver.port', 'must be a TCP port (0-65535)', file);
+  return {
+    receiver: { port },
+    content: { enabled: o.content?.enabled === true },
+    destinations,
+    links,
+    queue: { maxRecords: o.queue?.maxRecords ?? d.queue.maxRecords, maxAgeHours: o.queue?.maxAgeHours ?? d.queue.maxAgeHours },
+    batch: { maxRecords: o.batch?.maxRecords ?? d.batch.maxRecords, delayMs: o.batch?.delayMs ?? d.batch.delayMs },
+    metrics: { intervalMs: o.metrics?.intervalMs ?? d.metrics.intervalMs },
+    collector: { enabled: o.collector?.enabled === true, ...(typeof o.collector?.binary === 'string' ? { binary: o.collector.binary } : {}), port: o.collector?.port ?? d.collector.port },
+    ...(typeof o.deviceId === 'string' ? { deviceId: o.deviceId } : {}),
+  };
+}
+
+async function readWhole(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return {};
+    throw e;
+  }
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+  }
+  throw new SfError('SF_E_CONFIG', `${file} is not a JSON object`, { location: { file }, hint: 'fix the file by hand or move it away' });
+}
+
+/** Reads and validates the `observe` key of config.json (defaults when absent). */
+export async function readObserveConfig(configFile: string): Promise<ObserveConfig> {
+  return parseObserveConfig((await readWhole(configFile)).observe, configFile);
+}
+
+/**
+ * Read-modify-write of the `observe` key (the raw JSON object, so unknown keys survive), keeping
+ * every other key of config.json. The result is validated before it is written (0600, atomic).
+ */
+export async function updateObserveConfig(configFile: string, edit: (observe: Record<string, unknown>) => Record<string, unknown>): Promise<ObserveConfig> {
+  const whole = await readWhole(configFile);
+  const next = edit(structuredClone((whole.observe as Record<string, unknown>) ?? {}));
+  const parsed = parseObserveConfig(next, configFile);
+  await writeFileAtomic(configFile, JSON.stringify({ ...whole, observe: next }, null, 2) + '\n', { mode: 0o600 });
+  return parsed;
+}

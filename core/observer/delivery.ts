@@ -1,0 +1,110 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { jsonObjectToProtobuf } from '../telemetry/otlp/encode.js';
+import type { Target } from './destinations.js';
+import { sendOtlp, type SendResult } from './http-send.js';
+import type { ObserverStore, QueueItem } from './store.js';
+
+/**
+ * One delivery worker per destination: drains the destination's LMDB queue in order, acking
+ * delivered items, rescheduling retryable failures with exponential backoff (or Retry-After) and
+ * dropping items that are rejected or older than the queue's maximum age. A dead destination only
+ * ever grows its own bounded queue; nothing upstream waits for it.
+ */
+
+export interface DeliveryOptions {
+  maxAgeMs: number;
+  /** first retry delay; doubles per attempt up to maxBackoffMs */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  now?: () => number;
+}
+
+export function backoffMs(attempts: number, base: number, max: number): number {
+  const raw = Math.min(max, base * 2 ** Math.min(attempts, 20));
+  return Math.round(raw * (0.8 + Math.random() * 0.4));
+}
+
+async function deliver(target: Target, item: QueueItem): Promise<SendResult> {
+  if (target.kind === 'file') {
+    try {
+      await mkdir(dirname(target.path), { recursive: true });
+      await appendFile(target.path, item.body + '\n', { mode: 0o600 });
+      return { kind: 'ok', status: 0 };
+    } catch (e) {
+      return { kind: 'retry', error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+    }
+  }
+  let headers: Record<string, string>;
+  try {
+    headers = await target.headers();
+  } catch (e) {
+    return { kind: 'retry', error: (e as Error).message };
+  }
+  const json = target.protocol === 'json';
+  const body = json ? Buffer.from(item.body) : await jsonObjectToProtobuf(item.signal, JSON.parse(item.body) as Record<string, unknown>);
+  return sendOtlp({ url: `${target.endpoint}/v1/${item.signal}`, body, contentType: json ? 'application/json' : 'application/x-protobuf', headers, signal: item.signal });
+}
+
+export class DeliveryWorker {
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wakeUp: (() => void) | undefined;
+  private loopDone: Promise<void> | undefined;
+
+  constructor(readonly target: Target, private readonly store: ObserverStore, private readonly opts: DeliveryOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  /** New items were queued: try now (unless the head item is backing off). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wakeUp = () => {
+        clearTimeout(this.timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      this.timer = setTimeout(() => this.wakeUp?.(), ms);
+    });
+  }
+
+  private async loop(): Promise<void> {
+    const now = this.opts.now ?? Date.now;
+    const name = this.target.name;
+    while (this.running) {
+      const head = this.store.head(name);
+      if (!head) {
+        await this.sleep(5000);
+        continue;
+      }
+      const { key, item } = head;
+      if (now() - item.enqueuedAt > this.opts.maxAgeMs) {
+        this.store.drop(name, key, 'expired', 'gave up: older than the queue maximum age');
+        continue;
+      }
+      if (item.nextAttemptAt > now()) {
+        // a retry is due later: new items wait behind it, keeping the destination's order
+        await this.sleep(item.nextAttemptAt - now());
+        continue;
+      }
+      const res = await deliver(this.target, item);
+      if (res.kind === 'ok') this.store.ack(name, key, res.partial?.rejected ?? 0);
+      else if (res.kind === 'fail') this.store.drop(name, key, 'rejected', res.error);
+      else this.store.retry(name, key, now() + (res.retryAfterMs ?? backoffMs(item.attempts, this.opts.baseBackoffMs ?? 1000, this.opts.maxBackoffMs ?? 60_000)), res.error);
+    }
+  }
+}

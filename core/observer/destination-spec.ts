@@ -1,0 +1,102 @@
+import { isAbsolute, resolve } from 'node:path';
+import { SfError } from '../errors/index.js';
+import type { DestinationConfig, FileDestination, HeaderValue, OtlpDestination } from './config.js';
+
+/**
+ * Command-line destination specs for `sf observe install --destination` and
+ * `sf observe destination add`: `file:PATH`, `otlp:URL`, `hub` or `hub:URL`, optionally named
+ * `NAME=<spec>`. Credentials are never part of a spec: OTLP headers come from environment
+ * variable references (`--header-env Header=VAR`), a hub credential from a protected file or
+ * `--token-env VAR`. Pure functions; the hub credential itself is created elsewhere.
+ */
+
+export type DestinationKind = 'file' | 'otlp' | 'hub';
+
+export interface DestinationSpec {
+  name?: string;
+  kind: DestinationKind;
+  /** the path (file), URL (otlp, hub) or undefined (hub: the logged-in default) */
+  target?: string;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const ENV = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+function usage(message: string, hint: string): never {
+  throw new SfError('SF_E_USAGE', message, { hint });
+}
+
+/** Parses `[NAME=]file:PATH | [NAME=]otlp:URL | [NAME=]hub[:URL]`. */
+export function parseDestinationSpec(raw: string): DestinationSpec {
+  const m = /^([a-z0-9][a-z0-9_-]{0,62})=(.*)$/.exec(raw);
+  const name = m && !m[1].includes(':') ? m[1] : undefined;
+  const spec = name ? m![2] : raw;
+  const colon = spec.indexOf(':');
+  const kind = (colon < 0 ? spec : spec.slice(0, colon)).toLowerCase();
+  const target = colon < 0 ? undefined : spec.slice(colon + 1);
+  const hint = 'use file:PATH, otlp:URL, hub or hub:URL (optionally NAME=... in front)';
+  if (kind !== 'file' && kind !== 'otlp' && kind !== 'hub') usage(`"${raw}" is not a destination`, hint);
+  if ((kind === 'file' || kind === 'otlp') && !target) usage(`"${raw}" needs a ${kind === 'file' ? 'path' : 'URL'} after "${kind}:"`, hint);
+  return { ...(name ? { name } : {}), kind, ...(target ? { target } : {}) };
+}
+
+/** Checks an OTLP/HTTP or hub base URL: http(s), no user:password, no query or fragment. */
+export function checkEndpoint(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    usage(`"${url}" is not a URL`, 'e.g. otlp:https://otel.example.com:4318');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') usage(`the endpoint ${url} must be http(s)`, 'OTLP/HTTP only; gRPC endpoints are not supported by the built-in fan-out');
+  if (u.username || u.password) usage('the endpoint URL must not contain credentials', 'put the credential in an environment variable and pass --header-env Authorization=VAR');
+  if (u.search || u.hash) usage(`the endpoint ${url} must not have a query or fragment`, 'give the OTLP base URL; /v1/logs, /v1/traces and /v1/metrics are appended');
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Parses repeated `Header=ENVVAR` into header references (values are read only when sending). */
+export function parseHeaderEnv(values: readonly string[]): Record<string, HeaderValue> {
+  const out: Record<string, HeaderValue> = {};
+  for (const v of values) {
+    const i = v.indexOf('=');
+    const header = i > 0 ? v.slice(0, i) : '';
+    const env = v.slice(i + 1);
+    if (!HEADER.test(header) || !ENV.test(env)) usage(`"${v}" is not HEADER=ENVVAR`, 'e.g. --header-env Authorization=OTEL_AUTH (the variable holds the whole header value)');
+    out[header] = { env };
+  }
+  return out;
+}
+
+/** Checks an environment variable name given on the command line (`--token-env`). */
+export function checkEnvName(name: string, flag: string): string {
+  if (!ENV.test(name)) usage(`${flag} needs an environment variable name, not "${name}"`, `e.g. ${flag} FORGE_DEVICE_TOKEN (the value is read by the observer, never stored)`);
+  return name;
+}
+
+/** A name not in `taken`: `base`, else `base-2`, `base-3`, ... */
+export function uniqueName(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export function checkName(name: string): string {
+  if (!NAME.test(name)) usage(`"${name}" is not a destination name`, 'use lowercase letters, digits, "_" and "-" (e.g. local, team-otel)');
+  return name;
+}
+
+export function fileDestination(name: string, path: string, cwd: string): FileDestination {
+  return { name: checkName(name), type: 'file', path: isAbsolute(path) ? resolve(path) : resolve(cwd, path) };
+}
+
+export function otlpDestination(name: string, url: string, headers: Record<string, HeaderValue>, protocol?: 'protobuf' | 'json'): OtlpDestination {
+  return { name: checkName(name), type: 'otlp', endpoint: checkEndpoint(url), ...(Object.keys(headers).length ? { headers } : {}), ...(protocol ? { protocol } : {}) };
+}
+
+/** A one-line description for listings (never a credential: references only). */
+export function describeDestination(d: DestinationConfig): string {
+  if (d.type === 'file') return `file ${d.path}`;
+  if (d.type === 'hub') return `hub ${d.endpoint} (credential: ${'env' in d.credential ? `$${d.credential.env}` : d.credential.file})`;
+  const refs = Object.entries(d.headers ?? {}).map(([k, v]) => `${k} from ${typeof v === 'string' ? 'a literal' : 'env' in v ? `$${v.env}` : v.file}`);
+  return `otlp ${d.endpoint}${d.protocol ? ` (${d.protocol})` : ''}${refs.length ? `; headers: ${refs.join(', ')}` : ''}`;
+}

@@ -1,0 +1,93 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { gzipSync } from 'node:zlib';
+import { decodeExportResponse, type PartialSuccess } from '../telemetry/otlp/encode.js';
+import type { OtlpSignal } from '../telemetry/otlp/types.js';
+
+/**
+ * One OTLP/HTTP POST with the spec's retry semantics: 2xx is success (with any partial_success),
+ * 429/502/503/504 and network errors are retryable (honouring Retry-After), every other status is
+ * permanent. Responses are read up to 64 KiB and every request times out (CVE-2026-44967 class).
+ */
+
+export type SendResult =
+  | { kind: 'ok'; status: number; partial?: PartialSuccess }
+  | { kind: 'retry'; status?: number; retryAfterMs?: number; error: string }
+  | { kind: 'fail'; status: number; error: string };
+
+export interface SendOptions {
+  url: string;
+  body: Uint8Array;
+  contentType: 'application/x-protobuf' | 'application/json';
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  signal?: OtlpSignal;
+}
+
+const MAX_RESPONSE = 64 * 1024;
+const RETRYABLE = new Set([429, 502, 503, 504]);
+
+/** Retry-After (seconds or HTTP date) in ms, capped at 5 minutes. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const secs = Number(value);
+  const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 300_000) : undefined;
+}
+
+/** POSTs an OTLP body; never throws. */
+export function sendOtlp(opts: SendOptions): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(opts.url);
+    } catch (e) {
+      resolve({ kind: 'fail', status: 0, error: `invalid URL: ${(e as Error).message}` });
+      return;
+    }
+    const compress = opts.body.byteLength > 1024;
+    const body = compress ? gzipSync(opts.body) : opts.body;
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: 'POST',
+      headers: {
+        ...opts.headers,
+        'content-type': opts.contentType,
+        'content-length': String(body.byteLength),
+        'user-agent': 'forge-sf-observer',
+        ...(compress ? { 'content-encoding': 'gzip' } : {}),
+      },
+      timeout: opts.timeoutMs ?? 10_000,
+    });
+    req.on('timeout', () => req.destroy(new Error(`no response within ${opts.timeoutMs ?? 10_000} ms`)));
+    req.on('error', (e) => resolve({ kind: 'retry', error: e.message }));
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_RESPONSE) chunks.push(c);
+        else res.destroy();
+      });
+      let finished = false;
+      const done = async () => {
+        if (finished) return;
+        finished = true;
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          const type = String(res.headers['content-type'] ?? '');
+          let partial: PartialSuccess | undefined;
+          if (opts.signal && size <= MAX_RESPONSE && (type.startsWith('application/x-protobuf') || type.startsWith('application/json'))) {
+            partial = await decodeExportResponse(opts.signal, type.startsWith('application/json') ? 'json' : 'protobuf', Buffer.concat(chunks)).catch(() => undefined);
+          }
+          resolve({ kind: 'ok', status, ...(partial ? { partial } : {}) });
+        } else if (RETRYABLE.has(status)) {
+          resolve({ kind: 'retry', status, error: `HTTP ${status}`, retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined) });
+        } else resolve({ kind: 'fail', status, error: `HTTP ${status}` });
+      };
+      res.on('end', () => void done());
+      res.on('close', () => void done());
+      res.on('error', (e) => resolve({ kind: 'retry', error: e.message }));
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,83 @@
+import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { SfError, hasErrno } from '../errors/index.js';
+import { HubClient } from '../hub-client/client.js';
+import { resolveHubTarget } from '../hub-client/credentials.js';
+
+/**
+ * The hub destination's device credential: created on the hub with the user's stored login
+ * (`sf login`), scoped to telemetry writes only, and kept in a 0600 file under
+ * $SF_HOME/observe/credentials/ that the observer reads at send time. The secret never appears
+ * in argv, config.json, logs or command output.
+ */
+
+export interface DeviceCredential {
+  /** the hub's id of the credential (also used as forge.device.id) */
+  id: string;
+  /** file holding the secret */
+  file: string;
+  hub: string;
+}
+
+export const credentialFile = (sfHome: string, destination: string): string => join(sfHome, 'observe', 'credentials', `${destination}.token`);
+
+/** Writes a secret to a new 0600 file (directory 0700), atomically. */
+export async function writeSecretFile(file: string, secret: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(secret + '\n');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Deletes a credential file Forge created (absent is fine). */
+export async function removeSecretFile(file: string): Promise<void> {
+  await unlink(file).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+}
+
+/** The hub to export to: `url`, else SF_HUB_URL, else the default `sf login` hub. */
+export async function hubForObserve(url: string | undefined, env: NodeJS.ProcessEnv): Promise<{ url: string; token?: string }> {
+  // an empty SF_HUB_URL / SF_HUB_TOKEN means unset
+  const clean = { ...env };
+  for (const k of ['SF_HUB_URL', 'SF_HUB_TOKEN']) if (!clean[k]) delete clean[k];
+  const target = await resolveHubTarget(url, clean);
+  if (!target) {
+    throw new SfError('SF_E_USAGE', 'no hub to export to', { hint: 'log in first (`sf login --hub URL`) or name the hub: --destination hub:https://hub.example.com' });
+  }
+  return target;
+}
+
+/**
+ * Creates a telemetry-write device credential on the hub with the stored login and saves it for
+ * `destination`. Needs a login (personal access token) for that hub.
+ */
+export async function createDeviceCredential(sfHome: string, destination: string, hub: { url: string; token?: string }, fetchImpl?: typeof fetch): Promise<DeviceCredential> {
+  if (!hub.token) {
+    throw new SfError('SF_E_AUTH', `not logged in to ${hub.url}, so Forge cannot create a device credential`, {
+      hint: `run \`sf login --hub ${hub.url}\` first, or pass --token-env VAR naming a variable that holds a device credential`,
+    });
+  }
+  const client = new HubClient({ url: hub.url, token: hub.token }, fetchImpl ? { fetch: fetchImpl } : {});
+  const res = await client.request('POST', '/api/v1/tokens', {
+    body: JSON.stringify({ kind: 'device', name: `sf observe on ${hostname()}`.slice(0, 100), scopes: ['telemetry:write'] }),
+    headers: { 'content-type': 'application/json' },
+  });
+  const body = (await res.json()) as { token?: unknown; id?: unknown };
+  if (typeof body.token !== 'string' || typeof body.id !== 'string') {
+    throw new SfError('SF_E_FETCH', `${hub.url} did not return a device credential`, { hint: 'check that the hub is a Forge hub of a compatible version' });
+  }
+  const file = credentialFile(sfHome, destination);
+  await writeSecretFile(file, body.token);
+  return { id: body.id, file, hub: hub.url };
+}

@@ -1,0 +1,69 @@
+import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { SfError, hasErrno } from '../errors/index.js';
+
+/**
+ * One observer per user: a pid file created with O_EXCL. A file left by a process that no longer
+ * exists is stale and replaced; a live holder makes the second observer refuse to start.
+ */
+
+/** True when a process with this pid exists (EPERM: exists but not ours, still alive). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return hasErrno(e, 'EPERM');
+  }
+}
+
+/** The pid recorded in a pid file, or undefined. */
+export async function readPid(file: string): Promise<number | undefined> {
+  try {
+    const pid = Number.parseInt((await readFile(file, 'utf8')).trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return undefined;
+    throw e;
+  }
+}
+
+/** Lock files held by this process (a second observer in the same process is a conflict too). */
+const heldHere = new Set<string>();
+
+export interface PidLock {
+  release(): Promise<void>;
+}
+
+/** Takes the lock or throws SF_E_CONFLICT naming the running observer. */
+export async function acquirePidLock(file: string, pid = process.pid): Promise<PidLock> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fh = await open(file, 'wx', 0o600);
+      await fh.writeFile(`${pid}\n`);
+      await fh.close();
+      heldHere.add(file);
+      return {
+        async release() {
+          heldHere.delete(file);
+          if ((await readPid(file)) === pid) await unlink(file).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+        },
+      };
+    } catch (e) {
+      if (!hasErrno(e, 'EEXIST')) throw e;
+      const holder = await readPid(file);
+      // our own pid in the file is stale (a reused pid) unless this process really holds the lock
+      if (holder !== undefined && (holder === pid ? heldHere.has(file) : processAlive(holder))) {
+        throw new SfError('SF_E_CONFLICT', `an observer is already running for this user (pid ${holder})`, {
+          location: { file },
+          hint: 'use the running one (`sf observe status`), or stop it first; only one observer runs per user',
+          data: { pid: holder },
+        });
+      }
+      // stale (dead holder or garbage): remove and retry
+      await unlink(file).catch((err: unknown) => (hasErrno(err, 'ENOENT') ? undefined : Promise.reject(err)));
+    }
+  }
+  throw new SfError('SF_E_CONFLICT', `could not take the observer lock ${file}`, { hint: 'another observer is starting at the same moment; try again' });
+}

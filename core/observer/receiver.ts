@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isSfError } from '../errors/index.js';
+import { httpStatusFor } from '../errors/codes.js';
+import { decompressBody } from '../telemetry/otlp/body.js';
+import { decodeOtlpRequest, encodingOf, type OtlpEncoding } from '../telemetry/otlp/decode.js';
+import { encodeExportResponse, encodeRpcStatus } from '../telemetry/otlp/encode.js';
+import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from '../telemetry/otlp/limits.js';
+import type { OtlpRequest, OtlpSignal } from '../telemetry/otlp/types.js';
+
+/**
+ * The observer's OTLP/HTTP receiver on 127.0.0.1 for the hosts' native telemetry, plus two Forge
+ * routes for adapters that cannot use the Unix socket (the OpenCode plugin runs in Bun):
+ *   POST /v1/logs | /v1/traces | /v1/metrics   protobuf or JSON, gzip/deflate; 200 with an empty
+ *        Export*ServiceResponse as soon as the body decodes — normalization happens afterwards,
+ *        so the host never waits for it; 400 (google.rpc.Status), 413, 415, 405 otherwise
+ *   POST /forge/v1/events     a plugin event, an array of them, or {"events": [...]}
+ *   POST /forge/v1/messages   session-registry messages (same protocol as the socket)
+ *   GET  /healthz
+ */
+
+export interface ReceiverHandlers {
+  otlp(req: OtlpRequest): void;
+  pluginEvents(events: unknown[]): Promise<{ accepted: number; rejected: number }>;
+  messages(messages: unknown[]): Promise<unknown[]>;
+  health(): Record<string, unknown>;
+}
+
+export interface Receiver {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const SIGNALS: Record<string, OtlpSignal> = { '/v1/logs': 'logs', '/v1/traces': 'traces', '/v1/metrics': 'metrics' };
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > max) {
+      req.resume();
+      resolve('too_large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too_large');
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const sendJson = (res: ServerResponse, status: number, value: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+};
+
+async function sendStatus(res: ServerResponse, status: number, encoding: OtlpEncoding, message: string): Promise<void> {
+  res.writeHead(status, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' });
+  res.end(await encodeRpcStatus(encoding, status === 400 ? 3 : status === 413 ? 8 : 2, message));
+}
+
+async function handleOtlp(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal, handlers: ReceiverHandlers, limits: OtlpLimits): Promise<void> {
+  const encoding = encodingOf(req.headers['content-type']);
+  if (!encoding) {
+    res.writeHead(415, { 'content-type': 'text/plain' });
+    res.end('use application/x-protobuf or application/json');
+    req.resume();
+    return;
+  }
+  const raw = await readBody(req, limits.maxBodyBytes);
+  if (raw === 'too_large') return sendStatus(res, 413, encoding, `the body exceeds ${limits.maxBodyBytes} bytes`);
+  let decoded: OtlpRequest;
+  try {
+    decoded = await decodeOtlpRequest(signal, decompressBody(raw, req.headers['content-encoding'], limits.maxBodyBytes), encoding, limits);
+  } catch (e) {
+    if (!isSfError(e) && (e as { code?: string }).code === undefined) throw e;
+    const code = (e as { code: string }).code;
+    const status = code === 'SF_E_LIMIT' ? 413 : code === 'SF_E_MEDIA_TYPE' ? 415 : 400;
+    return sendStatus(res, status, encoding, (e as Error).message);
+  }
+  res.writeHead(200, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' });
+  res.end(await encodeExportResponse(signal, encoding));
+  // after the response: the host is never slowed by normalization or export
+  setImmediate(() => handlers.otlp(decoded));
+}
+
+async function handleJson(req: IncomingMessage, res: ServerResponse, limits: OtlpLimits, use: (items: unknown[]) => Promise<unknown>): Promise<void> {
+  const raw = await readBody(req, Math.min(limits.maxBodyBytes, 1024 * 1024));
+  if (raw === 'too_large') return sendJson(res, 413, { error: 'body too large' });
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return sendJson(res, 400, { error: 'the body is not JSON' });
+  }
+  const items = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { events?: unknown }).events) ? (body as { events: unknown[] }).events : [body];
+  sendJson(res, 200, await use(items));
+}
+
+/** Starts the receiver on `host:port` (port 0: any free port). */
+export function startReceiver(port: number, handlers: ReceiverHandlers, limits: OtlpLimits = DEFAULT_OTLP_LIMITS, host = '127.0.0.1'): Promise<Receiver> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const signal = SIGNALS[path];
+    const work = (async () => {
+      if (signal) {
+        if (req.method !== 'POST') {
+          res.writeHead(405, { allow: 'POST' });
+          res.end();
+          return;
+        }
+        return handleOtlp(req, res, signal, handlers, limits);
+      }
+      if (path === '/forge/v1/events' && req.method === 'POST') return handleJson(req, res, limits, (items) => handlers.pluginEvents(items));
+      if (path === '/forge/v1/messages' && req.method === 'POST') return handleJson(req, res, limits, (items) => handlers.messages(items));
+      if (path === '/healthz' && req.method === 'GET') return sendJson(res, 200, handlers.health());
+      res.writeHead(404);
+      res.end();
+    })();
+    work.catch((e: unknown) => {
+      if (!res.headersSent) sendJson(res, isSfError(e) ? httpStatusFor(e.code) : 500, { error: (e as Error).message });
+      else res.end();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const actual = (server.address() as AddressInfo).port;
+      resolve({
+        port: actual,
+        url: `http://${host}:${actual}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import { readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hasErrno } from '../errors/index.js';
+
+/**
+ * The spool of host hooks and plugins: when the observer is unreachable they append
+ * `{"at": <unix seconds>, "message": <observer message>}` lines to `<spool dir>/<host>.jsonl`
+ * instead of blocking the agent. The observer replays them when it starts (and on housekeeping),
+ * oldest first; lines older than `maxAgeSeconds` or not JSON are dropped and counted.
+ */
+
+export interface SpoolReplay {
+  replayed: number;
+  dropped: number;
+}
+
+export interface SpoolBacklog {
+  files: number;
+  lines: number;
+  bytes: number;
+}
+
+/** Spooled lines waiting (for `sf observe status` and doctor). */
+export async function spoolBacklog(dir: string): Promise<SpoolBacklog> {
+  const out: SpoolBacklog = { files: 0, lines: 0, bytes: 0 };
+  for (const name of await spoolFiles(dir)) {
+    const text = await readFile(join(dir, name), 'utf8').catch((e: unknown) => (hasErrno(e, 'ENOENT') ? '' : Promise.reject(e)));
+    if (!text) continue;
+    out.files++;
+    out.bytes += Buffer.byteLength(text);
+    out.lines += text.split('\n').filter((l) => l.trim()).length;
+  }
+  return out;
+}
+
+async function spoolFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => n.endsWith('.jsonl') || /\.jsonl\.replaying-\d+$/.test(n)).sort();
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return [];
+    throw e;
+  }
+}
+
+/**
+ * Takes every spool file (renamed first, so hooks appending meanwhile start a new file), hands
+ * each message to `deliver` in order, and deletes the taken file. Never throws for bad lines.
+ */
+export async function replaySpool(dir: string, deliver: (message: unknown) => Promise<void>, maxAgeSeconds = 12 * 3600, now = () => Date.now()): Promise<SpoolReplay> {
+  const result: SpoolReplay = { replayed: 0, dropped: 0 };
+  for (const name of await spoolFiles(dir)) {
+    // a file left `.replaying-` by an observer that died mid-replay is taken as it is (one observer runs at a time)
+    const taken = name.includes('.replaying-') ? join(dir, name) : join(dir, `${name}.replaying-${process.pid}`);
+    try {
+      if (taken !== join(dir, name)) await rename(join(dir, name), taken);
+    } catch (e) {
+      if (hasErrno(e, 'ENOENT')) continue;
+      throw e;
+    }
+    const text = await readFile(taken, 'utf8');
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let entry: { at?: unknown; message?: unknown };
+      try {
+        entry = JSON.parse(line) as { at?: unknown; message?: unknown };
+      } catch (e) {
+        if (!(e instanceof SyntaxError)) throw e;
+        result.dropped++;
+        continue;
+      }
+      const at = typeof entry.at === 'number' ? entry.at : 0;
+      if (!entry.message || now() / 1000 - at > maxAgeSeconds) {
+        result.dropped++;
+        continue;
+      }
+      await deliver(entry.message);
+      result.replayed++;
+    }
+    await unlink(taken);
+  }
+  return result;
+}

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { hasErrno } from '../errors/index.js';
+import type { CanaryResult, DestinationStats, QueueSize } from './store.js';
+
+/** What `sf observe status` shows: the running observer's counters, queues and canaries. */
+export interface DestinationStatus extends DestinationStats {
+  name: string;
+  type: 'hub' | 'otlp' | 'file';
+  queued: QueueSize;
+  canary?: CanaryResult;
+}
+
+export interface ObserverStatus {
+  pid: number;
+  version: string;
+  startedAt: string;
+  updatedAt: string;
+  /** receiver base URL, e.g. http://127.0.0.1:14318 */
+  url: string;
+  socket: string;
+  /** 'fanout': built-in delivery to every destination; 'collector': everything goes to otelcol-contrib */
+  mode: 'fanout' | 'collector';
+  /** why collector mode was not used although enabled (fail-open fallback) */
+  collectorProblem?: string;
+  sessions: number;
+  received: { logs: number; traces: number; metrics: number; pluginEvents: number; outbox: number; rejectedMessages: number };
+  normalized: { events: number; spans: number };
+  /** normalization failures (a bug or an event that broke the convention); the input was dropped */
+  errors: number;
+  lastError?: string;
+  destinations: DestinationStatus[];
+}
+
+/** The last status the observer wrote ($SF_HOME/run/observe.status.json), or undefined. */
+export async function readObserverStatus(statusFile: string): Promise<ObserverStatus | undefined> {
+  try {
+    return JSON.parse(await readFile(statusFile, 'utf8')) as ObserverStatus;
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || e instanceof SyntaxError) return undefined;
+    throw e;
+  }
+}

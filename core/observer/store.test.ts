@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { tempDir } from '../../test-support/index.js';
+import { ObserverStore, PersistedSequence } from './store.js';
+
+describe('observer LMDB store', () => {
+  it('bounds each queue by records, dropping the oldest and counting them; counters survive a reopen', async () => {
+    const tmp = await tempDir();
+    const path = join(tmp.path, 'q.lmdb');
+    try {
+      let store = await ObserverStore.open(path);
+      for (let i = 0; i < 5; i++) store.enqueue('a', { signal: 'logs', body: `{"i":${i}}`, records: 10 }, 30);
+      assert.deepEqual(store.size('a'), { items: 3, records: 30 });
+      assert.equal(store.head('a')!.item.body, '{"i":2}');
+      assert.deepEqual(store.stats('a').droppedBy, { queue_full: 20 });
+      const head = store.head('a')!;
+      store.retry('a', head.key, Date.now() + 1000, 'HTTP 503');
+      store.ack('a', head.key, 2);
+      assert.deepEqual({ ...store.stats('a'), lastSuccessAt: 0, lastErrorAt: 0 }, { delivered: 8, retried: 10, dropped: 22, droppedBy: { queue_full: 20, rejected: 2 }, lastError: 'HTTP 503', lastErrorAt: 0, lastSuccessAt: 0 });
+      store.enqueue('b', { signal: 'traces', body: '{}', records: 1 }, 10);
+      store.purge('b');
+      assert.deepEqual(store.stats('b').droppedBy, { destination_removed: 1 });
+      const seq = new PersistedSequence(store, 10);
+      const first = [seq.next(), seq.next()];
+      await store.close();
+      store = await ObserverStore.open(path);
+      assert.deepEqual(store.size('a'), { items: 2, records: 20 });
+      assert.equal(store.stats('a').delivered, 8);
+      const again = new PersistedSequence(store, 10).next();
+      assert.ok(again > first[1], 'the event sequence is monotonic across restarts');
+      assert.deepEqual(store.knownDestinations().sort(), ['a', 'b']);
+      await store.close();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

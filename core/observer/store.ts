@@ -1,0 +1,223 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { RootDatabase } from 'lmdb';
+import { SfError } from '../errors/index.js';
+import type { OtlpSignal } from '../telemetry/otlp/types.js';
+
+/**
+ * The observer's LMDB environment ($SF_HOME/queue/observer.lmdb): a bounded FIFO retry queue per
+ * destination, delivery counters, the persisted event-sequence block and tail offsets. Every
+ * change is one write transaction, so counters and queue never disagree after a crash.
+ *
+ *   q\0<dest>\0<16-digit n>  -> QueueItem
+ *   size\0<dest>             -> { items, records }
+ *   stats\0<dest>            -> DestinationStats
+ *   meta:qseq | meta:eventseq | offset\0<name>
+ */
+
+export interface QueueItem {
+  signal: OtlpSignal;
+  /** the OTLP/JSON Export*ServiceRequest, serialized */
+  body: string;
+  records: number;
+  enqueuedAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export interface CanaryResult {
+  ok: boolean;
+  at: number;
+  latencyMs: number;
+  status?: number;
+  error?: string;
+}
+
+export interface DestinationStats {
+  /** records accepted by the destination */
+  delivered: number;
+  /** records whose delivery attempt failed retryably and was rescheduled */
+  retried: number;
+  /** records given up (queue full, too old, rejected by the destination, destination removed) */
+  dropped: number;
+  droppedBy: Record<string, number>;
+  lastError?: string;
+  lastErrorAt?: number;
+  lastSuccessAt?: number;
+  canary?: CanaryResult;
+}
+
+export interface QueueSize {
+  items: number;
+  records: number;
+}
+
+const Q = 'q\u0000';
+const qKey = (dest: string, n: number) => `${Q}${dest}\u0000${String(n).padStart(16, '0')}`;
+const qPrefix = (dest: string) => `${Q}${dest}\u0000`;
+const next = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+const emptyStats = (): DestinationStats => ({ delivered: 0, retried: 0, dropped: 0, droppedBy: {} });
+
+export class ObserverStore {
+  private constructor(private readonly db: RootDatabase<unknown, string>) {}
+
+  static async open(path: string): Promise<ObserverStore> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const { open } = await import('lmdb');
+    try {
+      return new ObserverStore(open<unknown, string>({ path, noSubdir: true, encoding: 'msgpack', compression: false }));
+    } catch (e) {
+      throw new SfError('SF_E_IO', `could not open the observer queue at ${path}: ${(e as Error).message}`, {
+        location: { file: path }, hint: 'check that $SF_HOME is on a local, writable filesystem', cause: e,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  size(dest: string): QueueSize {
+    return (this.db.get(`size\u0000${dest}`) as QueueSize | undefined) ?? { items: 0, records: 0 };
+  }
+
+  stats(dest: string): DestinationStats {
+    return (this.db.get(`stats\u0000${dest}`) as DestinationStats | undefined) ?? emptyStats();
+  }
+
+  private bump(dest: string, change: (s: DestinationStats) => void): void {
+    const s = this.stats(dest);
+    change(s);
+    this.db.putSync(`stats\u0000${dest}`, s);
+  }
+
+  private resize(dest: string, items: number, records: number): void {
+    const s = this.size(dest);
+    this.db.putSync(`size\u0000${dest}`, { items: Math.max(0, s.items + items), records: Math.max(0, s.records + records) });
+  }
+
+  private dropInTxn(dest: string, key: string, item: QueueItem, reason: string, error?: string): void {
+    this.db.removeSync(key);
+    this.resize(dest, -1, -item.records);
+    this.bump(dest, (s) => {
+      s.dropped += item.records;
+      s.droppedBy[reason] = (s.droppedBy[reason] ?? 0) + item.records;
+      if (error) Object.assign(s, { lastError: error, lastErrorAt: Date.now() });
+    });
+  }
+
+  /**
+   * Appends an item to a destination's queue; while the queue holds more than `maxRecords`
+   * records the oldest items are dropped (counted as dropped: queue_full). Returns dropped records.
+   */
+  enqueue(dest: string, item: Omit<QueueItem, 'attempts' | 'nextAttemptAt' | 'enqueuedAt'>, maxRecords: number, now = Date.now()): number {
+    return this.db.transactionSync(() => {
+      const n = ((this.db.get('meta:qseq') as number | undefined) ?? 0) + 1;
+      this.db.putSync('meta:qseq', n);
+      this.db.putSync(qKey(dest, n), { ...item, enqueuedAt: now, attempts: 0, nextAttemptAt: now } satisfies QueueItem);
+      this.resize(dest, 1, item.records);
+      let dropped = 0;
+      while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
+        const head = this.head(dest);
+        if (!head) break;
+        dropped += head.item.records;
+        this.dropInTxn(dest, head.key, head.item, 'queue_full');
+      }
+      return dropped;
+    });
+  }
+
+  /** The oldest item of a destination's queue. */
+  head(dest: string): { key: string; item: QueueItem } | undefined {
+    for (const { key, value } of this.db.getRange({ start: qPrefix(dest), end: next(qPrefix(dest)), limit: 1 })) return { key, item: value as QueueItem };
+    return undefined;
+  }
+
+  /** The destination accepted the item. `rejected` records of a partial success count as dropped. */
+  ack(dest: string, key: string, rejected = 0): void {
+    this.db.transactionSync(() => {
+      const item = this.db.get(key) as QueueItem | undefined;
+      if (!item) return;
+      this.db.removeSync(key);
+      this.resize(dest, -1, -item.records);
+      this.bump(dest, (s) => {
+        s.delivered += item.records - rejected;
+        if (rejected) {
+          s.dropped += rejected;
+          s.droppedBy.rejected = (s.droppedBy.rejected ?? 0) + rejected;
+        }
+        s.lastSuccessAt = Date.now();
+      });
+    });
+  }
+
+  /** A retryable failure: reschedule (counted as retried). */
+  retry(dest: string, key: string, nextAttemptAt: number, error: string): void {
+    this.db.transactionSync(() => {
+      const item = this.db.get(key) as QueueItem | undefined;
+      if (!item) return;
+      this.db.putSync(key, { ...item, attempts: item.attempts + 1, nextAttemptAt });
+      this.bump(dest, (s) => Object.assign(s, { retried: s.retried + item.records, lastError: error, lastErrorAt: Date.now() }));
+    });
+  }
+
+  /** Gives up on an item (counted as dropped under `reason`). */
+  drop(dest: string, key: string, reason: string, error?: string): void {
+    this.db.transactionSync(() => {
+      const item = this.db.get(key) as QueueItem | undefined;
+      if (item) this.dropInTxn(dest, key, item, reason, error);
+    });
+  }
+
+  /** Empties the queue of a destination that no longer exists (dropped: destination_removed). */
+  purge(dest: string): void {
+    this.db.transactionSync(() => {
+      for (const { key, value } of this.db.getRange({ start: qPrefix(dest), end: next(qPrefix(dest)) })) this.dropInTxn(dest, key, value as QueueItem, 'destination_removed');
+    });
+  }
+
+  /** Names of every destination with queued items or counters. */
+  knownDestinations(): string[] {
+    const names = new Set<string>();
+    for (const key of this.db.getKeys({ start: 'stats\u0000', end: next('stats\u0000') })) names.add(String(key).slice('stats\u0000'.length));
+    for (const key of this.db.getKeys({ start: 'size\u0000', end: next('size\u0000') })) names.add(String(key).slice('size\u0000'.length));
+    return [...names];
+  }
+
+  setCanary(dest: string, result: CanaryResult): void {
+    this.db.transactionSync(() => this.bump(dest, (s) => (s.canary = result)));
+  }
+
+  /** Reserves `count` event sequence numbers; returns the first. Monotonic across restarts. */
+  reserveSequence(count: number): number {
+    return this.db.transactionSync(() => {
+      const start = (this.db.get('meta:eventseq') as number | undefined) ?? 0;
+      this.db.putSync('meta:eventseq', start + count);
+      return start;
+    });
+  }
+
+  getOffset(name: string): number {
+    return (this.db.get(`offset\u0000${name}`) as number | undefined) ?? 0;
+  }
+
+  setOffset(name: string, value: number): void {
+    this.db.putSync(`offset\u0000${name}`, value);
+  }
+}
+
+/** A monotonic sequence backed by blocks reserved in the store (one write per `block` numbers). */
+export class PersistedSequence {
+  private nextValue = 0;
+  private limit = 0;
+
+  constructor(private readonly store: ObserverStore, private readonly block = 1000) {}
+
+  next(): number {
+    if (this.nextValue >= this.limit) {
+      this.nextValue = this.store.reserveSequence(this.block);
+      this.limit = this.nextValue + this.block;
+    }
+    return this.nextValue++;
+  }
+}

@@ -1,0 +1,238 @@
+import type { AttributeSet, EventName } from '../../../schemas/generated/semconv.js';
+import type { OtlpAttributes } from '../otlp/types.js';
+import { identityOf } from '../enrich/identity.js';
+import { buildEvent, eventAttributeKeys, type ResourceAttributes } from '../event.js';
+import { activationIdFor, deriveSpanId, deriveTraceId, eventIdFor, hostTraceId } from '../ids.js';
+import { activationSpan } from '../spans.js';
+import { secondsBetween } from '../time.js';
+import { BoundedMap, RecentIds } from './bounded.js';
+import { HOST_NAME, emptyOutput, type Activation, type HostId, type NormalizeContext, type NormalizedOutput } from './types.js';
+
+/**
+ * The normalizer's engine: follows activations from selection to load result, settles their
+ * skill identity against the library, and emits catalog-checked events, activation spans and
+ * metric samples. Host modules (claude-code.ts, codex.ts, opencode.ts) translate native records
+ * into calls on it. Emission waits while an activation's identity is unsettled (a redacted name,
+ * or a plugin activation whose load result will name the skill's directory).
+ */
+
+export interface StartSpec {
+  key: string;
+  host: HostId;
+  sessionId?: string;
+  turnId?: string;
+  conversationId?: string;
+  name?: string;
+  hostScope: Activation['hostScope'];
+  trigger: Activation['trigger'];
+  selector: Activation['selector'];
+  triggerSource?: string;
+  evidence: Activation['evidence'];
+  at: string;
+  resource: ResourceAttributes;
+  hostTraceId?: string;
+  hostSpanId?: string;
+  model?: string;
+  settleOnResult?: boolean;
+  /** the host says it is one of its own plugin skills (never a Forge install) */
+  hostPlugin?: boolean;
+}
+
+const KEEP_FINISHED_SECONDS = 1800;
+const MAX_ACTIVATIONS = 10_000;
+
+export class NormalizerEngine {
+  readonly activations = new Map<string, Activation>();
+  /** skill id -> its latest resolved activation (links interventions to the skill's last use) */
+  readonly lastBySkill = new Map<string, { activationId: string; at: string }>();
+  /** tool permission decisions (host|session|call id -> decision), joined to tool results */
+  readonly decisions = new BoundedMap<string, { decision?: string; source?: string }>(10_000);
+  private readonly emitted = new RecentIds(50_000);
+  private out: NormalizedOutput = emptyOutput();
+  /** events dropped because they broke the semantic convention */
+  rejected = 0;
+
+  constructor(readonly ctx: NormalizeContext) {}
+
+  /** Returns and clears what was produced since the last call. */
+  take(): NormalizedOutput {
+    const o = this.out;
+    this.out = emptyOutput();
+    return o;
+  }
+
+  /** Resource of a host's observations: native service identity + host/adapter + session fingerprints. */
+  resourceFor(host: HostId, native: OtlpAttributes, sessionId: string | undefined): ResourceAttributes {
+    const r: ResourceAttributes = { 'service.name': typeof native['service.name'] === 'string' ? native['service.name'] : host };
+    for (const k of ['service.version', 'os.type', 'host.arch'] as const) if (typeof native[k] === 'string') r[k] = native[k] as string;
+    r['agent.host.name'] = HOST_NAME[host];
+    if (typeof native['service.version'] === 'string') r['agent.host.version'] = native['service.version'] as string;
+    r['agent.adapter.name'] = `sf-${host}`;
+    r['agent.adapter.version'] = this.ctx.adapterVersion;
+    Object.assign(r, this.ctx.session(host, sessionId)?.fingerprints ?? {});
+    return r;
+  }
+
+  /** Starts (or returns the already started) activation with this native key. */
+  start(spec: StartSpec): Activation {
+    const existing = this.activations.get(spec.key);
+    if (existing) return existing;
+    const id = activationIdFor([spec.key]);
+    const traceId = hostTraceId(spec.hostTraceId) ?? deriveTraceId([spec.host, spec.sessionId ?? '', spec.turnId ?? spec.key]);
+    const act: Activation = {
+      id, key: spec.key, host: spec.host, sessionId: spec.sessionId, turnId: spec.turnId, conversationId: spec.conversationId,
+      name: spec.name, nameFidelity: 'exact', hostScope: spec.hostScope, trigger: spec.trigger, selector: spec.selector,
+      triggerSource: spec.triggerSource, evidence: spec.evidence, traceId, spanId: deriveSpanId([id]),
+      parentSpanId: hostTraceId(spec.hostTraceId) ? spec.hostSpanId : undefined, resource: spec.resource, model: spec.model,
+      selectedAt: spec.at, settleOnResult: spec.settleOnResult ?? false, hostPlugin: spec.hostPlugin, pending: [], lastTouched: this.ctx.now(),
+    };
+    if (this.activations.size >= MAX_ACTIVATIONS) this.activations.delete(this.activations.keys().next().value as string);
+    this.activations.set(spec.key, act);
+    return act;
+  }
+
+  /** The most recent activation of a session matching `pred`. */
+  find(host: HostId, sessionId: string | undefined, pred: (a: Activation) => boolean): Activation | undefined {
+    let found: Activation | undefined;
+    for (const a of this.activations.values()) if (a.host === host && a.sessionId === sessionId && pred(a)) found = a;
+    return found;
+  }
+
+  /** Names a redacted activation (from later evidence) and settles it when it can. */
+  setName(act: Activation, name: string, fidelity: Activation['nameFidelity']): void {
+    if (act.identity || act.name) return;
+    act.name = name;
+    act.nameFidelity = fidelity;
+    this.trySettle(act);
+  }
+
+  /** Records the directory the host loaded the skill from (exact resolution). */
+  setDir(act: Activation, dir: string): void {
+    if (!act.identity) act.dir = dir;
+  }
+
+  private canSettle(act: Activation): boolean {
+    return !act.identity && (act.name !== undefined || act.dir !== undefined) && (!act.settleOnResult || act.finishedAt !== undefined);
+  }
+
+  trySettle(act: Activation): void {
+    if (this.canSettle(act)) this.settle(act);
+  }
+
+  /** Fixes the activation's identity with what is known now and runs the waiting emissions. */
+  settle(act: Activation): void {
+    if (act.identity) return;
+    const session = this.ctx.session(act.host, act.sessionId);
+    const res = this.ctx.resolveSkill({ agent: act.host, name: act.name, dir: act.dir, hostScope: act.hostScope, cwd: session?.cwd });
+    act.identity = identityOf(res, act.name, act.hostPlugin === true);
+    if (res.entry) this.lastBySkill.set(res.entry.skillId, { activationId: act.id, at: act.finishedAt ?? act.selectedAt });
+    const pending = act.pending;
+    act.pending = [];
+    for (const run of pending) run();
+  }
+
+  private whenSettled(act: Activation, run: () => void): void {
+    act.lastTouched = this.ctx.now();
+    if (act.identity) run();
+    else {
+      act.pending.push(run);
+      this.trySettle(act);
+    }
+  }
+
+  /** Attributes every event about an activation carries (filtered per event by the catalog). */
+  private common(act: Activation, fidelity: Activation['nameFidelity']): Record<string, unknown> {
+    const session = this.ctx.session(act.host, act.sessionId);
+    return {
+      'agent.skill.evidence.source': act.evidence,
+      'agent.skill.evidence.fidelity': fidelity === 'exact' ? act.nameFidelity : fidelity,
+      'agent.skill.evidence.observer': this.ctx.observer,
+      'agent.host.name': act.resource['agent.host.name'],
+      'agent.host.version': act.resource['agent.host.version'],
+      'agent.adapter.name': act.resource['agent.adapter.name'],
+      'agent.adapter.version': act.resource['agent.adapter.version'],
+      'session.id': act.sessionId,
+      'agent.turn.id': act.turnId,
+      // only ever a conversation id the host itself reported (Codex); never derived
+      'gen_ai.conversation.id': act.conversationId,
+      'gen_ai.request.model': act.model,
+      'forge.repository.resolution': session?.repositoryResolved ? undefined : 'repo_unresolved',
+      'agent.skill.activation.id': act.id,
+      'agent.skill.trigger.type': act.trigger,
+      'agent.skill.selector.type': act.selector,
+      'agent.skill.trigger.source': act.triggerSource,
+      ...(this.ctx.content && act.dir ? { 'agent.skill.source.path': act.dir } : {}),
+      ...(this.ctx.content && session?.headRevision ? { 'vcs.ref.head.revision': session.headRevision } : {}),
+    };
+  }
+
+  /** Emits one event (now, or once the activation's identity is settled). */
+  emit(act: Activation, name: EventName, attrs: Record<string, unknown>, at: string, idParts: readonly (string | number | undefined)[], fidelity: Activation['nameFidelity'] = 'exact'): void {
+    this.whenSettled(act, () => {
+      const all: Record<string, unknown> = { ...this.common(act, fidelity), ...act.identity, ...attrs };
+      this.push(name, all, act.resource, at, [act.host, act.sessionId, ...idParts], act.traceId, act.spanId);
+    });
+  }
+
+  /** Emits a non-activation event (inventory, intervention, action) with the given attributes. */
+  push(name: EventName, attrs: Record<string, unknown>, resource: ResourceAttributes, at: string, idParts: readonly (string | number | undefined)[], traceId?: string, spanId?: string): void {
+    const eventId = eventIdFor([...idParts, name]);
+    if (!this.emitted.add(eventId)) return;
+    const allowed = eventAttributeKeys(name);
+    const attributes: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(attrs)) if (v !== undefined && allowed.has(k)) attributes[k] = v;
+    attributes['agent.skill.event.id'] = eventId;
+    attributes['agent.skill.event.sequence'] = this.ctx.nextSequence();
+    this.out.events.push(buildEvent({ name, attributes: attributes as AttributeSet, resource, timestamp: at, observedTimestamp: this.ctx.now(), traceId, spanId: traceId ? spanId : undefined }));
+  }
+
+  /** Re-emits an already-normalized catalog event under its own event id (throws when it breaks the catalog). */
+  passThrough(name: EventName, eventId: string, attrs: Record<string, unknown>, resource: ResourceAttributes, at: string, traceId?: string, spanId?: string): void {
+    if (!this.emitted.add(eventId)) return;
+    const attributes = { ...attrs, 'agent.skill.event.id': eventId, 'agent.skill.event.sequence': this.ctx.nextSequence() };
+    this.out.events.push(buildEvent({ name, attributes: attributes as AttributeSet, resource, timestamp: at, observedTimestamp: this.ctx.now(), traceId, spanId }));
+  }
+
+  /** Records the load result: the loaded / load_failed event, the activation span and metric samples. */
+  finish(act: Activation, at: string, outcome: { result: 'ok' | 'error' | 'blocked'; errorType?: string; errorStage?: string; attrs?: Record<string, unknown> }, idParts: readonly (string | number | undefined)[], fidelity: Activation['nameFidelity'] = 'exact'): void {
+    if (act.finishedAt) return;
+    act.finishedAt = at;
+    act.result = outcome.result;
+    const failed = outcome.result !== 'ok';
+    const duration = secondsBetween(act.selectedAt, at);
+    const attrs = {
+      'agent.skill.phase': failed ? 'load_failed' : 'loaded',
+      'agent.skill.result': outcome.result,
+      'error.type': outcome.errorType,
+      'agent.skill.error.stage': outcome.errorStage,
+      ...outcome.attrs,
+    };
+    this.emit(act, failed ? 'agent.skill.load_failed' : 'agent.skill.loaded', attrs, at, idParts, fidelity);
+    this.whenSettled(act, () => {
+      const all = { ...this.common(act, fidelity), ...act.identity, ...attrs };
+      this.out.spans.push({ resource: act.resource, span: activationSpan({ traceId: act.traceId, spanId: act.spanId, parentSpanId: act.parentSpanId, start: act.selectedAt, end: at, failed, attributes: all }) });
+      this.out.metrics.push({ name: 'agent.skill.activation.count', value: 1, attributes: all });
+      this.out.metrics.push({ name: 'agent.skill.activation.duration', value: duration, attributes: all });
+      if (failed) this.out.metrics.push({ name: 'agent.skill.load.failure.count', value: 1, attributes: all });
+    });
+  }
+
+  /** Adds a metric sample produced outside an activation (interventions, drops). */
+  metric(sample: NormalizedOutput['metrics'][number]): void {
+    this.out.metrics.push(sample);
+  }
+
+  /**
+   * Settles activations idle longer than the settle timeout with what is known (a still-redacted
+   * name resolves to name_redacted) and forgets finished ones after half an hour.
+   */
+  expire(): void {
+    const now = this.ctx.now();
+    const after = this.ctx.settleAfterSeconds ?? 120;
+    for (const [key, act] of this.activations) {
+      const idle = secondsBetween(act.lastTouched, now);
+      if (!act.identity && idle >= after) this.settle(act);
+      if (idle >= KEEP_FINISHED_SECONDS) this.activations.delete(key);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import type { InventoryEvent } from '../../library/types.js';
+import { GREETINGS, HELLO_HASH, BYE_HASH, captureLibrary, captureRequest, fakeContext } from '../../../test-support/telemetry.js';
+import type { OtlpLogsRequest } from '../otlp/types.js';
+import { createNormalizer } from './index.js';
+
+const record = (action: InventoryEvent['action'], extra: Partial<InventoryEvent> = {}): InventoryEvent => ({
+  schema: 'forge/inventory-event/1', event_id: `ev-${action}`, event_name: 'agent.skill.inventory.changed', timestamp: '2026-11-30T03:30:00.000Z',
+  skit_id: GREETINGS, release: { version: '1.2.0' }, bundle_hash: 'sha256:' + '9'.repeat(64), action, agent: 'claude-code', scope: 'project',
+  actor_type: 'user', installer_version: '0.1.0',
+  skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: action !== 'disabled' && action !== 'removed' }, { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: true }],
+  ...extra,
+});
+
+describe('inventory outbox records', () => {
+  it('become inventory.changed per skill; an unchanged skill of an update emits nothing', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const added = n.inventory(record('installed')).events;
+    assert.deepEqual(added.map((e) => [e.event_name, e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id']]), [
+      ['agent.skill.inventory.changed', 'added', `${GREETINGS}:hello-skill`],
+      ['agent.skill.inventory.changed', 'added', `${GREETINGS}:bye-skill`],
+    ]);
+    assert.equal(added[0].attributes['agent.skill.package.id'], GREETINGS);
+    assert.equal(added[0].attributes['agent.skill.content.hash'], HELLO_HASH);
+    const updated = n.inventory(record('updated', { skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: 'sha256:' + '3'.repeat(64), previous_hash: HELLO_HASH, enabled: true }, { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: true }] })).events;
+    assert.equal(updated.length, 1);
+    assert.equal(updated[0].attributes['agent.skill.inventory.action'], 'hash_changed');
+    assert.equal(updated[0].attributes['agent.skill.content.previous_hash'], HELLO_HASH);
+    // the same outbox record again (the observer re-read it): nothing new
+    assert.deepEqual(n.inventory(record('installed')).events, []);
+  });
+
+  it('a disable after an activation produces inventory + intervention linked to that skill and its last activation', async () => {
+    const logs = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
+    const session = { cwd: '/$WORK/proj', repositoryResolved: true, fingerprints: {} };
+    const n = createNormalizer(fakeContext(captureLibrary(), { 'cc0fce32-f629-46aa-bab4-1eeb5519e738': session }));
+    const activation = n.logs(logs).events[0].attributes['agent.skill.activation.id'];
+    const out = n.inventory(record('disabled', {
+      skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: false }],
+      intervention: { type: 'disable_skill', reason_code: 'overbroad_trigger', skill_ids: [`${GREETINGS}:hello-skill`] },
+    }));
+    assert.deepEqual(out.events.map((e) => e.event_name), ['agent.skill.inventory.changed', 'agent.user.intervention']);
+    const iv = out.events[1].attributes;
+    assert.equal(iv['agent.user.intervention.type'], 'disable_skill');
+    assert.equal(iv['agent.skill.reason.code'], 'overbroad_trigger');
+    assert.equal(iv['agent.skill.id'], `${GREETINGS}:hello-skill`);
+    assert.equal(iv['agent.skill.activation.id'], activation);
+    assert.ok((iv['agent.user.intervention.elapsed'] as number) > 0);
+    assert.deepEqual(out.metrics.map((m) => m.name), ['agent.skill.user_intervention.count']);
+    const removed = n.inventory(record('removed', { event_id: 'ev-rm', skills: [{ id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: false }], intervention: { type: 'uninstall_skill', reason_code: 'not-a-code', skill_ids: [`${GREETINGS}:bye-skill`] } }));
+    assert.equal(removed.events[0].attributes['agent.skill.content.hash'], undefined);
+    assert.equal(removed.events[0].attributes['agent.skill.content.previous_hash'], BYE_HASH);
+    assert.equal(removed.events[1].attributes['agent.skill.reason.code'], 'unknown');
+    assert.equal(removed.events[1].attributes['agent.skill.activation.id'], undefined, 'bye-skill was never activated');
+  });
+});

@@ -1,0 +1,55 @@
+import { SfError } from '../../errors/index.js';
+import { requestFromWire } from './from-wire.js';
+import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
+import { otlpTypes } from './proto-root.js';
+import type { OtlpRequest, OtlpSignal } from './types.js';
+
+/** Body encodings of OTLP/HTTP. */
+export type OtlpEncoding = 'protobuf' | 'json';
+
+/** The encoding named by a Content-Type header, or undefined when it is not an OTLP type. */
+export function encodingOf(contentType: string | undefined): OtlpEncoding | undefined {
+  const base = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (base === 'application/x-protobuf' || base === 'application/protobuf') return 'protobuf';
+  if (base === 'application/json') return 'json';
+  return undefined;
+}
+
+function decodeError(signal: OtlpSignal, encoding: OtlpEncoding, e: unknown): SfError {
+  const why = e instanceof RangeError ? 'it is nested too deeply' : e instanceof Error ? e.message : String(e);
+  return new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} ${encoding} payload could not be decoded: ${why}`, {
+    hint: `send an Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest as application/x-protobuf or OTLP/JSON`,
+    cause: e,
+  });
+}
+
+/**
+ * Decodes an (already decompressed) OTLP/HTTP request body. Protobuf and OTLP/JSON yield the same
+ * shape. Throws SF_E_OTLP_DECODE for bodies that are not a valid request, including protobuf
+ * nesting deep enough to exhaust the stack (protobufjs#2121).
+ */
+export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, encoding: OtlpEncoding, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Promise<OtlpRequest> {
+  if (body.byteLength > limits.maxBodyBytes) {
+    throw new SfError('SF_E_LIMIT', `the OTLP ${signal} body has ${body.byteLength} bytes; the limit is ${limits.maxBodyBytes}`, { hint: 'send smaller batches' });
+  }
+  let wire: Record<string, unknown>;
+  try {
+    if (encoding === 'protobuf') {
+      const types = await otlpTypes();
+      const type = signal === 'logs' ? types.logsRequest : signal === 'traces' ? types.tracesRequest : types.metricsRequest;
+      wire = type.toObject(type.decode(body), { longs: String, enums: Number, defaults: false }) as Record<string, unknown>;
+    } else {
+      const parsed: unknown = body.byteLength === 0 ? {} : JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the JSON body is not an object');
+      wire = parsed as Record<string, unknown>;
+    }
+  } catch (e) {
+    throw decodeError(signal, encoding, e);
+  }
+  try {
+    return requestFromWire(signal, wire, encoding === 'protobuf' ? 'proto' : 'json', limits);
+  } catch (e) {
+    if (e instanceof RangeError) throw decodeError(signal, encoding, e);
+    throw e;
+  }
+}

@@ -1,0 +1,163 @@
+import type { OtlpLimits } from './limits.js';
+import type {
+  OtlpHistogramPoint, OtlpLogRecord, OtlpMetric, OtlpMetricData, OtlpNumberPoint, OtlpRequest, OtlpResource, OtlpScope,
+  OtlpSignal, OtlpSpan, ResourceGroup, Temporality,
+} from './types.js';
+import { attributesFromWire, idFromWire, int64FromWire, nanosFromWire, valueFromWire, type DropCounter, type WireMode } from './value.js';
+
+/**
+ * Wire object (protobufjs `toObject` output or parsed OTLP/JSON) -> decoded request. Pure; limits
+ * are applied per item and what they drop is added to the item's droppedAttributesCount.
+ */
+
+type Wire = Record<string, unknown>;
+const arr = (v: unknown): Wire[] => (Array.isArray(v) ? (v as Wire[]) : []);
+const num = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+interface Ctx {
+  mode: WireMode;
+  limits: OtlpLimits;
+}
+
+function attrs(kvs: unknown, ctx: Ctx, counter: DropCounter) {
+  return attributesFromWire(arr(kvs), ctx.mode, ctx.limits, counter);
+}
+
+function resource(w: unknown, ctx: Ctx): OtlpResource {
+  const c = { dropped: 0 };
+  const r = (w ?? {}) as Wire;
+  const out: OtlpResource = { attributes: attrs(r.attributes, ctx, c) };
+  const dropped = (num(r.droppedAttributesCount) ?? 0) + c.dropped;
+  if (dropped) out.droppedAttributesCount = dropped;
+  return out;
+}
+
+function scope(w: unknown, ctx: Ctx): OtlpScope {
+  const s = (w ?? {}) as Wire;
+  const out: OtlpScope = { name: typeof s.name === 'string' ? s.name : '' };
+  if (str(s.version)) out.version = s.version as string;
+  const a = attrs(s.attributes, ctx, { dropped: 0 });
+  if (Object.keys(a).length) out.attributes = a;
+  return out;
+}
+
+function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
+  const c = { dropped: 0 };
+  const rec: OtlpLogRecord = {
+    timeUnixNano: nanosFromWire(w.timeUnixNano),
+    observedTimeUnixNano: nanosFromWire(w.observedTimeUnixNano),
+    attributes: attrs(w.attributes, ctx, c),
+  };
+  if (num(w.severityNumber)) rec.severityNumber = num(w.severityNumber);
+  if (str(w.severityText)) rec.severityText = w.severityText as string;
+  if (w.body !== undefined && w.body !== null) rec.body = valueFromWire(w.body, ctx.mode, ctx.limits, c);
+  if (num(w.flags)) rec.flags = num(w.flags);
+  const traceId = idFromWire(w.traceId, 16);
+  const spanId = idFromWire(w.spanId, 8);
+  if (traceId) rec.traceId = traceId;
+  if (spanId) rec.spanId = spanId;
+  if (str(w.eventName)) rec.eventName = w.eventName as string;
+  const dropped = (num(w.droppedAttributesCount) ?? 0) + c.dropped;
+  if (dropped) rec.droppedAttributesCount = dropped;
+  return rec;
+}
+
+function span(w: Wire, ctx: Ctx): OtlpSpan | undefined {
+  const traceId = idFromWire(w.traceId, 16);
+  const spanId = idFromWire(w.spanId, 8);
+  // a span without valid ids cannot be placed in any trace; it is dropped
+  if (!traceId || !spanId) return undefined;
+  const c = { dropped: 0 };
+  const out: OtlpSpan = {
+    traceId,
+    spanId,
+    name: typeof w.name === 'string' ? w.name : '',
+    kind: num(w.kind) ?? 0,
+    startTimeUnixNano: nanosFromWire(w.startTimeUnixNano),
+    endTimeUnixNano: nanosFromWire(w.endTimeUnixNano),
+    attributes: attrs(w.attributes, ctx, c),
+    events: arr(w.events).map((e) => ({ timeUnixNano: nanosFromWire(e.timeUnixNano), name: String(e.name ?? ''), attributes: attrs(e.attributes, ctx, c) })),
+    links: arr(w.links).flatMap((l) => {
+      const t = idFromWire(l.traceId, 16);
+      const s = idFromWire(l.spanId, 8);
+      return t && s ? [{ traceId: t, spanId: s, attributes: attrs(l.attributes, ctx, c), ...(str(l.traceState) ? { traceState: l.traceState as string } : {}) }] : [];
+    }),
+  };
+  const parent = idFromWire(w.parentSpanId, 8);
+  if (parent) out.parentSpanId = parent;
+  if (str(w.traceState)) out.traceState = w.traceState as string;
+  if (num(w.flags)) out.flags = num(w.flags);
+  const st = w.status as Wire | undefined;
+  if (st && (num(st.code) || str(st.message))) out.status = { code: num(st.code) ?? 0, ...(str(st.message) ? { message: st.message as string } : {}) };
+  const dropped = (num(w.droppedAttributesCount) ?? 0) + c.dropped;
+  if (dropped) out.droppedAttributesCount = dropped;
+  return out;
+}
+
+function numberPoint(w: Wire, ctx: Ctx): OtlpNumberPoint {
+  const p: OtlpNumberPoint = { attributes: attrs(w.attributes, ctx, { dropped: 0 }), timeUnixNano: nanosFromWire(w.timeUnixNano) };
+  if (w.startTimeUnixNano !== undefined) p.startTimeUnixNano = nanosFromWire(w.startTimeUnixNano);
+  if (w.asInt !== undefined && w.asInt !== null) {
+    const v = int64FromWire(w.asInt);
+    p.asInt = typeof v === 'bigint' ? v.toString() : v;
+  } else if (w.asDouble !== undefined && w.asDouble !== null) p.asDouble = Number(w.asDouble);
+  if (num(w.flags)) p.flags = num(w.flags);
+  return p;
+}
+
+function histogramPoint(w: Wire, ctx: Ctx): OtlpHistogramPoint {
+  const p: OtlpHistogramPoint = {
+    attributes: attrs(w.attributes, ctx, { dropped: 0 }),
+    timeUnixNano: nanosFromWire(w.timeUnixNano),
+    count: Number(w.count ?? 0),
+    bucketCounts: (Array.isArray(w.bucketCounts) ? w.bucketCounts : []).map(Number),
+    explicitBounds: (Array.isArray(w.explicitBounds) ? w.explicitBounds : []).map(Number),
+  };
+  if (w.startTimeUnixNano !== undefined) p.startTimeUnixNano = nanosFromWire(w.startTimeUnixNano);
+  for (const k of ['sum', 'min', 'max'] as const) if (w[k] !== undefined && w[k] !== null) p[k] = Number(w[k]);
+  return p;
+}
+
+const temporality = (v: unknown): Temporality => (Number(v) === 1 ? 1 : Number(v) === 2 ? 2 : 0);
+
+function metric(w: Wire, ctx: Ctx): OtlpMetric | undefined {
+  let data: OtlpMetricData;
+  if (w.sum) {
+    const s = w.sum as Wire;
+    data = { kind: 'sum', dataPoints: arr(s.dataPoints).map((p) => numberPoint(p, ctx)), aggregationTemporality: temporality(s.aggregationTemporality), isMonotonic: s.isMonotonic === true };
+  } else if (w.gauge) data = { kind: 'gauge', dataPoints: arr((w.gauge as Wire).dataPoints).map((p) => numberPoint(p, ctx)) };
+  else if (w.histogram) {
+    const h = w.histogram as Wire;
+    data = { kind: 'histogram', dataPoints: arr(h.dataPoints).map((p) => histogramPoint(p, ctx)), aggregationTemporality: temporality(h.aggregationTemporality) };
+  } else if (w.exponentialHistogram) data = { kind: 'exponentialHistogram', raw: w.exponentialHistogram };
+  else if (w.summary) data = { kind: 'summary', raw: w.summary };
+  else return undefined;
+  const m: OtlpMetric = { name: String(w.name ?? ''), data };
+  if (str(w.description)) m.description = w.description as string;
+  if (str(w.unit)) m.unit = w.unit as string;
+  return m;
+}
+
+const LISTS = {
+  logs: ['resourceLogs', 'scopeLogs', 'logRecords'],
+  traces: ['resourceSpans', 'scopeSpans', 'spans'],
+  metrics: ['resourceMetrics', 'scopeMetrics', 'metrics'],
+} as const;
+
+/** Converts an Export<Signal>ServiceRequest wire object into the decoded request shape. */
+export function requestFromWire(signal: OtlpSignal, w: Wire, mode: WireMode, limits: OtlpLimits): OtlpRequest {
+  const ctx: Ctx = { mode, limits };
+  const [rKey, sKey, iKey] = LISTS[signal];
+  const item = (x: Wire): unknown => (signal === 'logs' ? logRecord(x, ctx) : signal === 'traces' ? span(x, ctx) : metric(x, ctx));
+  const resources: ResourceGroup<unknown>[] = arr(w[rKey]).map((r) => ({
+    resource: resource(r.resource, ctx),
+    ...(str(r.schemaUrl) ? { schemaUrl: r.schemaUrl as string } : {}),
+    scopes: arr(r[sKey]).map((s) => ({
+      scope: scope(s.scope, ctx),
+      ...(str(s.schemaUrl) ? { schemaUrl: s.schemaUrl as string } : {}),
+      items: arr(s[iKey]).map(item).filter((x) => x !== undefined),
+    })),
+  }));
+  return { signal, resources } as OtlpRequest;
+}

@@ -1,0 +1,90 @@
+import { SPANS, type SpanDefinition } from '../../schemas/generated/semconv.js';
+import { SfError } from '../errors/index.js';
+import { attributeProblem } from './attributes.js';
+import { isGitAiId, isSpanId, isTraceId } from './ids.js';
+import type { OtlpAttributes, OtlpSpan } from './otlp/types.js';
+
+/**
+ * Spans Forge emits or enriches: the activation span `activate_skill <name>` (selection until
+ * the load result) and host tool/action spans, which keep their native name, kind and
+ * conventions and gain agent.skill.activation.ids. Driven by the generated SPANS catalog.
+ */
+
+const ACTIVATION = SPANS['span.agent.skill.activation'] as SpanDefinition;
+const ACTION = SPANS['span.agent.action'] as SpanDefinition;
+
+function allowed(def: SpanDefinition): Set<string> {
+  return new Set<string>([...def.required, ...def.conditionallyRequired.map((c) => c.id), ...def.recommended, ...def.optIn]);
+}
+const ACTIVATION_KEYS = allowed(ACTIVATION);
+
+export interface ActivationSpanInput {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  /** nanoseconds strings */
+  start: string;
+  end: string;
+  failed: boolean;
+  /** span attributes; keys the activation span does not define are left out */
+  attributes: Record<string, unknown>;
+}
+
+/** Builds the activation span; throws SF_E_TELEMETRY_EVENT when it breaks the span definition. */
+export function activationSpan(input: ActivationSpanInput): OtlpSpan {
+  const problems: string[] = [];
+  const attrs: OtlpAttributes = {};
+  for (const [k, v] of Object.entries(input.attributes)) {
+    if (v === undefined || !ACTIVATION_KEYS.has(k)) continue;
+    const p = attributeProblem(k, v);
+    if (p) problems.push(p);
+    attrs[k] = v as OtlpAttributes[string];
+  }
+  for (const k of ACTIVATION.required) if (attrs[k] === undefined) problems.push(`required ${k} is missing`);
+  if (!isTraceId(input.traceId) || isGitAiId(input.traceId)) problems.push('invalid trace id');
+  if (!isSpanId(input.spanId)) problems.push('invalid span id');
+  if (problems.length) {
+    throw new SfError('SF_E_TELEMETRY_EVENT', `activation span breaks the semantic convention: ${problems.join('; ')}`, { data: { problems } });
+  }
+  const name = ACTIVATION.nameTemplate.replace('{agent.skill.name}', String(attrs['agent.skill.name']));
+  const span: OtlpSpan = {
+    traceId: input.traceId,
+    spanId: input.spanId,
+    name,
+    kind: 1,
+    startTimeUnixNano: input.start,
+    endTimeUnixNano: BigInt(input.end) < BigInt(input.start) ? input.start : input.end,
+    attributes: attrs,
+    events: [],
+    links: [],
+    status: input.failed ? { code: 2 } : { code: 0 },
+  };
+  if (input.parentSpanId && isSpanId(input.parentSpanId)) span.parentSpanId = input.parentSpanId;
+  return span;
+}
+
+/** Host span attributes kept on an exported tool span by default: metadata only, no content. */
+const METADATA_SPAN_KEYS = new Set<string>([
+  ...ACTION.required, ...ACTION.recommended,
+  'gen_ai.request.model', 'gen_ai.provider.name', 'gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens',
+  'gen_ai.agent.name', 'gen_ai.agent.id', 'gen_ai.conversation.id', 'session.id', 'error.type', 'mcp.method.name',
+]);
+
+/** True for a host span that represents a tool call (GenAI execute_tool). */
+export function isToolSpan(span: OtlpSpan): boolean {
+  return span.attributes['gen_ai.operation.name'] === 'execute_tool' || span.name.startsWith('execute_tool');
+}
+
+/**
+ * A host tool span as Forge exports it: native name, kind, ids, timing and status kept; attributes
+ * restricted to metadata (unless `keepAllAttributes`, the content opt-in); plus the set of active
+ * activation ids and the attribution fidelity. Span events (which may carry content) are dropped.
+ */
+export function annotateActionSpan(span: OtlpSpan, activationIds: readonly string[], fidelity: 'exact' | 'shared' | 'inferred' | 'unknown', keepAllAttributes = false): OtlpSpan {
+  const attributes: OtlpAttributes = {};
+  for (const [k, v] of Object.entries(span.attributes)) if (keepAllAttributes || METADATA_SPAN_KEYS.has(k)) attributes[k] = v;
+  attributes['agent.skill.activation.ids'] = [...activationIds];
+  attributes['agent.skill.attribution.fidelity'] = fidelity;
+  const { droppedAttributesCount: _drop, ...rest } = span;
+  return { ...rest, attributes, events: keepAllAttributes ? span.events : [], links: span.links.map((l) => ({ ...l, attributes: {} })) };
+}
