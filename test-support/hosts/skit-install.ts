@@ -23,10 +23,10 @@ export interface HostSandbox {
 /**
  * `sf skit init` (skills review + summarize), a marker line in each SKILL.md body, then
  * `prepare` (writes the user's own host config), `sf add skit <kit> --agent <agents> --scope project
- * --yes` and `sf skit disable local/kit:summarize`.
+ * --yes` and `sf skit disable local/kit:summarize` (`options`: no disable, user scope).
  * Needs a built CLI (npx tsc -p .).
  */
-export async function installTwoSkillSkit(agents: string, prepare?: (paths: { home: string; project: string }) => Promise<void>): Promise<HostSandbox> {
+export async function installTwoSkillSkit(agents: string, prepare?: (paths: { home: string; project: string }) => Promise<void>, options: { disable?: boolean; scope?: 'project' | 'user' } = {}): Promise<HostSandbox> {
   const tmp = await tempDir('sf-host-');
   const root = tmp.path;
   const home = join(root, 'home');
@@ -49,8 +49,8 @@ export async function installTwoSkillSkit(agents: string, prepare?: (paths: { ho
     await appendFile(join(root, 'kit/skills/summarize/SKILL.md'), `\n${disabledMarker}\n`);
     // the user's own host config exists before Forge merges into it
     if (prepare) await prepare({ home, project });
-    await sf(['add', 'skit', join(root, 'kit'), '--agent', agents, '--scope', 'project', '--yes']);
-    await sf(['skit', 'disable', 'local/kit:summarize', '--agent', agents]);
+    await sf(['add', 'skit', join(root, 'kit'), '--agent', agents, '--scope', options.scope ?? 'project', '--yes']);
+    if (options.disable ?? true) await sf(['skit', 'disable', 'local/kit:summarize', '--agent', agents]);
   } catch (e) {
     await tmp.cleanup();
     throw e;

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { reconcileObserveJson } from '../config/observe-json.js';
+import type { ObserveContext } from '../observe/types.js';
+import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
+import { tempDir } from '../../test-support/index.js';
+import { claudeDesired } from './observe.js';
+
+const ctx: ObserveContext = {
+  home: '/home/u', env: {}, sfHome: '/home/u/.sf', port: 14318, backupDir: '/home/u/.sf/backups/observe',
+  hooksDir: '/home/u/.sf/observe/hooks', spoolDir: '/home/u/.sf/queue/spool',
+};
+const desired = (phase: 'install' | 'remove') => (phase === 'remove' ? { entries: [], items: [] } : claudeDesired(ctx));
+
+const cases: GoldenCase[] = [
+  { name: 'missing', file: 'settings.json' },
+  { name: 'empty', file: 'settings.json' },
+  { name: 'comments-unknown-keys', file: 'settings.json' },
+  { name: 'tabs-crlf', file: 'settings.json' },
+  { name: 'git-ai-hooks', file: 'settings.json' },
+  { name: 'user-skill-hook', file: 'settings.json' },
+  { name: 'user-same-value', file: 'settings.json' },
+  { name: 'user-tunable', file: 'settings.json', diagnostics: ['SF_OBSERVE_USER_VALUE'] },
+  { name: 'user-endpoint-conflict', file: 'settings.json', error: 'SF_E_CONFLICT' },
+  { name: 'hooks-not-a-list', file: 'settings.json', error: 'SF_E_CONFIG' },
+  { name: 'invalid', file: 'settings.json', error: 'SF_E_CONFIG' },
+];
+
+describe('claude-code observability settings merge (golden files)', () => {
+  for (const c of cases) {
+    it(c.name, () => runGoldenCase('claude-code-observe', c, (file, backups, prev, phase) => reconcileObserveJson(file, backups, 'json', prev as never, desired(phase))));
+  }
+
+  it('keeps Git AI\'s "*" hooks byte for byte and adds its own Skill block; the hook command never reads as Git AI\'s', async () => {
+    const after = JSON.parse(await readFile(join(import.meta.dirname, '../../fixtures/host-configs/claude-code-observe/git-ai-hooks/after.json'), 'utf8'));
+    const pre = after.hooks.PreToolUse;
+    assert.equal(pre.length, 2);
+    assert.deepEqual(pre[0].hooks[0].command, '/usr/local/bin/git-ai checkpoint claude --hook-input stdin');
+    assert.equal(pre[1].matcher, 'Skill');
+    const cmd: string = pre[1].hooks[0].command;
+    assert.ok(!(cmd.includes('git-ai') && cmd.includes('checkpoint')));
+    assert.equal(after.hooks.PostToolUse.length, 1, 'no PostToolUse hook is added');
+  });
+
+  it('moves its settings to a new port on update and lets go of a value the user changed', async () => {
+    const tmp = await tempDir();
+    try {
+      const file = join(tmp.path, 'settings.json');
+      const first = await reconcileObserveJson(file, join(tmp.path, 'b'), 'json', undefined, claudeDesired(ctx));
+      const doc = JSON.parse(await readFile(file, 'utf8'));
+      doc.env.OTEL_LOG_TOOL_DETAILS = '0';
+      await writeFile(file, JSON.stringify(doc, null, 2));
+      const second = await reconcileObserveJson(file, join(tmp.path, 'b'), 'json', first.edit, claudeDesired({ ...ctx, port: 15000 }));
+      const now = JSON.parse(await readFile(file, 'utf8'));
+      assert.equal(now.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://127.0.0.1:15000');
+      assert.equal(now.env.OTEL_LOG_TOOL_DETAILS, '0', 'the user\'s value stays');
+      assert.deepEqual(second.diagnostics.map((d) => d.code), ['SF_OBSERVE_USER_VALUE']);
+      await reconcileObserveJson(file, join(tmp.path, 'b'), 'json', second.edit, { entries: [], items: [] });
+      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), { env: { OTEL_LOG_TOOL_DETAILS: '0' } }, 'uninstall leaves only the user\'s value');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'smol-toml';
+import { reconcileTomlTable, type TomlTableEdit } from '../config/toml-table.js';
+import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
+import { fixturesDir } from '../../test-support/index.js';
+import { codexOtelValues, MARKER_ID, OTEL_TABLE } from './observe.js';
+import { findManagedBlocks } from '../config/toml-blocks.js';
+
+/** The TOML table edit in the golden harness's shape (its `managed` list is what idempotence compares). */
+async function reconcile(file: string, backups: string, prev: unknown, phase: 'install' | 'remove') {
+  const edit = await reconcileTomlTable(file, backups, prev as TomlTableEdit | undefined, OTEL_TABLE, MARKER_ID, phase === 'install' ? codexOtelValues(14318) : undefined);
+  return { diagnostics: [], edit: edit && { ...edit, format: 'toml' as const, created: [], managed: [{ skillId: 'forge:observe', path: [OTEL_TABLE], value: edit.values }] } };
+}
+
+const cases: GoldenCase[] = [
+  { name: 'missing', file: 'config.toml' },
+  { name: 'empty', file: 'config.toml' },
+  { name: 'comments-and-tables', file: 'config.toml' },
+  { name: 'skills-block', file: 'config.toml' },
+  { name: 'crlf', file: 'config.toml' },
+  { name: 'no-final-newline', file: 'config.toml', inexactRestore: true }, // the separator newline Forge added stays
+  { name: 'user-otel-conflict', file: 'config.toml', error: 'SF_E_CONFLICT' },
+  { name: 'user-otel-dotted', file: 'config.toml', error: 'SF_E_CONFLICT' },
+  { name: 'invalid', file: 'config.toml', error: 'SF_E_CONFIG' },
+];
+
+describe('codex [otel] table merge (golden files)', () => {
+  for (const c of cases) it(c.name, () => runGoldenCase('codex-observe', c, reconcile));
+
+  it('the result is what Codex reads: [otel] exporters at the observer, prompts off, skill blocks untouched', async () => {
+    const text = await readFile(join(fixturesDir, 'host-configs/codex-observe/skills-block/after.toml'), 'utf8');
+    const doc = parse(text) as Record<string, any>;
+    assert.equal(doc.otel.exporter['otlp-http'].endpoint, 'http://127.0.0.1:14318/v1/logs');
+    assert.equal(doc.otel.metrics_exporter['otlp-http'].protocol, 'binary');
+    assert.equal(doc.otel.log_user_prompt, false);
+    assert.equal(doc.otel.trace_exporter, undefined);
+    assert.deepEqual(findManagedBlocks(text).map((b) => b.id), ['other/kit:gamma'], 'the skill block parser still sees exactly the skill block');
+  });
+});

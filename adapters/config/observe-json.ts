@@ -1,0 +1,191 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SfError, type Diagnostic } from '../../core/errors/index.js';
+import { editConfigFile } from './config-file.js';
+import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
+import { appendJsonItem, removeJsonItem, removeJsonText, setJsonText } from './json-text-edit.js';
+import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
+
+/**
+ * Forge's observability settings in a JSON/JSONC host config (Claude Code's `env` keys and its
+ * hook list): object entries Forge owns by path, and list items Forge owns by value. Ownership
+ * rules, the same as for skill entries: Forge writes a slot nobody holds and records it; it only
+ * changes or removes what still holds the value it wrote; a user's own value is never touched
+ * (a required setting with a different user value is a conflict, a tunable one is respected).
+ */
+
+/** The label observability entries carry in the ManagedEntry.skillId field. */
+export const OBSERVE_OWNER = 'forge:observe';
+
+export interface ObserveEntry {
+  path: string[];
+  value: unknown;
+  /** a user's own different value is fine (e.g. an export interval) and is left as it is */
+  tunable?: boolean;
+}
+
+export interface ObserveArrayItem {
+  /** the list, e.g. ['hooks', 'PreToolUse'] */
+  path: string[];
+  value: unknown;
+}
+
+/** A ManagedConfigEdit plus the list items Forge added. */
+export interface ObserveConfigEdit extends ManagedConfigEdit {
+  items: ObserveArrayItem[];
+}
+
+export interface ObserveJsonDesired {
+  entries: ObserveEntry[];
+  items: ObserveArrayItem[];
+}
+
+export interface ObserveJsonResult {
+  edit?: ObserveConfigEdit;
+  diagnostics: Diagnostic[];
+}
+
+const same = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+const key = (p: string[]) => p.join('.');
+
+function userKept(file: string, path: string[], cur: unknown, ours: unknown): Diagnostic {
+  return { code: 'SF_OBSERVE_USER_VALUE', severity: 'warning', file,
+    message: `"${key(path)}" in ${file} is ${JSON.stringify(cur)}, not Forge's ${JSON.stringify(ours)}; Forge left your value in place`,
+    hint: `Delete "${key(path)}" from ${file} and run \`sf observe update\` if you want Forge's setting back.` };
+}
+
+interface Plan {
+  text: string;
+  managed: ManagedEntry[];
+  items: ObserveArrayItem[];
+  created: string[][];
+  diagnostics: Diagnostic[];
+}
+
+/** Plans the edit (pure): `desired` empty removes everything Forge owns. */
+export function planObserveJson(text: string, file: string, eol: string, previous: ObserveConfigEdit | undefined, desired: ObserveJsonDesired): Plan {
+  const doc = parseJsonConfig(text, file);
+  const diagnostics: Diagnostic[] = [];
+  const fatal: string[] = [];
+  const managed: ManagedEntry[] = [];
+  let created = [...(previous?.created ?? [])];
+  let out = text;
+  const cur = (p: string[]) => getPath(parseJsonConfig(out, file), p);
+  const set = (p: string[], v: unknown) => {
+    for (let i = 1; i < p.length; i++) {
+      const parent = cur(p.slice(0, i));
+      if (parent === undefined) created.push(p.slice(0, i));
+      else if (!isJsonObject(parent)) throw new SfError('SF_E_CONFIG', `${file}: "${key(p.slice(0, i))}" is not an object, so Forge cannot add "${key(p)}"`, { location: { file, pointer: key(p.slice(0, i)) }, hint: `Write "${key(p.slice(0, i))}" as an object and run the command again; the file was not changed.` });
+    }
+    out = setJsonText(out, p, v, eol, file);
+  };
+  for (const prev of previous?.managed ?? []) {
+    if (desired.entries.some((d) => same(d.path, prev.path))) continue;
+    const now = getPath(doc, prev.path);
+    if (now === undefined) continue;
+    if (isDeepStrictEqual(now, prev.value)) out = removeJsonText(out, prev.path, eol, file);
+    else diagnostics.push(userKept(file, prev.path, now, prev.value));
+  }
+  for (const want of desired.entries) {
+    const now = getPath(doc, want.path);
+    const owned = previous?.managed.find((m) => same(m.path, want.path));
+    if (now === undefined || (owned && isDeepStrictEqual(now, owned.value))) {
+      if (!isDeepStrictEqual(now, want.value)) set(want.path, want.value);
+      managed.push({ skillId: OBSERVE_OWNER, path: want.path, value: want.value });
+    } else if (isDeepStrictEqual(now, want.value)) {
+      // the user's own identical setting: used as it is, never removed by Forge
+    } else if (owned || want.tunable) {
+      diagnostics.push(userKept(file, want.path, now, want.value));
+    } else {
+      fatal.push(`"${key(want.path)}" is ${JSON.stringify(now)} (Forge needs ${JSON.stringify(want.value)})`);
+    }
+  }
+  if (fatal.length) {
+    throw new SfError('SF_E_CONFLICT', `${file} already has your own settings that observability would change: ${fatal.join('; ')}`, {
+      location: { file }, data: { conflicts: fatal },
+      hint: 'Forge never overwrites your settings: remove or change these yourself (e.g. point them at the observer), then run `sf observe install` again. The file was not changed.',
+    });
+  }
+  const items = reconcileItems(() => parseJsonConfig(out, file), (t) => (out = t), () => out, previous?.items ?? [], desired.items, eol, file, created);
+  created = pruneCreated(() => out, (t) => (out = t), created, eol, file);
+  return { text: out, managed, items, created, diagnostics };
+}
+
+function reconcileItems(doc: () => JsonObject, write: (t: string) => void, text: () => string, previous: ObserveArrayItem[], desired: ObserveArrayItem[], eol: string, file: string, created: string[][]): ObserveArrayItem[] {
+  const kept: ObserveArrayItem[] = [];
+  const index = (it: ObserveArrayItem) => {
+    const list = getPath(doc(), it.path);
+    return Array.isArray(list) ? list.findIndex((x) => isDeepStrictEqual(x, it.value)) : -1;
+  };
+  for (const prev of previous) {
+    if (desired.some((d) => same(d.path, prev.path) && isDeepStrictEqual(d.value, prev.value))) continue;
+    const i = index(prev);
+    if (i >= 0) write(removeJsonItem(text(), prev.path, i, eol, file));
+  }
+  for (const want of desired) {
+    if (index(want) < 0) {
+      for (let i = 1; i <= want.path.length; i++) if (getPath(doc(), want.path.slice(0, i)) === undefined) created.push(want.path.slice(0, i));
+      write(appendJsonItem(text(), want.path, want.value, eol, file));
+    }
+    kept.push(want);
+  }
+  return kept;
+}
+
+/** Removes containers Forge created that are now empty (deepest first); forgets ones that are gone. */
+function pruneCreated(text: () => string, write: (t: string) => void, created: string[][], eol: string, file: string): string[][] {
+  const out: string[][] = [];
+  const unique = [...new Map(created.map((c) => [JSON.stringify(c), c])).values()].sort((a, b) => b.length - a.length);
+  for (const p of unique) {
+    const v = getPath(parseJsonConfig(text(), file), p);
+    if (v === undefined) continue;
+    const empty = (isJsonObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+    if (empty) write(removeJsonText(text(), p, eol, file));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Applies `desired` to `file` (backup, atomic write); `desired` empty removes Forge's settings. */
+export async function reconcileObserveJson(file: string, backupDir: string, format: 'json' | 'jsonc', previous: ObserveConfigEdit | undefined, desired: ObserveJsonDesired): Promise<ObserveJsonResult> {
+  let result: ObserveJsonResult = { diagnostics: [] };
+  const outcome = await editConfigFile(file, backupDir, (snap) => {
+    const origin = previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const plan = planObserveJson(snap.text, file, snap.shape.eol, previous, desired);
+    const owns = plan.managed.length > 0 || plan.items.length > 0;
+    const empty = !owns && isDeepStrictEqual(parseJsonConfig(plan.text, file), {});
+    let next: string | null = plan.text;
+    if (empty && origin === 'missing') next = null;
+    else if (empty && origin === 'empty') next = snap.text.trim() === '' ? snap.text : '';
+    else if (snap.text.trim() === '' && next !== snap.text) next += snap.shape.eol;
+    result = {
+      diagnostics: plan.diagnostics,
+      edit: owns ? { file, backup: previous?.backup, format, origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
+    };
+    return next;
+  });
+  if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
+  return result;
+}
+
+/** Drift of Forge's settings in `file` without writing: missing or changed entries and list items. */
+export function diagnoseObserveJson(text: string, file: string, previous: ObserveConfigEdit | undefined, desired: ObserveJsonDesired, host: string): Diagnostic[] {
+  const doc = parseJsonConfig(text, file);
+  const out: Diagnostic[] = [];
+  for (const want of desired.entries) {
+    const now = getPath(doc, want.path);
+    if (isDeepStrictEqual(now, want.value)) continue;
+    const owned = previous?.managed.some((m) => same(m.path, want.path));
+    if (now !== undefined && !owned && want.tunable) continue;
+    out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
+      message: `${host}: "${key(want.path)}" is ${now === undefined ? 'missing' : JSON.stringify(now)} in ${file} (observability needs ${JSON.stringify(want.value)})`,
+      hint: now === undefined || owned ? 'run `sf observe update` to restore it' : `change or remove your own "${key(want.path)}", then run \`sf observe update\`` });
+  }
+  for (const it of desired.items) {
+    const list = getPath(doc, it.path);
+    if (Array.isArray(list) && list.some((x) => isDeepStrictEqual(x, it.value))) continue;
+    out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
+      message: `${host}: Forge's entry in "${key(it.path)}" is missing from ${file} (another installer may have replaced the list)`,
+      hint: 'run `sf observe update` to add it again; other tools\' entries are kept' });
+  }
+  return out;
+}

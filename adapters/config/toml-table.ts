@@ -1,0 +1,122 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SfError } from '../../core/errors/index.js';
+import { editConfigFile } from './config-file.js';
+import { MARKER, appendBlocks, parseTomlConfig, rewriteBlocks, splitLines, type TomlBlock } from './toml-blocks.js';
+
+/**
+ * One whole TOML table Forge owns in a user's file (Codex's `[otel]`), introduced by a marker:
+ *
+ *     # managed by sf: observe
+ *     [otel]
+ *     log_user_prompt = false
+ *     exporter = { otlp-http = { endpoint = "http://127.0.0.1:14318/v1/logs", protocol = "json" } }
+ *
+ * Forge edits text only inside its block and appends a new one at the end, so every other byte
+ * stays. A table of the same name that is not Forge's is the user's: it is never edited (a
+ * conflict), because TOML allows a table only once.
+ */
+
+export interface TomlTableEdit {
+  file: string;
+  backup?: string;
+  origin: 'missing' | 'empty' | 'existing';
+  /** table name, e.g. 'otel' */
+  table: string;
+  /** marker id, e.g. 'observe' */
+  id: string;
+  values: Record<string, unknown>;
+}
+
+/** A TOML literal for strings, booleans, numbers and (nested) inline tables. */
+export function tomlLiteral(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'boolean' || typeof v === 'number') return String(v);
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const parts = Object.entries(v).map(([k, x]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${tomlLiteral(x)}`);
+    return `{ ${parts.join(', ')} }`;
+  }
+  throw new TypeError(`no TOML literal for ${JSON.stringify(v)}`);
+}
+
+export function renderTable(id: string, table: string, values: Record<string, unknown>, eol: string): string {
+  return [`${MARKER} ${id}`, `[${table}]`, ...Object.entries(values).map(([k, v]) => `${k} = ${tomlLiteral(v)}`)].map((l) => l + eol).join('');
+}
+
+const KEY_LINE = /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/;
+
+/** Forge's blocks for `table` with marker `id` in `text`. */
+export function findManagedTables(text: string, table: string, id: string): TomlBlock[] {
+  const lines = splitLines(text);
+  const out: TomlBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trimEnd() !== `${MARKER} ${id}` || lines[i + 1]?.trim() !== `[${table}]`) continue;
+    let end = i + 2;
+    while (end < lines.length && KEY_LINE.test(lines[end])) end++;
+    let values: Record<string, unknown> = {};
+    try {
+      values = parseTomlConfig(lines.slice(i + 2, end).join(''), 'block');
+    } catch (e) {
+      if (!(e instanceof SfError)) throw e;
+    }
+    out.push({ id, header: `[${table}]`, start: i, end, values });
+    i = end - 1;
+  }
+  return out;
+}
+
+/** Plans the file text with Forge's table set to `values` (undefined: removed). Pure. */
+export function planTomlTable(text: string, file: string, table: string, id: string, values: Record<string, unknown> | undefined, eol: string): string {
+  const doc = parseTomlConfig(text, file);
+  const blocks = findManagedTables(text, table, id);
+  if (doc[table] !== undefined && blocks.length === 0) {
+    if (values === undefined) return text;
+    throw new SfError('SF_E_CONFLICT', `${file} already has your own [${table}] settings; Forge does not edit them`, {
+      location: { file, pointer: table },
+      hint: `Remove your [${table}] table (or point its exporters at the observer yourself), then run the command again. The file was not changed.`,
+    });
+  }
+  const rendered = values ? renderTable(id, table, values, eol) : undefined;
+  let out = rewriteBlocks(text, blocks, (b) => (b === blocks[0] ? rendered : undefined));
+  if (blocks.length === 0 && rendered) out = appendBlocks(out, [rendered], eol);
+  verify(text, out, file, table, values);
+  return out;
+}
+
+function verify(before: string, after: string, file: string, table: string, values: Record<string, unknown> | undefined): void {
+  if (before === after) return;
+  let b: Record<string, unknown>;
+  try {
+    b = parseTomlConfig(after, file);
+  } catch (e) {
+    throw new SfError('SF_E_CONFIG', `${file}: adding Forge's [${table}] table would make the file invalid TOML; refusing`, {
+      location: { file, pointer: table }, cause: e,
+      hint: 'Check the end of the file for an unfinished table or array; the file was not changed.',
+    });
+  }
+  const a = parseTomlConfig(before, file);
+  const strip = (d: Record<string, unknown>) => {
+    const c = { ...d };
+    delete c[table];
+    return c;
+  };
+  if (!isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(b[table], values)) {
+    throw new SfError('SF_E_CONFIG', `${file}: editing Forge's [${table}] table would change other settings; refusing`, {
+      location: { file, pointer: table },
+      hint: `Check that the block marked "${MARKER}" was not merged with your own keys; the file was not changed.`,
+    });
+  }
+}
+
+/** Applies the table (backup, atomic write) and returns the record, or undefined once removed. */
+export async function reconcileTomlTable(file: string, backupDir: string, previous: TomlTableEdit | undefined, table: string, id: string, values: Record<string, unknown> | undefined): Promise<TomlTableEdit | undefined> {
+  let origin: TomlTableEdit['origin'] = previous?.origin ?? 'existing';
+  const outcome = await editConfigFile(file, backupDir, (snap) => {
+    origin = previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const next = planTomlTable(snap.text, file, table, id, values, snap.shape.eol);
+    if (!values && next.trim() === '' && origin === 'missing') return null;
+    if (!values && next.trim() === '' && origin === 'empty') return snap.text.trim() === '' ? snap.text : '';
+    return next;
+  });
+  if (!values) return undefined;
+  return { file, backup: previous?.backup ?? outcome.backup, origin, table, id, values };
+}

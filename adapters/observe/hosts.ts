@@ -1,0 +1,91 @@
+import { isSfError, type Diagnostic } from '../../core/errors/index.js';
+import { OBSERVE_ADAPTERS, observeAdapter } from './registry.js';
+import type { ObserveContext, ObserveHostAdapter, ObserveHostId, ObserveHostRecord } from './types.js';
+
+/**
+ * Applying, removing and diagnosing the observability adapters of several hosts. One host's
+ * refusal (a user setting Forge will not overwrite, an unparsable config) never stops the
+ * others: it comes back as an error diagnostic naming the host, and that host keeps its
+ * previous record (or none).
+ */
+
+export interface HostOutcome {
+  agent: ObserveHostId;
+  displayName: string;
+  status: 'applied' | 'failed' | 'removed' | 'absent';
+  evidence?: string[];
+  diagnostics: Diagnostic[];
+}
+
+export type HostRecords = Partial<Record<ObserveHostId, ObserveHostRecord>>;
+
+function failure(a: ObserveHostAdapter, e: unknown): Diagnostic[] {
+  if (!isSfError(e)) throw e;
+  const file = e.location?.file;
+  return [{ code: 'SF_OBSERVE_HOST_FAILED', severity: 'error', ...(file ? { file } : {}), errorCode: e.code, message: `${a.displayName}: ${e.message}`, ...(e.hint ? { hint: e.hint } : {}) }];
+}
+
+/** The adapters to install: the given ones, or every host detected on this machine. */
+export async function chooseHosts(ctx: ObserveContext, chosen: ObserveHostAdapter[] | undefined): Promise<{ adapter: ObserveHostAdapter; evidence: string[]; present: boolean }[]> {
+  const out = [];
+  for (const adapter of chosen ?? OBSERVE_ADAPTERS) {
+    const d = await adapter.detect(ctx);
+    if (chosen || d.present) out.push({ adapter, evidence: d.evidence, present: d.present });
+  }
+  return out;
+}
+
+/** Applies each adapter, merging into the records. */
+export async function applyHosts(ctx: ObserveContext, adapters: ObserveHostAdapter[], records: HostRecords): Promise<{ records: HostRecords; outcomes: HostOutcome[] }> {
+  const next: HostRecords = { ...records };
+  const outcomes: HostOutcome[] = [];
+  for (const a of adapters) {
+    try {
+      const { record, diagnostics } = await a.apply(ctx, records[a.id]);
+      next[a.id] = record;
+      outcomes.push({ agent: a.id, displayName: a.displayName, status: diagnostics.some((d) => d.severity === 'error') ? 'failed' : 'applied', diagnostics });
+    } catch (e) {
+      outcomes.push({ agent: a.id, displayName: a.displayName, status: 'failed', diagnostics: failure(a, e) });
+    }
+  }
+  return { records: next, outcomes };
+}
+
+/** Removes what the records say Forge put in each host (all recorded hosts when `ids` is undefined). */
+export async function removeHosts(ctx: ObserveContext, records: HostRecords, ids?: ObserveHostId[]): Promise<{ records: HostRecords; outcomes: HostOutcome[] }> {
+  const next: HostRecords = { ...records };
+  const outcomes: HostOutcome[] = [];
+  for (const id of ids ?? (Object.keys(records) as ObserveHostId[])) {
+    const rec = records[id];
+    const a = observeAdapter(id);
+    if (!rec) {
+      outcomes.push({ agent: id, displayName: a.displayName, status: 'absent', diagnostics: [] });
+      continue;
+    }
+    try {
+      const diagnostics = await a.remove(ctx, rec);
+      delete next[id];
+      outcomes.push({ agent: id, displayName: a.displayName, status: 'removed', diagnostics });
+    } catch (e) {
+      outcomes.push({ agent: id, displayName: a.displayName, status: 'failed', diagnostics: failure(a, e) });
+    }
+  }
+  return { records: next, outcomes };
+}
+
+/** Drift of every recorded host, plus hosts whose settings point at another port than the observer's. */
+export async function diagnoseHosts(ctx: ObserveContext, records: HostRecords): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const [id, rec] of Object.entries(records) as [ObserveHostId, ObserveHostRecord][]) {
+    const a = observeAdapter(id);
+    if (rec.port !== ctx.port) {
+      out.push({ code: 'SF_OBSERVE_STALE', severity: 'error', message: `${a.displayName} was set up for an observer on port ${rec.port}, but the observer's port is ${ctx.port}`, hint: 'run `sf observe update`' });
+    }
+    try {
+      out.push(...(await a.diagnose(ctx, rec)));
+    } catch (e) {
+      out.push(...failure(a, e));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { hasErrno, type Diagnostic } from '../../core/errors/index.js';
+import { writeFileAtomic } from '../config/atomic-write.js';
+import type { ManagedFile } from './types.js';
+
+/**
+ * Whole files Forge owns (a hook script, a plugin): written atomically, recorded by hash, and
+ * removed only while they still hold Forge's bytes, so a file the user changed is never deleted.
+ */
+
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+async function readOrUndefined(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Writes `content` at `path` unless it is already there. A different file at `path` that Forge
+ * never wrote (no `previous` record of that path) is the user's: refused with a diagnostic. A file
+ * Forge wrote before is Forge's and is brought back to its content (`sf observe update`).
+ */
+export async function writeManagedFile(path: string, content: string, mode: number, previous: ManagedFile | undefined): Promise<{ file?: ManagedFile; diagnostics: Diagnostic[] }> {
+  const want = sha256(content);
+  const cur = await readOrUndefined(path);
+  if (cur && sha256(cur) !== want && previous?.path !== path) {
+    return { diagnostics: [{ code: 'SF_OBSERVE_FOREIGN_FILE', severity: 'error', file: path,
+      message: `${path} exists and was not written by Forge (or was changed since); it was left as it is`,
+      hint: 'move the file away (or restore Forge\'s version) and run `sf observe update`' }] };
+  }
+  if (!cur || sha256(cur) !== want) {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(path, content, { mode });
+  }
+  await chmod(path, mode);
+  return { file: { path, sha256: want }, diagnostics: [] };
+}
+
+/** Removes a managed file if it still holds Forge's bytes; a changed one is kept and reported. */
+export async function removeManagedFile(file: ManagedFile): Promise<Diagnostic[]> {
+  const cur = await readOrUndefined(file.path);
+  if (!cur) return [];
+  if (sha256(cur) !== file.sha256) {
+    return [{ code: 'SF_OBSERVE_FILE_CHANGED', severity: 'warning', file: file.path,
+      message: `${file.path} was changed after Forge wrote it; it was not removed`, hint: 'delete it yourself if you no longer want it' }];
+  }
+  await unlink(file.path).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  return [];
+}
+
+/** Drift of a managed file: missing, or changed since Forge wrote it. */
+export async function diagnoseManagedFile(file: ManagedFile, what: string): Promise<Diagnostic[]> {
+  const cur = await readOrUndefined(file.path);
+  if (!cur) return [{ code: 'SF_OBSERVE_DRIFT', severity: 'error', file: file.path, message: `${what} ${file.path} is missing`, hint: 'run `sf observe update` to write it again' }];
+  if (sha256(cur) !== file.sha256) return [{ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file: file.path, message: `${what} ${file.path} was changed after Forge wrote it`, hint: 'run `sf observe update` to restore Forge\'s version' }];
+  return [];
+}

@@ -1,0 +1,82 @@
+import type { DestinationConfig, HeaderValue, ObserveConfig } from '../../../core/observer/config.js';
+import {
+  checkEndpoint, checkEnvName, fileDestination, otlpDestination, parseDestinationSpec, uniqueName, type DestinationSpec,
+} from '../../../core/observer/destination-spec.js';
+import { createDeviceCredential, hubForObserve } from '../../../core/observer/hub-device.js';
+
+/**
+ * Turns command-line destination specs into configured destinations. Planning (`plan`) touches
+ * nothing; `realize` creates what the plan needs outside config.json (a hub device credential).
+ * A spec equal to a configured destination (same type and endpoint or path) updates it in place,
+ * so running the same install twice adds nothing.
+ */
+
+export interface DestinationOptions {
+  headers: Record<string, HeaderValue>;
+  tokenEnv?: string;
+  protocol?: 'protobuf' | 'json';
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface PlannedDestination {
+  action: 'add' | 'update';
+  /** for a hub without --token-env, the credential is created by `realize` */
+  config: DestinationConfig;
+  createCredential?: { url: string; token?: string };
+}
+
+const sameTarget = (a: DestinationConfig, b: DestinationConfig) =>
+  a.type === b.type && (a.type === 'file' ? a.path === (b as typeof a).path : a.endpoint === (b as { endpoint: string }).endpoint);
+
+async function build(spec: DestinationSpec, name: string, o: DestinationOptions): Promise<{ config: DestinationConfig; createCredential?: PlannedDestination['createCredential'] }> {
+  if (spec.kind === 'file') return { config: fileDestination(name, spec.target!, o.cwd) };
+  if (spec.kind === 'otlp') return { config: otlpDestination(name, spec.target!, o.headers, o.protocol) };
+  const hub = await hubForObserve(spec.target ? checkEndpoint(spec.target) : undefined, o.env);
+  const endpoint = checkEndpoint(hub.url);
+  if (o.tokenEnv) return { config: { name, type: 'hub', endpoint, credential: { env: checkEnvName(o.tokenEnv, '--token-env') }, ...(o.protocol ? { protocol: o.protocol } : {}) } };
+  return { config: { name, type: 'hub', endpoint, credential: { file: '(created on --yes)' } }, createCredential: { url: hub.url, ...(hub.token ? { token: hub.token } : {}) } };
+}
+
+/** Plans the destinations for `raw` specs against the configured ones. */
+export async function planDestinations(raw: readonly string[], current: ObserveConfig, o: DestinationOptions, forcedName?: string): Promise<PlannedDestination[]> {
+  const taken = new Set(current.destinations.map((d) => d.name));
+  const out: PlannedDestination[] = [];
+  for (const r of raw) {
+    const spec = parseDestinationSpec(r);
+    const base = forcedName ?? spec.name ?? (spec.kind === 'file' ? 'local' : spec.kind);
+    const probe = await build(spec, base, o);
+    const existing = current.destinations.find((d) => (spec.name || forcedName ? d.name === base : sameTarget(d, probe.config)));
+    const name = existing ? existing.name : uniqueName(base, taken);
+    taken.add(name);
+    const { config, createCredential } = name === base ? probe : await build(spec, name, o);
+    // a hub destination that already has a stored credential keeps it
+    if (existing?.type === 'hub' && config.type === 'hub' && createCredential && 'file' in existing.credential) {
+      out.push({ action: 'update', config: { ...config, credential: existing.credential } });
+      continue;
+    }
+    out.push({ action: existing ? 'update' : 'add', config, ...(createCredential ? { createCredential } : {}) });
+  }
+  return out;
+}
+
+/** Creates hub device credentials; returns the final configs and a device id (for forge.device.id). */
+export async function realizeDestinations(planned: readonly PlannedDestination[], sfHome: string): Promise<{ configs: DestinationConfig[]; deviceId?: string }> {
+  const configs: DestinationConfig[] = [];
+  let deviceId: string | undefined;
+  for (const p of planned) {
+    if (p.createCredential && p.config.type === 'hub') {
+      const cred = await createDeviceCredential(sfHome, p.config.name, p.createCredential);
+      deviceId = cred.id;
+      configs.push({ ...p.config, credential: { file: cred.file } });
+    } else configs.push(p.config);
+  }
+  return { configs, ...(deviceId ? { deviceId } : {}) };
+}
+
+/** The raw `observe` object with `configs` merged in (replacing same-named entries). */
+export function mergeDestinations(observe: Record<string, unknown>, configs: readonly DestinationConfig[]): Record<string, unknown> {
+  const list = (Array.isArray(observe.destinations) ? observe.destinations : []) as DestinationConfig[];
+  const names = new Set(configs.map((c) => c.name));
+  return { ...observe, destinations: [...list.filter((d) => !names.has(d.name)), ...configs] };
+}

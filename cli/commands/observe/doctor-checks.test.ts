@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { parseObserveConfig } from '../../../core/observer/config.js';
+import type { ObserverStatus } from '../../../core/observer/status.js';
+import { BACKLOG_RECORDS, observerFindings } from './doctor-checks.js';
+import type { ObserverProbe } from './observer-state.js';
+
+const config = parseObserveConfig({ receiver: { port: 14318 }, destinations: [{ name: 'team', type: 'otlp', endpoint: 'https://otel.example.com' }, { name: 'local', type: 'file', path: '/tmp/x.jsonl' }] });
+const record = { schema: 1 as const, version: '0.1.0', installedAt: '', updatedAt: '', port: 14318, hosts: {} };
+
+function status(over: Partial<ObserverStatus> = {}): ObserverStatus {
+  return {
+    pid: 42, version: '0.1.0', startedAt: '', updatedAt: '', url: 'http://127.0.0.1:14318', socket: '/s', mode: 'fanout', sessions: 0,
+    received: { logs: 0, traces: 0, metrics: 0, pluginEvents: 0, outbox: 0, rejectedMessages: 0 }, normalized: { events: 0, spans: 0 }, errors: 0,
+    destinations: [
+      { name: 'team', type: 'otlp', queued: { items: 0, records: 0 }, delivered: 10, retried: 0, dropped: 0, droppedBy: {}, canary: { ok: true, at: 0, latencyMs: 1 } },
+      { name: 'local', type: 'file', queued: { items: 0, records: 0 }, delivered: 10, retried: 0, dropped: 0, droppedBy: {} },
+    ],
+    ...over,
+  };
+}
+const probe = (s: ObserverStatus, spoolLines = 0): ObserverProbe => ({ running: true, pid: 42, live: true, status: s, spool: { files: spoolLines ? 1 : 0, lines: spoolLines, bytes: spoolLines * 100 } });
+const codes = (f: { code: string }[]) => f.map((d) => d.code).sort();
+
+describe('sf observe doctor: observer findings', () => {
+  it('a healthy observer with working destinations has no findings', () => {
+    assert.deepEqual(observerFindings(config, record, probe(status()), true), []);
+  });
+
+  it('reports backlog, drops, a failing canary, a port mismatch, normalization errors and spooled messages', () => {
+    const s = status({
+      url: 'http://127.0.0.1:15000', errors: 3, lastError: 'boom',
+      destinations: [
+        { name: 'team', type: 'otlp', queued: { items: 9, records: BACKLOG_RECORDS + 1 }, delivered: 0, retried: 40, dropped: 7, droppedBy: { queue_full: 5, expired: 2 }, lastError: 'HTTP 503', canary: { ok: false, at: 0, latencyMs: 5, status: 503, error: 'HTTP 503' } },
+        { name: 'local', type: 'file', queued: { items: 0, records: 0 }, delivered: 3, retried: 0, dropped: 0, droppedBy: {} },
+      ],
+    });
+    const f = observerFindings(config, record, probe(s, 4), true);
+    assert.deepEqual(codes(f), ['SF_OBSERVE_BACKLOG', 'SF_OBSERVE_DESTINATION_DOWN', 'SF_OBSERVE_DROPPED', 'SF_OBSERVE_NORMALIZE_ERRORS', 'SF_OBSERVE_PORT', 'SF_OBSERVE_SPOOLED']);
+    assert.match(f.find((d) => d.code === 'SF_OBSERVE_DROPPED')!.message, /queue_full 5, expired 2/);
+    assert.equal(f.find((d) => d.code === 'SF_OBSERVE_DESTINATION_DOWN')!.severity, 'error');
+  });
+
+  it('a dead observer (stale pid file), an inactive service and no destinations', () => {
+    const f = observerFindings(parseObserveConfig({}), { ...record, service: { kind: 'systemd', enabled: true, unitName: 'sf-observer.service' } }, { running: false, stalePid: 999999, live: false, spool: { files: 0, lines: 0, bytes: 0 } }, false);
+    assert.deepEqual(codes(f), ['SF_OBSERVE_DEAD', 'SF_OBSERVE_NO_DESTINATION', 'SF_OBSERVE_SERVICE_INACTIVE']);
+    assert.match(f.find((d) => d.code === 'SF_OBSERVE_DEAD')!.message, /999999, which is gone/);
+    assert.match(f.find((d) => d.code === 'SF_OBSERVE_DEAD')!.hint!, /systemctl --user start sf-observer/);
+  });
+});

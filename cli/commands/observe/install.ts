@@ -1,0 +1,118 @@
+import { array, command, flag, multioption, number, option, optional, string } from 'cmd-ts';
+import { join, resolve } from 'node:path';
+import { SfError } from '../../../core/errors/index.js';
+import { FORGE_VERSION } from '../../../core/version.js';
+import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
+import { out, printJson } from '../../output/print.js';
+import { CONTENT_OPT_IN, METADATA_ONLY } from './explain.js';
+import type { ServiceOutcome } from './service-step.js';
+import { lines, loadObserveState, reportDiagnostics } from './shared.js';
+
+/**
+ * `sf observe install`: one command for the observer service, the observability adapters of the
+ * agents on this machine and the destinations. Without `--yes` it only explains and shows the
+ * plan; every mutation needs that explicit consent, and each part has its own flag.
+ */
+export const installCommand = command({
+  name: 'install',
+  description: 'Set up skill observability: the observer service, host adapters and destinations (dry run without --yes)',
+  args: {
+    yes: flag({ long: 'yes', description: 'apply the changes (without it nothing is changed; the plan is shown)' }),
+    agents: option({ long: 'agents', type: optional(string), description: 'claude-code,codex,opencode | all | none (default: every agent found on this machine)' }),
+    destination: multioption({ long: 'destination', type: array(string), description: 'file:PATH | otlp:URL | hub | hub:URL, optionally NAME=...; repeatable' }),
+    headerEnv: multioption({ long: 'header-env', type: array(string), description: 'HEADER=ENVVAR: an OTLP header whose value the observer reads from ENVVAR; repeatable' }),
+    tokenEnv: option({ long: 'token-env', type: optional(string), description: 'hub destination: ENVVAR holding a device credential (default: create one with your sf login)' }),
+    port: option({ long: 'port', type: optional(number), description: 'the observer\'s OTLP/HTTP receiver port on 127.0.0.1 (default: configured, else 14318)' }),
+    noService: flag({ long: 'no-service', description: 'do not install or start the observer as a user service' }),
+    content: flag({ long: 'content', description: 'also collect local skill paths and commits (see the explanation)' }),
+    collectorArchive: option({ long: 'collector-archive', type: optional(string), description: 'an otelcol-contrib release archive to verify against the pinned sha256, install and use instead of the built-in fan-out' }),
+    json: flag({ long: 'json', description: 'print the plan or result as JSON' }),
+  },
+  handler: async (a) => {
+    if (a.port !== undefined && (!Number.isInteger(a.port) || a.port < 1 || a.port > 65535)) throw new SfError('SF_E_USAGE', `--port ${a.port} is not a TCP port`, { hint: 'use 1-65535' });
+    const [{ updateObserveConfig }, { describeDestination, parseHeaderEnv }, { applyHosts, chooseHosts }, { writeInstallRecord }, { parseObserveAgents }, { mergeDestinations, planDestinations, realizeDestinations }, { installUserService }, { collectorLayout, writeCollectorConfig }] = await Promise.all([
+      import('../../../core/observer/config.js'), import('../../../core/observer/destination-spec.js'), import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'),
+      import('../../../adapters/observe/registry.js'), import('./destination-input.js'), import('./service-step.js'), import('../../../core/observer/collector/prepare.js'),
+    ]);
+    const state = await loadObserveState(process.env, a.port);
+    const adapters = a.agents?.trim().toLowerCase() === 'none' ? [] : parseObserveAgents(a.agents);
+    const hosts = await chooseHosts(state.ctx, adapters);
+    const headers = parseHeaderEnv(a.headerEnv);
+    const specs = a.destination.length || state.config.destinations.length ? a.destination : [`local=file:${state.paths.home}/observe/telemetry.jsonl`];
+    const planned = await planDestinations(specs, state.config, { headers, tokenEnv: a.tokenEnv, cwd: process.cwd(), env: process.env });
+    const plan = {
+      port: state.ctx.port,
+      content: a.content || state.config.content.enabled,
+      agents: hosts.map((h) => ({ agent: h.adapter.id, present: h.present, evidence: h.evidence, signal: h.adapter.signal, fidelity: h.adapter.fidelity })),
+      destinations: planned.map((p) => ({ action: p.action, name: p.config.name, type: p.config.type, target: describeDestination(p.config), ...(p.createCredential ? { credential: 'a device credential will be created on the hub' } : {}) })),
+      service: a.noService ? 'skipped (--no-service)' : 'systemd user unit sf-observer.service (written and enabled when systemd --user is available)',
+      collector: a.collectorArchive ? `otelcol-contrib from ${a.collectorArchive}, verified against the pinned sha256` : state.config.collector.enabled ? 'otelcol-contrib (already enabled)' : 'built-in fan-out',
+    };
+    if (!a.yes) {
+      if (a.json) return printJson({ applied: false, plan });
+      lines([...METADATA_ONLY, '', ...CONTENT_OPT_IN, '']);
+      printPlan(plan);
+      out('');
+      out('dry run: nothing was changed. Run again with --yes to apply.');
+      return;
+    }
+
+    // verified before anything else changes: a mismatching archive leaves the machine as it was
+    const collector = a.collectorArchive ? await installCollector(a.collectorArchive, state.paths.collector) : undefined;
+    const realized = await realizeDestinations(planned, state.paths.home);
+    const config = await updateObserveConfig(state.paths.config, (observe) => ({
+      ...mergeDestinations(observe, realized.configs),
+      receiver: { ...(observe.receiver as object), port: state.ctx.port },
+      ...(a.content ? { content: { enabled: true } } : {}),
+      ...(realized.deviceId ? { deviceId: realized.deviceId } : {}),
+      ...(collector ? { collector: { ...(observe.collector as object), enabled: true, binary: collector.binary } } : {}),
+    }));
+    const collectorConfig = config.collector.enabled ? await writeCollectorConfig(collectorLayout(state.paths.collector), config) : undefined;
+    const applied = await applyHosts(state.ctx, hosts.map((h) => h.adapter), state.record?.hosts ?? {});
+    const service: ServiceOutcome = a.noService ? { kind: 'none', enabled: false, message: 'not installed (--no-service)' } : await installUserService(state, state.record?.service);
+    const now = new Date().toISOString();
+    const record: ObserveInstallRecord = {
+      schema: 1, version: FORGE_VERSION, installedAt: state.record?.installedAt ?? now, updatedAt: now, port: state.ctx.port, hosts: applied.records,
+      ...(service.record ?? state.record?.service ? { service: service.record ?? state.record?.service } : {}),
+    };
+    await writeInstallRecord(state.paths.home, record);
+    const failed = applied.outcomes.some((o) => o.status === 'failed');
+    if (failed) process.exitCode = 1;
+    const result = {
+      applied: true, port: state.ctx.port, content: config.content.enabled,
+      collector: config.collector.enabled ? { binary: collector?.binary ?? config.collector.binary ?? null, config: collectorLayout(state.paths.collector).managed, diagnostics: collectorConfig?.diagnostics ?? [] } : null,
+      agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })),
+      destinations: config.destinations.map((d) => ({ name: d.name, type: d.type, target: describeDestination(d) })),
+      service: { kind: service.kind, enabled: service.enabled, message: service.message },
+    };
+    if (a.json) return printJson(result);
+    lines(METADATA_ONLY);
+    out('');
+    for (const o of applied.outcomes) out(`${o.status === 'applied' ? 'observing' : o.status}: ${o.displayName}`);
+    reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
+    for (const d of result.destinations) out(`destination ${d.name}: ${d.target}`);
+    out(`observer: 127.0.0.1:${state.ctx.port}; service: ${service.message}`);
+    if (result.collector) out(`collector: otelcol-contrib ${result.collector.binary ?? ''}; inspectable config ${result.collector.config}`);
+    reportDiagnostics(result.collector?.diagnostics ?? []);
+    if (!config.content.enabled) out('content collection: off (metadata only); `sf observe install --content --yes` turns it on');
+  },
+});
+
+function printPlan(plan: { port: number; content: boolean; agents: { agent: string; present: boolean; evidence: string[]; signal: string; fidelity: string }[]; destinations: { action: string; name: string; target: string; credential?: string }[]; service: string; collector: string }): void {
+  out(`plan (observer on 127.0.0.1:${plan.port}, content collection ${plan.content ? 'ON' : 'off'}):`);
+  if (plan.agents.length === 0) out('  agents: none found (pass --agents to choose)');
+  for (const h of plan.agents) lines([`  agent ${h.agent}${h.present ? '' : ' (not detected; chosen with --agents)'}: ${h.signal}`, `    fidelity: ${h.fidelity}`]);
+  for (const d of plan.destinations) lines([`  destination ${d.action} ${d.name}: ${d.target}${d.credential ? ` (${d.credential})` : ''}`]);
+  out(`  service: ${plan.service}`);
+  out(`  collector: ${plan.collector}`);
+}
+
+/** Verifies and installs otelcol-contrib from a local release archive (the pinned sha256 manifest decides). */
+async function installCollector(archive: string, dir: string): Promise<{ binary: string }> {
+  const [{ PINNED_COLLECTOR }, { collectorLayout }, { installCollectorFromArchive }] = await Promise.all([
+    import('../../../core/observer/collector/pinned.js'), import('../../../core/observer/collector/prepare.js'), import('../../../core/observer/collector/verify.js'),
+  ]);
+  const layout = collectorLayout(dir);
+  const record = await installCollectorFromArchive(resolve(archive), join(dir, 'bin'), layout.installRecord, PINNED_COLLECTOR);
+  return { binary: record.binary };
+}

@@ -1,0 +1,42 @@
+import type { Diagnostic } from '../../../core/errors/index.js';
+import type { ObserveConfig } from '../../../core/observer/config.js';
+import type { ObserverPaths } from '../../../core/observer/paths.js';
+import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
+import type { ObserveContext } from '../../../adapters/observe/types.js';
+import { err, out, printDiagnostics } from '../../output/print.js';
+import { sanitize } from '../../output/style.js';
+
+/** Everything an `sf observe` subcommand starts from: paths, the observe config and the install record. */
+export interface ObserveState {
+  env: NodeJS.ProcessEnv;
+  paths: ObserverPaths;
+  config: ObserveConfig;
+  record?: ObserveInstallRecord;
+  ctx: ObserveContext;
+}
+
+/** Loads the state; modules are imported here, not at CLI start-up (see cli/commands/index.ts). */
+export async function loadObserveState(env: NodeJS.ProcessEnv = process.env, port?: number): Promise<ObserveState> {
+  const [{ readObserveConfig }, { observerPaths }, { readInstallRecord }, { observeContext }] = await Promise.all([
+    import('../../../core/observer/config.js'), import('../../../core/observer/paths.js'), import('../../../adapters/observe/record.js'), import('../../../adapters/observe/registry.js'),
+  ]);
+  const paths = observerPaths(env);
+  const config = await readObserveConfig(paths.config);
+  const record = await readInstallRecord(paths.home);
+  return { env, paths, config, record, ctx: observeContext(env, port ?? config.receiver.port) };
+}
+
+/** Prints findings to stderr (errors and warnings) in the usual diagnostic shape. */
+export function reportDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  if (diagnostics.length) printDiagnostics(diagnostics, 'stderr');
+}
+
+/** Lines of text, sanitized. */
+export function lines(text: readonly string[]): void {
+  for (const l of text) out(sanitize(l));
+}
+
+/** A note that the running observer reads its config at start. */
+export function restartNote(running: boolean): void {
+  if (running) err('note: the running observer reads its configuration at start; restart it to apply (systemctl --user restart sf-observer, or stop and start `sf observe daemon`)');
+}

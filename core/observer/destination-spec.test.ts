@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { isSfError } from '../errors/index.js';
+import { checkEndpoint, describeDestination, parseDestinationSpec, parseHeaderEnv, uniqueName } from './destination-spec.js';
+
+describe('destination specs of sf observe', () => {
+  it('parses file:, otlp:, hub and hub:URL specs with an optional NAME= prefix', () => {
+    assert.deepEqual(parseDestinationSpec('file:./a=b.jsonl'), { kind: 'file', target: './a=b.jsonl' });
+    assert.deepEqual(parseDestinationSpec('team=otlp:https://o.example.com/p'), { name: 'team', kind: 'otlp', target: 'https://o.example.com/p' });
+    assert.deepEqual(parseDestinationSpec('hub'), { kind: 'hub' });
+    assert.deepEqual(parseDestinationSpec('forge=hub:http://127.0.0.1:8080'), { name: 'forge', kind: 'hub', target: 'http://127.0.0.1:8080' });
+    for (const bad of ['ftp:x', 'otlp:', 'file', '']) assert.throws(() => parseDestinationSpec(bad), (e) => isSfError(e, 'SF_E_USAGE'), bad);
+  });
+
+  it('accepts only credential-free http(s) base URLs and env-reference headers', () => {
+    assert.equal(checkEndpoint('https://o.example.com:4318/otlp/'), 'https://o.example.com:4318/otlp');
+    for (const bad of ['https://u:p@o.example.com', 'grpc://o:4317', 'https://o.example.com/?token=x', 'nope']) assert.throws(() => checkEndpoint(bad), (e) => isSfError(e, 'SF_E_USAGE'), bad);
+    assert.deepEqual(parseHeaderEnv(['Authorization=OTEL_AUTH', 'x-team=TEAM_1']), { Authorization: { env: 'OTEL_AUTH' }, 'x-team': { env: 'TEAM_1' } });
+    for (const bad of ['Authorization=Bearer abc', 'Authorization', '=X', 'Bad Header=X']) assert.throws(() => parseHeaderEnv([bad]), (e) => isSfError(e, 'SF_E_USAGE'), bad);
+  });
+
+  it('names new destinations uniquely and describes them by reference only', () => {
+    assert.equal(uniqueName('otlp', new Set(['otlp', 'otlp-2'])), 'otlp-3');
+    assert.equal(describeDestination({ name: 'h', type: 'hub', endpoint: 'https://hub', credential: { file: '/k/h.token' } }), 'hub https://hub (credential: /k/h.token)');
+    assert.equal(describeDestination({ name: 'o', type: 'otlp', endpoint: 'https://o', headers: { A: { env: 'X' }, B: 'lit' } }), 'otlp https://o; headers: A from $X, B from a literal');
+  });
+});
