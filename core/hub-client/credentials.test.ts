@@ -30,6 +30,7 @@ describe('hub-client credentials', () => {
     assert.deepEqual(await resolveHubTarget(undefined, env), { url: 'http://b.example', token: 'sfp_b' });
     assert.deepEqual(await resolveHubTarget('http://A.example/', env), { url: 'http://a.example', token: 'sfp_a' });
     assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_URL: 'http://c.example' }), { url: 'http://c.example' });
+    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_URL: '' }), await resolveHubTarget(undefined, env));
     assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_TOKEN: 'sfp_env' }), { url: 'http://b.example', token: 'sfp_env' });
     assert.deepEqual((await knownHubs(env)).map((h) => h.url), ['http://b.example', 'http://a.example']);
     assert.equal(await removeLogin(undefined, env), 'http://b.example');

@@ -119,7 +119,8 @@ export async function removeLogin(url: string | undefined, env: NodeJS.ProcessEn
  */
 export async function resolveHubTarget(hubOption: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<HubTarget | undefined> {
   const data = await readCredentials(env);
-  const chosen = hubOption ?? env.SF_HUB_URL ?? data.default;
+  // an empty SF_HUB_URL (e.g. `SF_HUB_URL= sf ...`) means unset, not "no hub"
+  const chosen = hubOption || env.SF_HUB_URL || data.default;
   if (!chosen) return undefined;
   const url = hubOrigin(chosen);
   const token = env.SF_HUB_TOKEN || data.hubs[url]?.token;

@@ -48,10 +48,7 @@ export async function removeSecretFile(file: string): Promise<void> {
 
 /** The hub to export to: `url`, else SF_HUB_URL, else the default `sf login` hub. */
 export async function hubForObserve(url: string | undefined, env: NodeJS.ProcessEnv): Promise<{ url: string; token?: string }> {
-  // an empty SF_HUB_URL / SF_HUB_TOKEN means unset
-  const clean = { ...env };
-  for (const k of ['SF_HUB_URL', 'SF_HUB_TOKEN']) if (!clean[k]) delete clean[k];
-  const target = await resolveHubTarget(url, clean);
+  const target = await resolveHubTarget(url, env);
   if (!target) {
     throw new SfError('SF_E_USAGE', 'no hub to export to', { hint: 'log in first (`sf login --hub URL`) or name the hub: --destination hub:https://hub.example.com' });
   }
