@@ -1,4 +1,5 @@
 import { SfError } from '../core/errors/index.js';
+import { compareIds } from '../core/text/compare.js';
 import type { HostAdapter } from '../core/install/host-adapter.js';
 import { genericAdapters } from './generic/index.js';
 import { createClaudeCodeAdapter } from './claude-code/adapter.js';
@@ -28,10 +29,13 @@ function build(): void {
   byName = names;
 }
 
+// compareIds: the localeCompare order, without ICU's first-use cost on every install
+const byId = (a: HostAdapter, b: HostAdapter) => compareIds(a.id, b.id);
+
 /** Every adapter, sorted by id. */
 export function allAdapters(): HostAdapter[] {
   if (!registry) build();
-  return [...registry!.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return [...registry!.values()].sort(byId);
 }
 
 /** The adapter for an id or alias (case-insensitive), or undefined. */

@@ -13,7 +13,7 @@ const wantsJson = (argv: string[]) => argv.includes('--json');
  * into the exit code registered for its error code.
  */
 export async function main(argv: string[]): Promise<number> {
-  const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds: families() });
+  const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds: await families(argv) });
   try {
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {

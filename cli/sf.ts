@@ -1,20 +1,71 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+/**
+ * `sf` (dist/cli/sf.js). `npm run build` also bundles the CLI (cli/run.ts and everything it
+ * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with a V8 code cache trained on real
+ * commands (dist/cli/sf-bundle.cache): Node 20 has no compile cache of its own, and resolving,
+ * reading and compiling hundreds of module files used to be most of every command's run time.
+ *
+ * This file starts the bundle when the bundle is at least as new as this file; otherwise (a plain
+ * `npx tsc -p .` rewrote this file after the last bundle, so the bundle may hold older code) it
+ * runs the modules tsc emitted. The code cache is used only when its header names this exact
+ * bundle (CRC-32 and length; V8 itself checks little more than the length) and this Node (the
+ * build trains it with the Node that runs the build); a missing, stale or foreign cache only
+ * costs speed. SF_CODE_CACHE_WRITE=1 (the build's training runs) rewrites it.
+ */
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import zlib from 'node:zlib';
 
-// A closed pipe (`sf skit hash | head`) is the reader's choice, not an error: stop quietly.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
+
+/** Runs dist/cli/sf-bundle.cjs if it is there and current; false when the modules must run instead. */
+function startBundle(): boolean {
+  const self = fileURLToPath(import.meta.url);
+  const here = dirname(self);
+  const bundlePath = join(here, 'sf-bundle.cjs');
+  const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
+  if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;
+
+  const bytes = readFileSync(bundlePath);
+  // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest
+  const source = bytes.toString('latin1');
+  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32; // Node >= 20.15
+  const id = crc32 ? `${CACHE_MAGIC} ${crc32(bytes).toString(16)} ${bytes.length}\n` : undefined;
+  const cachePath = join(here, 'sf-bundle.cache');
+  const cachedData = id ? readCache(cachePath, id) : undefined;
+
+  const script = new Script(Module.wrap(source), { filename: bundlePath, cachedData });
+  if (process.env.SF_TRACE_STARTUP === '1') {
+    const state = cachedData ? (script.cachedDataRejected ? 'rejected by V8' : 'used') : 'none for this bundle';
+    process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  bundle compiled (code cache ${state})\n`);
+  }
+  if (process.env.SF_CODE_CACHE_WRITE === '1' && id) {
+    process.on('exit', () => {
+      const tmp = `${cachePath}.${process.pid}.tmp`;
+      writeFileSync(tmp, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()]));
+      renameSync(tmp, cachePath);
+    });
+  }
+  const bundle = new Module(bundlePath);
+  bundle.filename = bundlePath;
+  bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(here);
+  bundle.loaded = true;
+  (script.runInThisContext() as (...args: unknown[]) => void).call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, here);
+  return true;
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e) => {
-    process.stderr.write(`internal error[SF_E_INTERNAL]: ${String(e)}\n`);
-    process.exitCode = 10;
-  },
-);
+/** The V8 data of the cache file when its header is `id`, else undefined. */
+function readCache(cachePath: string, id: string): Buffer | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(cachePath);
+  } catch {
+    return undefined; // no cache (a build without training): compile from source
+  }
+  return file.toString('latin1', 0, id.length) === id ? file.subarray(id.length) : undefined;
+}
+
+if (!startBundle()) await import('./run.js');

@@ -24,13 +24,16 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
+// identical strings are equal without asking ICU, whose first use costs ~5 ms of start-up
+const compareText = (x: string, y: string): number => (x === y ? 0 : x.localeCompare(y));
+
 /** Stable order: file, line, column, code. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
+      compareText(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
-      a.code.localeCompare(b.code),
+      compareText(a.code, b.code),
   );
 }

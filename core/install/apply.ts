@@ -1,19 +1,22 @@
 import { crashPoint } from '../fs/crash-point.js';
 import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
-import { ensureStored, hasStoreEntry, removeStoreEntry } from '../library/store.js';
+import { ensureStored, hasStoreEntry, removeStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentRecord } from '../library/types.js';
 import { SfError } from '../errors/index.js';
 import type { SkitHashes } from '../skit/hash.js';
 import { hostContext, type Session } from './context.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { updateIntent } from './journal.js';
+import { trace } from '../trace/startup.js';
 import type { Plan, Step } from './plan-types.js';
 
 /** The release being installed, available while the command that prepared it runs (not in recovery). */
 export interface LiveRelease {
   sourceRoot: string;
   hashes: SkitHashes;
+  /** its store entry, already written into staging (see runMutation) */
+  staged?: StagedEntry | null;
 }
 
 /**
@@ -50,8 +53,10 @@ async function runStep(session: Session, step: Step, release: LiveRelease | null
     if (!(await hasStoreEntry(session.paths, step.bundleHash))) {
       if (!release) throw new SfError('SF_E_LIBRARY', `the release ${step.bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
       session.progress('storing the release');
-      await ensureStored(session.paths, release.sourceRoot, release.hashes);
+      if (release.staged) await release.staged.publish();
+      else await ensureStored(session.paths, release.sourceRoot, release.hashes);
     }
+    trace('stored');
     crashPoint(`${op}:after-store`);
     return;
   }
@@ -60,6 +65,7 @@ async function runStep(session: Session, step: Step, release: LiveRelease | null
   if (step.kind === 'project') {
     session.progress(`projecting into ${step.target.skillRoot} (${step.target.agent})`);
     results.set(step.target.agent, await adapter.project(step.request, ctx));
+    trace(`projected (${step.target.agent})`);
     crashPoint(`${op}:after-project`);
   } else if (step.kind === 'enablement') {
     results.set(step.target.agent, await adapter.setEnablement(step.request, step.record, ctx));
@@ -75,12 +81,14 @@ async function commitPlan(session: Session, lib: Library, intent: IntentRecord<P
   const plan = intent.plan!;
   const present = replay ? await outboxEventIds(session.paths) : new Set<string>();
   await appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
+  trace('outbox appended');
   crashPoint(`${plan.op}:after-outbox`);
   lib.commit({
     ...(plan.after ? { put: [plan.after] } : {}),
     ...(plan.before && (!plan.after || plan.after.skitId !== plan.before.skitId) ? { delete: [[plan.scopeKey, plan.before.skitId] as [string, string]] } : {}),
     deleteIntent: intent.id,
   });
+  trace('committed');
   crashPoint(`${plan.op}:after-commit`);
   await collectGarbage(session, lib, plan.gcCandidates);
   return plan.after;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../errors/index.js';
-import type { SourceResolver } from '../sources/index.js';
+import type { ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
 import { runMutation, planEnv, type MutationResult } from './mutate.js';
@@ -21,7 +21,7 @@ export interface InstallRequest {
   alias?: string;
   /** asked after planning, before anything changes; false cancels */
   confirm?: (plan: Plan) => Promise<boolean>;
-  resolvers?: SourceResolver[];
+  resolvers?: ResolveOptions['resolvers'];
 }
 
 export interface InstallOutcome extends MutationResult {

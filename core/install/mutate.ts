@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Library } from '../library/db.js';
+import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import type { Session } from './context.js';
@@ -8,6 +9,7 @@ import type { Plan, PlanEnv } from './plan-types.js';
 import { recoverIntent } from './recover.js';
 import { rollBack } from './rollback.js';
 import { FORGE_VERSION } from '../version.js';
+import { trace } from '../trace/startup.js';
 
 export interface MutationResult {
   plan: Plan;
@@ -36,6 +38,7 @@ export async function runMutation(
   confirm?: (plan: Plan) => Promise<boolean>,
 ): Promise<MutationResult> {
   const lib = (await Library.open(session.paths, { create: true }))!;
+  trace('library open');
   try {
     let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale));
     let plan: Plan;
@@ -50,10 +53,20 @@ export async function runMutation(
       abandonIntent(lib, intent);
       return { plan, record: plan.before, changed: false, cancelled: !idle };
     }
-    intent = updateIntent(lib, intent, 'applying', plan);
+    trace('planned');
+    // the store entry is written into staging (scratch, invisible) and its fsyncs run while the
+    // plan is flushed; the store step publishes it only after that
+    let staged: StagedEntry | null = null;
+    try {
+      staged = release && plan.steps.some((s) => s.kind === 'store') ? await stageStoreEntry(session.paths, release.sourceRoot, release.hashes) : null;
+    } catch (e) {
+      abandonIntent(lib, intent);
+      throw e;
+    }
     let record: InstallationRecord | null;
     try {
-      record = await applyPlan(session, lib, intent, release);
+      intent = updateIntent(lib, intent, 'applying', plan);
+      record = await applyPlan(session, lib, intent, release && { ...release, staged });
     } catch (e) {
       const current = lib.getIntent(intent.id);
       if (current && current.phase === 'applying') {
@@ -65,6 +78,8 @@ export async function runMutation(
         }
       }
       throw e;
+    } finally {
+      await staged?.discard();
     }
     return { plan, record, changed: true, cancelled: false };
   } finally {

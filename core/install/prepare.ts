@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
 import { hashSkit, type SkitHashes } from '../skit/hash.js';
 import { validateSkitDir } from '../skit/validate.js';
-import { redactText, resolveSource, type ResolvedSource, type SourceResolver } from '../sources/index.js';
+import { redactText, resolveSource, type ResolvedSource, type ResolveOptions } from '../sources/index.js';
+import { trace } from '../trace/startup.js';
 import type { Session } from './context.js';
 import type { PreparedRelease } from './plan-types.js';
 
 export interface PrepareOptions {
   version?: string;
-  resolvers?: SourceResolver[];
+  resolvers?: ResolveOptions['resolvers'];
 }
 
 export interface Prepared {
@@ -40,6 +41,7 @@ export async function prepareRelease(session: Session, source: string, options: 
   try {
     session.progress(`resolving ${redactText(source)}`);
     const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, env: session.env, resolvers: options.resolvers });
+    trace('source resolved');
     session.progress('validating');
     const validation = await validateSkitDir(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId });
     if (!validation.ok || !validation.layout) {
@@ -48,8 +50,10 @@ export async function prepareRelease(session: Session, source: string, options: 
         data: { diagnostics: validation.diagnostics },
       });
     }
+    trace('validated');
     session.progress('hashing');
     const hashes = await hashSkit(resolved.dir, validation.layout);
+    trace('hashed');
     const layout = validation.layout;
     const prepared: PreparedRelease = {
       skitId: layout.id,

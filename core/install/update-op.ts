@@ -1,7 +1,7 @@
 import { SfError, isSfError } from '../errors/index.js';
 import { Library } from '../library/db.js';
 import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
-import type { SourceResolver } from '../sources/index.js';
+import type { ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
 import { requireInScope } from './find-installation.js';
 import type { Scope } from './host-adapter.js';
@@ -19,7 +19,7 @@ export interface UpdateRequest {
   force?: boolean;
   /** a version (hub) or git ref to move to; default: the recorded source again (its ref, or the latest) */
   version?: string;
-  resolvers?: SourceResolver[];
+  resolvers?: ResolveOptions['resolvers'];
 }
 
 export interface UpdateOutcome {

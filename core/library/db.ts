@@ -13,6 +13,13 @@ import { recordScopeKey, type InstallationRecord, type IntentRecord } from './ty
  * lmdb is imported lazily so commands that never touch the library start fast.
  */
 
+/**
+ * lmdb transaction flags: abortable, committed before returning, but not flushed to disk. For
+ * writes that need no durability of their own (the next flushed commit flushes them too, and
+ * losing them to a power cut is harmless): see `claim`.
+ */
+const NO_FLUSH = 0x1 | 0x2 | 0x10000;
+
 const INST = 'inst:';
 const INTENT = 'intent:';
 const SCHEMA_VERSION = 1;
@@ -41,6 +48,9 @@ export class Library {
   static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
     if (!options.create && !existsSync(paths.library)) return null;
     await mkdir(paths.home, { recursive: true, mode: 0o700 });
+    // msgpackr's optional native string decoder costs more to locate and load than it saves on
+    // records this small; this only takes effect if nothing in the process loaded msgpackr yet
+    process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
     const { open } = await import('lmdb');
     let db: RootDatabase<unknown, string>;
     try {
@@ -56,7 +66,8 @@ export class Library {
     }
     const lib = new Library(db);
     const version = db.get('meta:schema');
-    if (version === undefined && options.create) db.putSync('meta:schema', SCHEMA_VERSION);
+    // not flushed on its own: re-created on the next open if a power cut loses it
+    if (version === undefined && options.create) db.transactionSync(() => db.putSync('meta:schema', SCHEMA_VERSION), NO_FLUSH);
     else if (version !== undefined && version !== SCHEMA_VERSION) {
       await db.close();
       throw new SfError('SF_E_LIBRARY', `the library at ${paths.library} has schema version ${String(version)}; this sf understands ${SCHEMA_VERSION}`, {
@@ -104,12 +115,16 @@ export class Library {
    * Writes `intent` only if no other intent is recorded, in one write transaction (LMDB has a
    * single writer, so the check and the write cannot interleave with another process). Returns
    * the intents that were in the way, or [] when `intent` was written.
+   *
+   * The claim is visible to other processes at once but not flushed to disk by itself: until the
+   * plan is recorded (a flushed commit, which flushes the claim too) nothing on disk has changed,
+   * so a claim lost to a power cut loses nothing.
    */
   claim(intent: IntentRecord): IntentRecord[] {
     return this.db.transactionSync(() => {
       const existing = this.listIntents().filter((i) => i.id !== intent.id);
       if (existing.length === 0) this.db.putSync(intentKey(intent.id), intent);
       return existing;
-    });
+    }, NO_FLUSH);
   }
 }

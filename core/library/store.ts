@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rm, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm, rename } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
 import { fsyncDir, removeTreeAtomic } from '../fs/atomic.js';
+import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
+import { trace } from '../trace/startup.js';
 import type { InventoryFile, SkitHashes } from '../skit/hash.js';
 import { bundleHex, type SfPaths } from './paths.js';
 
@@ -30,22 +33,9 @@ const manifestPath = (paths: SfPaths, bundleHash: string) => join(storeEntryDir(
 const fileMode = (mode: InventoryFile['mode']) => (mode === 'exec' ? 0o755 : 0o644);
 const abs = (root: string, rel: string) => join(root, ...rel.split('/'));
 
-/** Writes `bytes` to a new file and fsyncs it. */
-async function writeNew(path: string, bytes: Buffer, mode: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const fh = await open(path, 'wx', mode);
-  try {
-    await fh.writeFile(bytes);
-    await fh.chmod(mode);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 /** Reads a source file and checks that it still has the bytes that were hashed. */
-async function readVerified(sourceRoot: string, f: InventoryFile): Promise<Buffer> {
-  const bytes = await readFile(abs(sourceRoot, f.path));
+function readVerified(sourceRoot: string, f: InventoryFile): Buffer {
+  const bytes = readFileSync(abs(sourceRoot, f.path));
   if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) {
     throw new SfError('SF_E_HASH_MISMATCH', `${f.path} changed while it was being installed`, {
       location: { file: f.path },
@@ -55,10 +45,10 @@ async function readVerified(sourceRoot: string, f: InventoryFile): Promise<Buffe
   return bytes;
 }
 
-/** True when the store holds a complete entry for `bundleHash`. */
+/** True when the store holds a complete entry for `bundleHash` (its manifest is written last). */
 export async function hasStoreEntry(paths: SfPaths, bundleHash: string): Promise<boolean> {
   try {
-    await readFile(manifestPath(paths, bundleHash));
+    statSync(manifestPath(paths, bundleHash));
     return true;
   } catch (e) {
     if (hasErrno(e, 'ENOENT')) return false;
@@ -66,56 +56,100 @@ export async function hasStoreEntry(paths: SfPaths, bundleHash: string): Promise
   }
 }
 
+/** A store entry being written into staging: not visible in the store until `publish`. */
+export interface StagedEntry {
+  /** Waits for every file to be durable, then renames the entry into the store (atomic) and fsyncs the store directory. */
+  publish(): Promise<'created' | 'existing'>;
+  /** Deletes the staging copy (after a failure, or when publish was not reached). */
+  discard(): Promise<void>;
+}
+
+/**
+ * Starts storing the release found at `sourceRoot` (hashed as `hashes`): reads and checks every
+ * source file against `hashes` (SF_E_HASH_MISMATCH when one changed), writes the entry into
+ * `store/.staging/` and starts its fsyncs, then returns, so the caller can record its journal
+ * intent while the disk catches up. Null when the store already holds the entry. Staging is
+ * scratch: nothing is visible until `publish`, and recovery deletes what a crash leaves there.
+ */
+export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes: SkitHashes): Promise<StagedEntry | null> {
+  if (await hasStoreEntry(paths, hashes.bundle)) return null;
+  const staging = join(paths.storeStaging, `${bundleHex(hashes.bundle)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  let discarded = false;
+  const discard = async () => {
+    if (discarded) return;
+    discarded = true;
+    await rm(staging, { recursive: true, force: true });
+  };
+  let synced: Promise<void>;
+  try {
+    synced = startNewFilesDurable(entryFiles(staging, sourceRoot, hashes));
+  } catch (e) {
+    await discard();
+    throw e;
+  }
+  // publish() awaits it; until then a failure must not count as an unhandled rejection
+  synced.catch(() => undefined);
+  trace('store: entry staged, fsyncs started');
+  const publish = async (): Promise<'created' | 'existing'> => {
+    try {
+      await synced;
+      trace('store: entry files fsynced');
+      await fsyncDir(staging);
+      await mkdir(paths.store, { recursive: true });
+      try {
+        await rename(staging, storeEntryDir(paths, hashes.bundle));
+      } catch (e) {
+        // another process stored the same bundle first: content-addressed, so theirs is ours
+        if (hasErrno(e, 'ENOTEMPTY') || hasErrno(e, 'EEXIST')) return 'existing';
+        throw e;
+      }
+      await fsyncDir(paths.store);
+      return 'created';
+    } finally {
+      await discard();
+    }
+  };
+  return { publish, discard };
+}
+
 /**
  * Stores the release found at `sourceRoot` (hashed as `hashes`) unless the store already has it.
  * Every byte is checked against `hashes` while copying. Returns whether a new entry was created.
  */
 export async function ensureStored(paths: SfPaths, sourceRoot: string, hashes: SkitHashes): Promise<'created' | 'existing'> {
-  if (await hasStoreEntry(paths, hashes.bundle)) return 'existing';
-  const staging = join(paths.storeStaging, `${bundleHex(hashes.bundle)}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  try {
-    const bytes = new Map<string, Buffer>();
-    await Promise.all(
-      hashes.files.map(async (f) => {
-        const data = await readVerified(sourceRoot, f);
-        bytes.set(f.path, data);
-        await writeNew(abs(join(staging, 'release'), f.path), data, fileMode(f.mode));
-      }),
-    );
-    for (const skill of hashes.skills) {
-      const skillRoot = join(staging, 'skills', skill.name);
-      await mkdir(skillRoot, { recursive: true });
-      await Promise.all(
-        skill.files.map((f) => {
-          const from = f.from ?? (skill.path === '' ? f.path : `${skill.path}/${f.path}`);
-          const data = bytes.get(from.normalize('NFC')) ?? bytes.get(from);
-          if (!data) throw new SfError('SF_E_INTERNAL', `skill ${skill.name}: ${from} is not among the hashed files`);
-          return writeNew(abs(skillRoot, f.path), data, fileMode(f.mode));
-        }),
-      );
-    }
-    const manifest: StoreManifest = {
-      schema: 1,
-      skitId: hashes.id,
-      bundleHash: hashes.bundle,
-      files: hashes.files,
-      skills: hashes.skills.map((s) => ({ name: s.name, hash: s.hash, files: s.files })),
-    };
-    await writeNew(join(staging, 'manifest.json'), Buffer.from(JSON.stringify(manifest)), 0o644);
-    await fsyncDir(staging);
-    await mkdir(paths.store, { recursive: true });
-    try {
-      await rename(staging, storeEntryDir(paths, hashes.bundle));
-    } catch (e) {
-      // another process stored the same bundle first: content-addressed, so theirs is ours
-      if (hasErrno(e, 'ENOTEMPTY') || hasErrno(e, 'EEXIST')) return 'existing';
-      throw e;
-    }
-    await fsyncDir(paths.store);
-    return 'created';
-  } finally {
-    await rm(staging, { recursive: true, force: true });
+  const staged = await stageStoreEntry(paths, sourceRoot, hashes);
+  return staged ? staged.publish() : 'existing';
+}
+
+/** Every file of a store entry below `staging`: the release, each skill's projection, the manifest. */
+function entryFiles(staging: string, sourceRoot: string, hashes: SkitHashes): NewFile[] {
+  const bytes = new Map<string, Buffer>();
+  const files: NewFile[] = [];
+  for (const f of hashes.files) {
+    const data = readVerified(sourceRoot, f);
+    bytes.set(f.path, data);
+    files.push({ path: abs(join(staging, 'release'), f.path), bytes: data, mode: fileMode(f.mode) });
   }
+  for (const skill of hashes.skills) {
+    const skillRoot = join(staging, 'skills', skill.name);
+    // a skill without files still gets its (empty) directory
+    mkdirSync(skillRoot, { recursive: true });
+    for (const f of skill.files) {
+      const from = f.from ?? (skill.path === '' ? f.path : `${skill.path}/${f.path}`);
+      const data = bytes.get(from.normalize('NFC')) ?? bytes.get(from);
+      if (!data) throw new SfError('SF_E_INTERNAL', `skill ${skill.name}: ${from} is not among the hashed files`);
+      files.push({ path: abs(skillRoot, f.path), bytes: data, mode: fileMode(f.mode) });
+    }
+  }
+  const manifest: StoreManifest = {
+    schema: 1,
+    skitId: hashes.id,
+    bundleHash: hashes.bundle,
+    files: hashes.files,
+    skills: hashes.skills.map((s) => ({ name: s.name, hash: s.hash, files: s.files })),
+  };
+  files.push({ path: join(staging, 'manifest.json'), bytes: Buffer.from(JSON.stringify(manifest)), mode: 0o644 });
+  return files;
 }
 
 /** Reads the manifest of a store entry (null when the entry is missing). */

@@ -1,12 +1,18 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { skillFrontmatterSchema as skillSchema } from '../../schemas/generated/skill-frontmatter.js';
+import { validate as validateSkill } from '../../schemas/generated/skill-frontmatter.validate.js';
 import { skitFrontmatterSchema as skitSchema } from '../../schemas/generated/skit-frontmatter.js';
+import { validate as validateSkit } from '../../schemas/generated/skit-frontmatter.validate.js';
+import { AJV_OPTIONS } from './schema-options.js';
 import { pointerSegment } from './yaml-positions.js';
 
 /**
  * The SKIT and SKILL.md frontmatter JSON Schemas (schemas/json/, embedded by the generator in
- * schemas/generated/) compiled with ajv (draft 2020-12), and their errors turned into findings
- * keyed by JSON pointer, so callers can place them on YAML lines.
+ * schemas/generated/) checked with ajv (draft 2020-12), and their errors turned into findings
+ * keyed by JSON pointer, so callers can place them on YAML lines. The frontmatter validators are
+ * precompiled by `npm run gen` (scripts/gen/validators.ts); any other schema is compiled with ajv
+ * on first use, with the same options.
  */
 
 export { skillSchema, skitSchema };
@@ -18,13 +24,18 @@ export interface SchemaFinding {
   message: string;
 }
 
+const compiled = new Map<object, ValidateFunction>([
+  [skitSchema, validateSkit as unknown as ValidateFunction],
+  [skillSchema, validateSkill as unknown as ValidateFunction],
+]);
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<object, ValidateFunction>();
 
 function validatorFor(schema: object): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: true, verbose: true });
+    // required (not imported) so ajv is only loaded by processes that check a schema that is not precompiled
+    const { Ajv2020: AjvClass } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajv ??= new AjvClass({ ...AJV_OPTIONS });
     fn = ajv.compile(schema);
     compiled.set(schema, fn);
   }

@@ -28,9 +28,12 @@ export { describeTree, synthesizeDescriptor } from './describe.js';
  * identity (or reuses `describeTree` to discover skills and synthesize a descriptor) and returns a
  * `ResolvedSource` whose `dir` lies inside `options.workDir`.
  */
-export function resolverChain(options: Pick<ResolveOptions, 'cwd' | 'env' | 'resolvers'>): SourceResolver[] {
-  return [localResolver(options.cwd, options.env), ...(options.resolvers ?? []), gitResolver, archiveUrlResolver, skillUrlResolver];
+export async function resolverChain(options: Pick<ResolveOptions, 'cwd' | 'env' | 'resolvers'>): Promise<SourceResolver[]> {
+  return [localResolver(options.cwd, options.env), ...(await pluginResolvers(options)), gitResolver, archiveUrlResolver, skillUrlResolver];
 }
+
+const pluginResolvers = async (options: Pick<ResolveOptions, 'resolvers'>): Promise<SourceResolver[]> =>
+  typeof options.resolvers === 'function' ? options.resolvers() : (options.resolvers ?? []);
 
 /**
  * Resolves a `<source>` string to a materialized local tree, ready for validation and install.
@@ -42,11 +45,14 @@ export function resolverChain(options: Pick<ResolveOptions, 'cwd' | 'env' | 'res
  */
 export async function resolveSource(input: string, options: ResolveOptions): Promise<ResolvedSource> {
   const source = input.trim();
-  const chain = resolverChain(options);
   if (source === '') {
-    throw new SfError('SF_E_SOURCE', 'the source is empty', { hint: acceptedForms(chain) });
+    throw new SfError('SF_E_SOURCE', 'the source is empty', { hint: acceptedForms(await resolverChain(options)) });
   }
   await mkdir(options.workDir, { recursive: true });
+  // a local path never needs the plug-ins (a provider function, e.g. the hub client and its stored logins, is not called)
+  const local = localResolver(options.cwd, options.env);
+  if (local.matches(source)) return local.resolve(source, options);
+  const chain = await resolverChain(options);
   for (const resolver of chain) {
     if (resolver.matches(source)) return resolver.resolve(source, options);
   }

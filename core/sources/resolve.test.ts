@@ -39,6 +39,21 @@ describe('core/sources resolver chain', () => {
     assert.deepEqual(seen, []);
   });
 
+  it('calls a plug-in provider only for sources that are not local paths', async () => {
+    await writeTree(root, { 'kit/SKILL.md': skillMd('kit') });
+    const seen: string[] = [];
+    let loads = 0;
+    const provider = async () => {
+      loads++;
+      return [hubLike(seen)];
+    };
+    assert.equal((await resolveSource('./kit', { cwd: root, workDir: join(root, 'w'), resolvers: provider })).kind, 'local-skill');
+    assert.equal(loads, 0);
+    assert.equal((await resolveSource('acme/kit', { cwd: root, workDir: join(root, 'w'), resolvers: provider })).kind, 'hub');
+    assert.equal(loads, 1);
+    assert.deepEqual(seen, ['acme/kit v=']);
+  });
+
   it('rejects an unrecognized source with SF_E_SOURCE, listing accepted forms, without leaking credentials', async () => {
     await assert.rejects(resolveSource('ftp://bob:hunter2@h/x', { cwd: root, workDir: join(root, 'w') }), (e) => {
       assert.ok(isSfError(e, 'SF_E_SOURCE'));

@@ -36,8 +36,11 @@ export interface ResolveOptions {
   fetch?: typeof fetch;
   /** environment for credentials (`SF_GIT_TOKEN`, `SF_GIT_USERNAME`) and the system git; defaults to process.env */
   env?: NodeJS.ProcessEnv;
-  /** plug-in resolvers (e.g. the hub registry); consulted after local paths, before the built-in remote resolvers */
-  resolvers?: SourceResolver[];
+  /**
+   * plug-in resolvers (e.g. the hub registry); consulted after local paths, before the built-in
+   * remote resolvers. A function is called only when the source is not a local path.
+   */
+  resolvers?: SourceResolver[] | (() => Promise<SourceResolver[]>);
   /** overrides of `DEFAULT_LIMITS` */
   limits?: Partial<SourceLimits>;
 }

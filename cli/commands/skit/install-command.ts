@@ -6,6 +6,7 @@ import { sanitize } from '../../output/style.js';
 import { printChange } from './render.js';
 import { cliSession, parseAgents, parseScope } from './session.js';
 import { hubResolvers } from './hub-resolvers.js';
+import { trace } from '../../../core/trace/startup.js';
 
 /**
  * The one implementation behind `sf add skit` and `sf skit install`: both commands are built
@@ -26,6 +27,7 @@ type InstallArgs = { source: string; version?: string; agent?: string; scope?: s
 
 export async function runInstall(args: InstallArgs): Promise<void> {
   const { installSkit } = await import('../../../core/install/install-op.js');
+  trace('install code loaded');
   const session = await cliSession();
   const interactive = !args.yes && !args.json && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
   try {
@@ -37,7 +39,8 @@ export async function runInstall(args: InstallArgs): Promise<void> {
       force: args.force,
       alias: args.alias,
       confirm: interactive ? confirmPlan : undefined,
-      resolvers: await hubResolvers(),
+      // loaded only for a source that is not a local path
+      resolvers: hubResolvers,
     });
     if (!args.json) printDiagnostics(outcome.diagnostics, 'stderr');
     const action = outcome.cancelled ? 'cancelled' : !outcome.changed ? 'unchanged' : outcome.plan.before ? 'updated' : 'installed';

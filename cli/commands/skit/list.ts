@@ -1,4 +1,5 @@
 import { command, flag, option, optional, string } from 'cmd-ts';
+import { compareIds } from '../../../core/text/compare.js';
 import { out, printJson, printTable } from '../../output/print.js';
 
 export const listCommand = command({
@@ -22,7 +23,7 @@ export const listCommand = command({
     const records = lib ? lib.listInstallations() : [];
     const interrupted = lib ? lib.listIntents().length : 0;
     await lib?.close();
-    records.sort((a, b) => a.skitId.localeCompare(b.skitId) || a.scope.localeCompare(b.scope));
+    records.sort((a, b) => compareIds(a.skitId, b.skitId) || compareIds(a.scope, b.scope));
     if (json) {
       printJson(
         records.map((r) => ({

@@ -1,5 +1,4 @@
 import { command, flag, option, optional, positional, string } from 'cmd-ts';
-import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
@@ -45,6 +44,8 @@ export const packCommand = command({
     const bytes = await packTree(root, files);
     const { writeFileAtomic } = await import('../../../core/fs/atomic.js');
     await writeFileAtomic(archive, bytes);
+    // imported here: node:crypto costs ~3 ms to load, which every `sf skit` command would pay
+    const { createHash } = await import('node:crypto');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const id = validation.layout?.id;
     if (json) {

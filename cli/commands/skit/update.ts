@@ -21,7 +21,7 @@ export const updateCommand = command({
     if (a.id && a.all) throw new SfError('SF_E_USAGE', 'give either a SKIT id or --all, not both', { hint: 'sf skit update acme/kit, or sf skit update --all' });
     const { updateSkits } = await import('../../../core/install/update-op.js');
     const session = await cliSession();
-    const outcomes = await updateSkits(session, { ids: a.id ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, resolvers: await hubResolvers() });
+    const outcomes = await updateSkits(session, { ids: a.id ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, resolvers: hubResolvers });
     const failed = outcomes.filter((o) => o.error);
     if (a.json) {
       printJson(

@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../test-support/index.js';
+import { hashSkit } from '../skit/hash.js';
+import { validateSkitDir } from '../skit/validate.js';
+import { sfPaths } from './paths.js';
+import { ensureStored, hasStoreEntry, readStoreManifest, stageStoreEntry, storeReleaseDir, storeSkillDir } from './store.js';
+
+const KIT = {
+  'README.md': '---\nskit: 1\nid: acme/kit\nskills:\n  - name: review\n    path: skills/review\n---\n\n# kit\n',
+  'skills/review/SKILL.md': '---\nname: review\ndescription: Reviews code. Use it for reviews.\n---\n\n# review\n',
+  'skills/review/scripts/run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
+};
+
+describe('core/library/store: content-addressed entries', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => (dir = await tempDir('sf-store-')));
+  afterEach(() => dir.cleanup());
+
+  async function prepared() {
+    const src = join(dir.path, 'src');
+    await writeTree(src, KIT);
+    const v = await validateSkitDir(src);
+    assert.ok(v.layout, JSON.stringify(v.diagnostics));
+    return { src, hashes: await hashSkit(src, v.layout) };
+  }
+
+  it('stages an entry invisibly, and publish makes it complete in the store', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const staged = await stageStoreEntry(paths, src, hashes);
+    assert.ok(staged);
+    assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+    assert.equal((await readdir(paths.storeStaging)).length, 1);
+    assert.equal(await staged.publish(), 'created');
+    assert.equal(await hasStoreEntry(paths, hashes.bundle), true);
+    assert.deepEqual(await readdir(paths.storeStaging), []);
+    const manifest = await readStoreManifest(paths, hashes.bundle);
+    assert.equal(manifest?.bundleHash, hashes.bundle);
+    assert.equal(await readFile(join(storeReleaseDir(paths, hashes.bundle), 'README.md'), 'utf8'), KIT['README.md']);
+    const script = join(storeSkillDir(paths, hashes.bundle, 'review'), 'scripts', 'run.sh');
+    assert.equal((await stat(script)).mode & 0o777, 0o755);
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
+    assert.equal(await ensureStored(paths, src, hashes), 'existing');
+  });
+
+  it('leaves nothing behind when a staged entry is discarded', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const staged = await stageStoreEntry(paths, src, hashes);
+    await staged!.discard();
+    assert.deepEqual(await readdir(paths.storeStaging), []);
+    assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+  });
+
+  it('refuses a source file that changed after hashing, storing nothing', async () => {
+    const { src, hashes } = await prepared();
+    await writeTree(src, { 'skills/review/SKILL.md': KIT['skills/review/SKILL.md'] + 'edited\n' });
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    await assert.rejects(stageStoreEntry(paths, src, hashes), (e: Error & { code?: string }) => e.code === 'SF_E_HASH_MISMATCH');
+    assert.deepEqual(await readdir(paths.storeStaging).catch(() => []), []);
+    assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+  });
+});

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// `npm run build`: type-checks and emits everything with tsc (dist/ keeps every module for benches,
+// scripts and other consumers; dist/cli/sf.js is cli/sf.ts), then bundles the CLI:
+//
+//   dist/cli/sf-bundle.cjs    cli/run.ts and everything it reaches, one CommonJS script (esbuild)
+//   dist/cli/sf-bundle.cache  V8 code cache of that script, trained here on real commands
+//   dist/cli/hash-worker.js   the hashing worker (core/skit/hash-worker.ts), its own small bundle
+//
+// dist/cli/sf.js starts the bundle from its code cache (see cli/sf.ts). Why: Node 20 has no
+// compile cache, so `sf` used to spend most of its start-up resolving, reading and compiling
+// hundreds of module files. CommonJS because only vm.Script takes a code cache on Node 20; modules
+// reached through dynamic import() stay lazy (esbuild initializes them on first import).
+//
+// Outside the bundle, loaded from node_modules with require() when first needed:
+//   protobufjs                 finds optional modules through an eval'd require
+//   hono, @hono/node-server    the hub server (`sf hub serve` only)
+//   isomorphic-git             git over http(s) sources only
+//   @opentelemetry/*           telemetry export only
+//   msgpackr-extract           msgpackr's optional native decoder (core/library/db.ts opts out)
+//   bun:ffi                    a Bun-only branch of lmdb
+// lmdb's JavaScript is bundled; its native addon is still loaded from its package (see
+// lmdbLocatesItself).
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'cli');
+const bundleFile = join(outdir, 'sf-bundle.cjs');
+const cacheFile = join(outdir, 'sf-bundle.cache');
+const EXTERNAL = ['bun:ffi', 'msgpackr-extract', 'protobufjs', 'hono', 'hono/*', '@hono/node-server', 'isomorphic-git', 'isomorphic-git/*', '@opentelemetry/*'];
+
+/** tsc over the whole project; returns its exit code (it still emits when files have type errors). */
+function typecheckAndEmit() {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // prefer packages' ESM builds (jsonc-parser's "main" is a UMD wrapper esbuild cannot follow)
+  mainFields: ['module', 'main'],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+async function bundle() {
+  const result = await build({
+    ...common,
+    entryPoints: ['cli/run.ts'],
+    outfile: bundleFile,
+    format: 'cjs',
+    external: EXTERNAL,
+    alias: { lmdb: './node_modules/lmdb/dist/index.cjs' },
+    // lmdbLocatesItself resolves lmdb's real file on purpose
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    plugins: [lmdbLocatesItself],
+    // import() becomes require() (and lazy initialization for bundled modules): a script run from a
+    // code cache has no dynamic-import callback, and require() of the CommonJS builds is faster
+    supported: { 'dynamic-import': false },
+    // cli/sf.ts runs the script as a CommonJS module body, so __filename is the bundle
+    define: { 'import.meta.url': '__sfBundleUrl' },
+    banner: { js: "const __sfBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    metafile: true,
+  });
+  await writeFile(bundleFile, asciiOnly(await readFile(bundleFile, 'utf8')));
+  await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.js'), format: 'esm' });
+  await writeFile(join(root, 'dist', 'cli-bundle.meta.json'), JSON.stringify(result.metafile));
+  return result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes;
+}
+
+/**
+ * lmdb's JavaScript is bundled (so it is in the code cache; loading its CommonJS build and its
+ * dependencies from node_modules took ~15 ms per command). It finds its native addon, its
+ * compression dictionary and its own require() from its file name, so inside the bundle its
+ * `__filename` is the real dist/index.cjs of the installed package, resolved at run time.
+ */
+const lmdbLocatesItself = {
+  name: 'lmdb-locates-itself',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]lmdb[\\/]dist[\\/]index\.cjs$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('__filename')) throw new Error(`${args.path} no longer uses __filename; check how lmdb finds its native addon`);
+      // the package's own node_modules is where require.resolve looks first; resolving the exports
+      // map costs ~2 ms, so that file is taken directly when it is there
+      const locate = `var __sfLmdbFile = (() => { const p = require('node:path').join(__dirname, '..', '..', 'node_modules', 'lmdb', 'dist', 'index.cjs'); return require('node:fs').existsSync(p) ? p : require.resolve('lmdb'); })();`;
+      return { contents: `${locate}\n${text.replaceAll('__filename', '__sfLmdbFile')}`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * cli/sf.ts decodes the bundle as latin1 (a one-byte string, no UTF-8 decoding at start-up), which
+ * is exact only for ASCII. esbuild escapes non-ASCII in strings and templates but leaves it in
+ * regular expression literals, where `\uXXXX` means the same character (surrogate pairs included,
+ * with or without the u flag) unless it follows a backslash, which is refused.
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (ch, offset) => {
+    if (text[offset - 1] === '\\') throw new Error(`sf-bundle.cjs: cannot escape the escaped non-ASCII character at offset ${offset}`);
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Trains the code cache: runs real commands through the loader, each one starting from the cache
+ * the previous one wrote, so the cache ends up holding the functions all of them compiled.
+ */
+async function trainCodeCache() {
+  await rm(cacheFile, { force: true });
+  const tmp = await mkdtemp(join(tmpdir(), 'sf-build-'));
+  try {
+    const home = join(tmp, 'home');
+    const project = join(tmp, 'project');
+    const kit = join(tmp, 'kit');
+    await mkdir(join(project, '.git'), { recursive: true });
+    await mkdir(join(project, '.claude'), { recursive: true });
+    await mkdir(home, { recursive: true });
+    await writeKit(kit);
+    const env = { ...process.env, HOME: home, SF_HOME: join(home, '.sf'), NO_COLOR: '1', SF_CODE_CACHE_WRITE: '1' };
+    delete env.SF_HUB_URL;
+    delete env.SF_HUB_TOKEN;
+    const runs = [
+      ['--help'],
+      ['skit', 'validate', kit],
+      ['skit', 'hash', kit],
+      ['add', 'skit', kit, '--agent', 'claude-code', '--yes'],
+      ['skit', 'list'],
+      ['skit', 'list', '--json'],
+      ['skit', 'doctor'],
+      ['skit', 'disable', 'train/kit:beta', '--agent', 'claude-code'],
+      ['skit', 'remove', 'train/kit'],
+    ];
+    for (const args of runs) {
+      const r = spawnSync(process.execPath, [join(outdir, 'sf.js'), ...args], { cwd: project, env, encoding: 'utf8' });
+      if (r.status !== 0 && !(args[0] === '--help')) throw new Error(`training run \`sf ${args.join(' ')}\` failed (${r.status}): ${r.stderr}`);
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function writeKit(dir) {
+  const files = {
+    'README.md': '---\nskit: 1\nid: train/kit\nskills:\n  - name: alpha\n    path: skills/alpha\n  - name: beta\n    path: skills/beta\n---\n\n# train kit\n',
+    'skills/alpha/SKILL.md': '---\nname: alpha\ndescription: Trains the code cache. Use it never.\n---\n\n# alpha\n',
+    'skills/alpha/references/notes.md': '# notes\n',
+    'skills/beta/SKILL.md': '---\nname: beta\ndescription: Trains the code cache too. Use it never.\n---\n\n# beta\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, rel)), { recursive: true });
+    await writeFile(join(dir, rel), text);
+  }
+}
+
+async function main() {
+  const tsc = process.argv.includes('--bundle-only') ? 0 : typecheckAndEmit();
+  // bundle even when tsc reported type errors: the emitted JS still runs, and so must the CLI
+  const bytes = await bundle();
+  await trainCodeCache();
+  const cache = await stat(cacheFile).catch(() => null);
+  if (!cache) throw new Error('the training runs did not write dist/cli/sf-bundle.cache: dist/cli/sf.js did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.ts)');
+  process.stdout.write(`bundled dist/cli/sf-bundle.cjs (${Math.round(bytes / 1024)} KiB) with a ${Math.round(cache.size / 1024)} KiB code cache\n`);
+  process.exitCode = tsc;
+}
+
+main().catch((e) => {
+  process.stderr.write(`build failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
