@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { tempDir } from '../../test-support/index.js';
 import { isSfError } from '../errors/index.js';
-import { digestFiles } from './file-digests.js';
+import { digestFiles, spawnHashWorker } from './file-digests.js';
 import { ABORT, createHashJob, DONE } from './hash-job.js';
 import { startTreeDigests } from './tree-digests.js';
 import { walkTree } from './tree.js';
 
-const workerUrl = () => new URL(import.meta.url.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const CHUNK = 1024;
 // sizes around the read-buffer boundary, plus an empty file
@@ -59,7 +57,7 @@ describe('file digests (core/skit/file-digests)', () => {
       files.map((_, i) => i),
       CHUNK,
     );
-    const worker = new Worker(workerUrl(), { workerData: job });
+    const worker = spawnHashWorker(job);
     const message = await new Promise((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -74,7 +72,7 @@ describe('file digests (core/skit/file-digests)', () => {
     const missing = join(dir.path, 'missing.bin');
     const job = createHashJob([files[0].abs, missing, files[1].abs], [1, 0, 2], CHUNK);
     const message = await new Promise((resolve, reject) => {
-      const worker = new Worker(workerUrl(), { workerData: job });
+      const worker = spawnHashWorker(job);
       worker.once('message', resolve);
       worker.once('error', reject);
     });

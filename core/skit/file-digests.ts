@@ -27,9 +27,15 @@ const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 const MAX_THREADS = 4;
 const DEFAULT_CHUNK = 256 * 1024;
 
-// From dist/ the worker is compiled JS; under tsx (tests) it is the .ts source and the worker
-// inherits tsx through execArgv.
-const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+// From dist/ the worker is compiled JS. Under tsx (tests) it is the .ts source; Node 20 workers do
+// not inherit tsx's `--import` hooks, so a tiny bootstrap registers tsx before loading it.
+const fromSource = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(fromSource ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+/** Starts one hash worker on `job` (exported for the worker's own tests). */
+export const spawnHashWorker = (job: HashJob): Worker =>
+  fromSource
+    ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
+    : new Worker(workerUrl, { workerData: job });
 
 /** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
 export interface DigestRun {
@@ -91,7 +97,7 @@ interface RunningWorker {
 }
 
 function startWorker(job: HashJob): RunningWorker {
-  const worker = new Worker(workerUrl, { workerData: job });
+  const worker = spawnHashWorker(job);
   const ended = new Promise<HashFailure | null>((resolve) => {
     worker.on('message', (m: { type: 'end'; failure: HashFailure | null }) => resolve(m.failure));
     // A worker that cannot start leaves the work to the other threads. One that dies mid-file
