@@ -10,6 +10,10 @@ import { registryManageRoutes } from './routes/registry-manage.js';
 import { registryPublishRoutes } from './routes/registry-publish.js';
 import { registryReadRoutes } from './routes/registry-read.js';
 import { wellKnownRoutes } from './routes/well-known.js';
+import { otlpRoutes } from './routes/otlp.js';
+import { telemetryQueryRoutes } from './routes/query-telemetry.js';
+import { telemetrySettingsRoutes } from './routes/telemetry-settings.js';
+import { TelemetryService, type TelemetryConfig } from './telemetry/service.js';
 import type { HubStorage } from './storage/ports.js';
 
 export interface HubOptions {
@@ -18,6 +22,8 @@ export interface HubOptions {
   baseUrl?: string;
   /** registry quota overrides (hub/limits.ts) */
   limits?: Partial<RegistryLimits>;
+  /** the telemetry service (OTLP ingest, normalization, queries), or its settings; default: built from `storage` */
+  telemetry?: TelemetryService | TelemetryConfig;
 }
 
 /**
@@ -34,6 +40,9 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
   };
   app.onError(onHubError);
   app.route('/', healthRoutes);
+  // OTLP answers with google.rpc.Status bodies of its own, so it authenticates itself, before the JSON funnel
+  const telemetry = options.telemetry instanceof TelemetryService ? options.telemetry : new TelemetryService(options.storage, options.telemetry);
+  app.route('/', otlpRoutes(telemetry, options.storage));
   app.use('*', async (c, next) => {
     c.set('registry', registry);
     await next();
@@ -45,6 +54,8 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
   app.route('/', registryManageRoutes);
   app.route('/', wellKnownRoutes);
   app.route('/', registryDownloadRoutes);
+  app.route('/', telemetrySettingsRoutes(telemetry));
+  app.route('/', telemetryQueryRoutes(telemetry));
   app.notFound((c) => c.json({ error: { code: 'SF_E_NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
   return app;
 }

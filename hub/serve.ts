@@ -4,6 +4,7 @@ import { createHubApp } from './app.js';
 import type { RegistryLimits } from './limits.js';
 import { openEmbeddedStorage } from './storage/embedded/lmdb-store.js';
 import type { HubStorage } from './storage/ports.js';
+import { TelemetryService, type TelemetryConfig } from './telemetry/service.js';
 
 export interface RunningHub {
   url: string;
@@ -14,10 +15,13 @@ export interface RunningHub {
 }
 
 /** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
-export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string; limits?: Partial<RegistryLimits> }): Promise<RunningHub> {
+export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string; limits?: Partial<RegistryLimits>; telemetry?: TelemetryConfig }): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
-  const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits });
+  // raw telemetry batches past their retention are swept hourly; a queue left by a previous run resumes
+  const telemetry = new TelemetryService(storage, { sweepIntervalMs: 60 * 60 * 1000, ...options.telemetry });
+  await telemetry.start();
+  const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
   });
@@ -32,7 +36,9 @@ export async function startHub(options: { dataDir: string; port?: number; host?:
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-      }).then(() => storage.close());
+      })
+        .then(() => telemetry.stop())
+        .then(() => storage.close());
       return closing;
     },
   };

@@ -38,10 +38,13 @@ interface Ctx extends AdmissionCounts {
   card: CardinalityScope;
 }
 
+// ES2024 String methods (Node 20 has them; the project's TypeScript lib is ES2023)
+type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
+
 function cleanString(s: string, ctx: Ctx): string {
-  if (s.isWellFormed()) return s;
+  if ((s as Es2024String).isWellFormed()) return s;
   ctx.sanitized++;
-  return s.toWellFormed();
+  return (s as Es2024String).toWellFormed();
 }
 
 function cleanValue(v: OtlpValue, ctx: Ctx): OtlpValue {
@@ -98,8 +101,10 @@ function copyUpTo(attrs: OtlpAttributes, keys: string[], end: number): OtlpAttri
 function admitLog(r: OtlpLogRecord, ctx: Ctx): void {
   r.attributes = admitAttributes(r.attributes, METADATA_ALLOWLIST, ctx);
   if (r.body !== undefined) {
-    if (!ctx.content) {
-      ctx.droppedContent++;
+    // an empty body (`"body": {}` from the JS SDK's JSON serializer) carries nothing to drop
+    const empty = r.body === null || r.body === '';
+    if (!ctx.content || empty) {
+      if (!empty) ctx.droppedContent++;
       delete r.body;
     } else r.body = cleanValue(r.body, ctx);
   }
@@ -140,8 +145,11 @@ function admitMetric(m: OtlpMetric, ctx: Ctx): void {
 
 const pointsOf = (m: OtlpMetric): number => ('dataPoints' in m.data ? m.data.dataPoints.length : 1);
 
-/** Applies the admission policy to `req` in place and returns what it did. */
-export function admitRequest(req: OtlpRequest, options: AdmissionOptions): AdmissionCounts {
+const COUNT_KEYS = ['accepted', 'rejected', 'droppedContent', 'foldedCardinality', 'sanitized'] as const;
+const snapshot = (c: AdmissionCounts): AdmissionCounts => ({ accepted: c.accepted, rejected: c.rejected, droppedContent: c.droppedContent, foldedCardinality: c.foldedCardinality, sanitized: c.sanitized });
+
+/** Applies the admission policy to `req` in place and returns what it did, in total and per resource group. */
+export function admitRequest(req: OtlpRequest, options: AdmissionOptions): AdmissionCounts & { perResource: AdmissionCounts[] } {
   const ctx: Ctx = {
     content: options.contentCollection,
     card: options.cardinality,
@@ -152,7 +160,9 @@ export function admitRequest(req: OtlpRequest, options: AdmissionOptions): Admis
     sanitized: 0,
   };
   let room = options.maxRecords;
+  const perResource: AdmissionCounts[] = [];
   for (const r of req.resources as ResourceGroup<unknown>[]) {
+    const before = snapshot(ctx);
     r.resource.attributes = admitAttributes(r.resource.attributes, METADATA_ALLOWLIST, ctx);
     for (const s of r.scopes) {
       s.scope.name = cleanString(s.scope.name, ctx);
@@ -173,7 +183,9 @@ export function admitRequest(req: OtlpRequest, options: AdmissionOptions): Admis
       }
       if (kept.length !== s.items.length) s.items = kept;
     }
+    const after = snapshot(ctx);
+    for (const k of COUNT_KEYS) after[k] -= before[k];
+    perResource.push(after);
   }
-  const { content: _c, card: _k, ...counts } = ctx;
-  return counts;
+  return { ...snapshot(ctx), perResource };
 }

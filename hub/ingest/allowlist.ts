@@ -40,8 +40,16 @@ export const METRIC_DIMENSIONS: ReadonlySet<string> = new Set(METRIC_ALLOWED_DIM
 const IDENTITY_SUFFIX = /(\.|_)(id|ids|hash|previous_hash|fingerprint|sha|original_sha|key|ref|purl|version)$/;
 const IDENTITY_EXTRA = new Set(['agent.skill.name', 'agent.skill.event.sequence']);
 
+const identityCache = new Map<string, boolean>();
+
 export function isIdentityAttribute(key: string): boolean {
-  return IDENTITY_EXTRA.has(key) || IDENTITY_SUFFIX.test(key);
+  let hit = identityCache.get(key);
+  if (hit === undefined) {
+    hit = IDENTITY_EXTRA.has(key) || IDENTITY_SUFFIX.test(key);
+    // attribute keys are attacker-chosen: memoize only the bounded registry vocabulary
+    if (METADATA_ALLOWLIST.has(key)) identityCache.set(key, hit);
+  }
+  return hit;
 }
 
 /**

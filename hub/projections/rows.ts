@@ -60,8 +60,10 @@ export interface ObservationEventRow extends RowIdentity {
   evidenceSource?: string;
   evidenceFidelity?: string;
   schemaUrl?: string;
-  /** every admitted attribute of the record (metadata only unless the account opted into content) */
+  /** the admitted attributes not carried by a typed field (metadata only unless the account opted into content) */
   attributes: Record<string, JsonValue>;
+  /** the log body: present only for accounts that opted into content collection */
+  body?: JsonValue;
   rawBatchId: string;
   normalizerVersion: string;
 }
@@ -191,7 +193,13 @@ export interface SkillFeedbackIncidentRow extends RowIdentity {
   normalizerVersion: string;
 }
 
-/** Counters of one daily usage rollup row. */
+/**
+ * Counters of one daily usage rollup row. `activations` counts distinct activation ids; `loaded`,
+ * `truncated` and `loadFailed` count activations reaching that state; `interventions` counts user
+ * interventions of every type (disable_skill and uninstall_skill included); `disables` and
+ * `uninstalls` count inventory changes observed on disk; `negativeFeedback` counts negative
+ * feedback and negative_feedback interventions; `sessions` counts distinct sessions.
+ */
 export interface UsageCounters {
   activations: number;
   explicit: number;
@@ -199,7 +207,6 @@ export interface UsageCounters {
   loaded: number;
   truncated: number;
   loadFailed: number;
-  actions: number;
   interventions: number;
   negativeFeedback: number;
   incidents: number;
@@ -223,7 +230,7 @@ export interface UsageRollupRow extends UsageCounters {
 }
 
 export const ZERO_COUNTERS: UsageCounters = {
-  activations: 0, explicit: 0, implicit: 0, loaded: 0, truncated: 0, loadFailed: 0, actions: 0,
+  activations: 0, explicit: 0, implicit: 0, loaded: 0, truncated: 0, loadFailed: 0,
   interventions: 0, negativeFeedback: 0, incidents: 0, disables: 0, uninstalls: 0, sessions: 0,
 };
 

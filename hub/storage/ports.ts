@@ -169,5 +169,10 @@ export interface HubStorage {
   tokens: TokenStore;
   registry: RegistryStore;
   blobs: BlobStore;
+  /** OTLP ingest, normalization queue and projections (telemetry-ports.ts) */
+  telemetry: TelemetryStorage;
   close(): Promise<void>;
 }
+
+export type * from './telemetry-ports.js';
+import type { TelemetryStorage } from './telemetry-ports.js';

@@ -1,4 +1,5 @@
 import type { OtlpSignal } from '../../core/telemetry/otlp/index.js';
+import type { BlobStore } from './ports.js';
 import type {
   ActivationActionRow, ChangeOutcomeRow, CollectorHealthRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow, UsageRollupRow,
 } from '../projections/rows.js';
@@ -105,16 +106,17 @@ export interface TimelineEntry {
   kind: string;
 }
 
+/** An event linked to an activation or a skill; `kind` is the event name (or span kind). */
 export interface ActivationItem {
   timeMs: number;
   eventId: string;
-  kind: 'action' | 'change' | 'feedback' | 'conflict' | 'policy' | 'event';
+  kind: string;
 }
 
 /** Writes of one normalization transaction, bound to a projection generation. */
 export interface ProjectionWriter {
-  hasEvent(accountId: string, eventId: string): boolean;
-  putEvent(row: ObservationEventRow): void;
+  /** stores the event unless the account already has one with that id (the dedupe); true when stored */
+  insertEvent(row: ObservationEventRow): boolean;
   indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
   getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
   putActivation(row: SkillActivationRow): void;
@@ -196,7 +198,7 @@ export interface TelemetryStorage {
   repositories: RepositoryLinkStore;
   rawBatches: RawBatchStore;
   /** raw batch bytes, content-addressed (a directory of its own, never shared with release blobs) */
-  rawBlobs: import('./ports.js').BlobStore;
+  rawBlobs: BlobStore;
   queue: NormalizationQueue;
   projections: ProjectionStore;
   health: HealthStore;

@@ -6,6 +6,7 @@ import type {
   AccountStore, HubStorage, OrgRecord, OrgRole, OwnerRef, RegistryStore, ReleaseRecord, SkitRecord, TokenRecord, TokenStore, UserRecord,
 } from '../ports.js';
 import { BlobDir } from './blob-dir.js';
+import { openEmbeddedTelemetry } from './telemetry/index.js';
 
 const now = () => new Date().toISOString();
 
@@ -172,13 +173,15 @@ class LmdbRegistry implements RegistryStore {
 
 /** Opens (creating if needed) the embedded hub storage in `dataDir`. */
 export function openEmbeddedStorage(dataDir: string): HubStorage {
-  const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false });
+  // maxDbs: the registry's databases plus the telemetry ones (openEmbeddedTelemetry opens about 20)
+  const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
   const db = <V>(name: string) => root.openDB<V, string>({ name });
   return {
     accounts: new LmdbAccounts(root, db('users'), db('orgs'), db('owners')),
     tokens: new LmdbTokens(root, db('tokens'), db('token-secrets')),
     registry: new LmdbRegistry(root, db('skits'), db('releases')),
     blobs: new BlobDir(join(dataDir, 'blobs')),
+    telemetry: openEmbeddedTelemetry(root, dataDir),
     close: () => root.close(),
   };
 }

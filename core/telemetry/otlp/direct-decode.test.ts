@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { SeverityNumber } from '@opentelemetry/api-logs';
+import { context, trace } from '@opentelemetry/api';
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ProtobufLogsSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { SfError } from '../../errors/index.js';
+import { fixturesDir } from '../../../test-support/index.js';
+import { decodeProtobufDirect } from './direct-decode.js';
+import { decodeOtlpRequest, encodeOtlpRequest, type OtlpLogsRequest, type OtlpTracesRequest, type OtlpValue } from './index.js';
+
+const wrap = (field: number, wt: number, b: Buffer) => Buffer.concat([varint((field << 3) | wt), varint(b.length), b]);
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Buffer.from(out);
+}
+/** AnyValue{array_value{values: AnyValue{...}}} nested `levels` deep, built in one pass (headers outermost first). */
+function nestArrays(levels: number, leaf: Buffer): Buffer {
+  const headers: Buffer[] = [];
+  let size = leaf.length;
+  for (let i = 0; i < levels; i++) {
+    const values = Buffer.concat([Buffer.from([0x0a]), varint(size)]);
+    size += values.length;
+    const array = Buffer.concat([Buffer.from([0x2a]), varint(size)]);
+    size += array.length;
+    headers.push(values, array);
+  }
+  return Buffer.concat([...headers.reverse(), leaf]);
+}
+const str = (field: number, s: string | Buffer) => wrap(field, 2, Buffer.isBuffer(s) ? s : Buffer.from(s));
+const kv = (key: string, value: Buffer) => wrap(6, 2, Buffer.concat([str(1, key), wrap(2, 2, value)]));
+const logsBody = (records: Buffer[]) => wrap(1, 2, wrap(2, 2, Buffer.concat(records.map((r) => wrap(2, 2, r)))));
+
+describe('core/telemetry/otlp direct protobuf decoder', () => {
+  it('decodes the real OTel SDK logs and spans exactly like the reference decoder', async () => {
+    const logExporter = new InMemoryLogRecordExporter();
+    const logs = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': 'sdk' }), processors: [new SimpleLogRecordProcessor({ exporter: logExporter })] });
+    const spanExporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] }).getTracer('t', '1.0.0');
+    const parent = tracer.startSpan('activate_skill maintainability', { attributes: { 'agent.skill.activation.id': 'act_1', 'n.big': 2 ** 60, 'n.neg': -5 } });
+    parent.addEvent('agent.skill.loaded', { 'agent.skill.instructions.file_count': 3 });
+    parent.addLink({ context: { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), traceFlags: 1 }, attributes: { why: 'related' } });
+    parent.setStatus({ code: 2, message: 'load failed' });
+    logs.getLogger('scope', '2.0.0').emit({
+      eventName: 'agent.skill.selected',
+      severityNumber: SeverityNumber.WARN,
+      severityText: 'WARN',
+      body: { k: [1, 2.5, 'x', true, null] },
+      attributes: { 'agent.skill.id': 'o/n:s', list: ['a', 'b'], 'n.neg': -9007199254740991, f: 0.25 },
+      context: trace.setSpan(context.active(), parent),
+    });
+    parent.end();
+    await logs.forceFlush();
+    const logBytes = ProtobufLogsSerializer.serializeRequest(logExporter.getFinishedLogRecords())!;
+    const spanBytes = ProtobufTraceSerializer.serializeRequest(spanExporter.getFinishedSpans())!;
+    const directLogs = decodeProtobufDirect('logs', logBytes);
+    assert.deepEqual(directLogs.request, await decodeOtlpRequest('logs', logBytes, 'protobuf'));
+    assert.equal(directLogs.wireItems, 1);
+    const directSpans = decodeProtobufDirect('traces', spanBytes);
+    assert.deepEqual(directSpans.request, await decodeOtlpRequest('traces', spanBytes, 'protobuf'));
+    const [span] = directSpans.request.resources[0].scopes[0].items;
+    assert.equal(span.attributes['n.big'], 2n ** 60n);
+    assert.deepEqual(span.status, { code: 2, message: 'load failed' });
+    assert.equal(span.links[0].attributes.why, 'related');
+  });
+
+  it('agrees with the reference decoder on every recorded host capture', async () => {
+    for (const run of ['claude-tool-details', 'codex-explicit', 'codex-implicit']) {
+      const decoded = await decodeOtlpRequest('logs', await readFile(join(fixturesDir, 'host-otlp', run, 'logs.json')), 'json');
+      const bytes = await encodeOtlpRequest(decoded, 'protobuf');
+      assert.deepEqual(decodeProtobufDirect('logs', bytes).request, await decodeOtlpRequest('logs', bytes, 'protobuf'), run);
+    }
+  });
+
+  it('agrees with the reference decoder on generated requests (property)', async () => {
+    const leaf = fc.oneof(fc.string({ maxLength: 12 }), fc.boolean(), fc.integer(), fc.double({ noNaN: true }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '__proto__'), tie('value'), { maxKeys: 3 })),
+    }));
+    const record = fc.record({
+      timeUnixNano: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
+      observedTimeUnixNano: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String),
+      severityNumber: fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }),
+      eventName: fc.option(fc.string({ minLength: 1, maxLength: 20 }), { nil: undefined }),
+      traceId: fc.option(fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => Buffer.from(b).toString('hex')).filter((h) => !/^0+$/.test(h)), { nil: undefined }),
+      attributes: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__proto__'), value, { maxKeys: 6 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 5 }), async (records) => {
+        const items = records.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) as unknown as OtlpLogsRequest['resources'][0]['scopes'][0]['items'];
+        const req: OtlpLogsRequest = { signal: 'logs', resources: [{ resource: { attributes: { 'service.name': 'p' } }, scopes: [{ scope: { name: 's' }, items }] }] };
+        const bytes = await encodeOtlpRequest(req, 'protobuf');
+        assert.deepEqual(decodeProtobufDirect('logs', bytes).request, await decodeOtlpRequest('logs', bytes, 'protobuf'));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('skips a million attributes without materializing them and counts them as dropped', () => {
+    const one = kv('k', str(1, 'v'));
+    const many = Buffer.concat(Array.from({ length: 1_000_000 }, (_, i) => (i < 200 ? kv(`k${i}`, str(1, 'v')) : one)));
+    const body = logsBody([Buffer.concat([many, str(12, 'agent.skill.loaded')]), str(12, 'second')]);
+    const { request, droppedByLimits, wireItems } = decodeProtobufDirect('logs', body);
+    const [big, small] = request.resources[0].scopes[0].items;
+    assert.equal(Object.keys(big.attributes).length, 128);
+    assert.equal(big.droppedAttributesCount, 1_000_000 - 128);
+    assert.equal(droppedByLimits, 1_000_000 - 128);
+    assert.equal(big.eventName, 'agent.skill.loaded');
+    assert.deepEqual(small, { timeUnixNano: '0', observedTimeUnixNano: '0', attributes: {}, eventName: 'second' });
+    assert.equal(wireItems, 2);
+  });
+
+  it('nulls a value nested 100,000 levels deep without recursing, keeping the rest of the record', () => {
+    const inner = nestArrays(100_000, str(1, 'leaf'));
+    const body = logsBody([Buffer.concat([kv('deep', inner), kv('ok', str(1, 'yes'))])]);
+    const { request } = decodeProtobufDirect('logs', body);
+    const [rec] = request.resources[0].scopes[0].items;
+    assert.equal(rec.attributes.ok, 'yes');
+    let v = rec.attributes.deep as OtlpValue;
+    let depth = 0;
+    while (Array.isArray(v)) {
+      v = v[0];
+      depth++;
+    }
+    assert.equal(v, null);
+    assert.equal(depth, 65); // arrays at depths 0..64 are kept, their elements at depth 65 are nulled (from-wire.ts semantics)
+    assert.equal(rec.droppedAttributesCount, 1);
+  });
+
+  it('replaces invalid UTF-8 with U+FFFD instead of failing the request', () => {
+    const body = logsBody([kv('name', str(1, Buffer.from([0x61, 0xff, 0xfe, 0x62])))]);
+    const [rec] = decodeProtobufDirect('logs', body).request.resources[0].scopes[0].items;
+    assert.equal(rec.attributes.name, 'a\ufffd\ufffdb');
+  });
+
+  it('rejects malformed protobuf with SF_E_OTLP_DECODE', () => {
+    const cases: Buffer[] = [
+      Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]), // length past the end
+      Buffer.from([0x0a, 0x80]), // truncated varint
+      logsBody([Buffer.from([0x09, 0x01, 0x02])]), // truncated fixed64 time
+      logsBody([Buffer.from([0x08, 0x01])]), // time_unix_nano with varint wire type
+      Buffer.from([0x0b, 0x0c]), // group wire types
+    ];
+    for (const body of cases) {
+      assert.throws(() => decodeProtobufDirect('logs', body), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE', body.toString('hex'));
+    }
+  });
+
+  it('counts spans without valid ids as rejected', () => {
+    const good = Buffer.concat([str(1, Buffer.alloc(16, 1)), str(2, Buffer.alloc(8, 2)), str(5, 'ok')]);
+    const zero = Buffer.concat([str(1, Buffer.alloc(16, 0)), str(2, Buffer.alloc(8, 2)), str(5, 'zero trace')]);
+    const short = Buffer.concat([str(1, Buffer.alloc(15, 1)), str(2, Buffer.alloc(8, 2)), str(5, 'short')]);
+    const body = wrap(1, 2, wrap(2, 2, Buffer.concat([good, zero, short].map((s) => wrap(2, 2, s)))));
+    const res = decodeProtobufDirect('traces', body);
+    assert.equal(res.wireItems, 3);
+    assert.equal(res.rejectedItems, 2);
+    assert.deepEqual((res.request as OtlpTracesRequest).resources[0].scopes[0].items.map((s) => s.name), ['ok']);
+  });
+});

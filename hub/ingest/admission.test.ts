@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import type { OtlpLogsRequest, OtlpMetricsRequest } from '../../core/telemetry/otlp/index.js';
+import { admitRequest } from './admission.js';
+import { CONTENT_ATTRIBUTES, isIdentityAttribute, METADATA_ALLOWLIST } from './allowlist.js';
+import { CardinalityGuard, OTHER_VALUE } from './cardinality.js';
+
+const logs = (attributes: Record<string, unknown>[], body?: string): OtlpLogsRequest => ({
+  signal: 'logs',
+  resources: [{ resource: { attributes: { 'service.name': 'x', 'telemetry.sdk.name': 'opentelemetry', 'process.command_line': 'node secret.js' } }, scopes: [{ scope: { name: 's' }, items: attributes.map((a) => ({ timeUnixNano: '1', observedTimeUnixNano: '1', attributes: a as never, ...(body ? { body } : {}) })) }] }],
+});
+
+describe('hub ingest admission', () => {
+  it('derives the metadata-only allowlist from the semconv registry', () => {
+    assert.ok(METADATA_ALLOWLIST.has('agent.skill.activation.id'));
+    assert.ok(METADATA_ALLOWLIST.has('gen_ai.request.model'));
+    for (const content of ['agent.skill.source.path', 'agent.skill.feedback.body.ref', 'vcs.ref.head.name', 'vcs.repository.url.full']) {
+      assert.ok(CONTENT_ATTRIBUTES.has(content) && !METADATA_ALLOWLIST.has(content), content);
+    }
+    assert.ok(!METADATA_ALLOWLIST.has('gen_ai.input.messages'));
+    assert.ok(isIdentityAttribute('agent.skill.event.id') && isIdentityAttribute('agent.skill.content.hash') && !isIdentityAttribute('gen_ai.request.model'));
+  });
+
+  it('drops content and non-allowlisted attributes (resource included) unless content collection is on, counting them', () => {
+    const guard = new CardinalityGuard(100, 60_000, 10);
+    const req = logs([{ 'agent.skill.id': 'o/n:s', 'gen_ai.prompt': 'hi', 'custom.x': 1 }], 'a body');
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
+    assert.deepEqual([counts.accepted, counts.droppedContent], [1, 4]);
+    const [rec] = req.resources[0].scopes[0].items;
+    assert.deepEqual(rec.attributes, { 'agent.skill.id': 'o/n:s' });
+    assert.equal(rec.body, undefined);
+    assert.deepEqual(req.resources[0].resource.attributes, { 'service.name': 'x', 'telemetry.sdk.name': 'opentelemetry' });
+    const kept = logs([{ 'gen_ai.prompt': 'hi' }], 'a body');
+    assert.equal(admitRequest(kept, { contentCollection: true, maxRecords: 10, cardinality: guard.scope('b') }).droppedContent, 0);
+    assert.equal(kept.resources[0].scopes[0].items[0].body, 'a body');
+  });
+
+  it('folds new values of a non-identity key past the distinct-values limit, per account and window', () => {
+    let now = 0;
+    const guard = new CardinalityGuard(3, 1000, 10, () => now);
+    const req = logs(Array.from({ length: 6 }, (_, i) => ({ 'gen_ai.request.model': `model-${i}`, 'agent.skill.event.id': `evt_${i}` })));
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
+    assert.equal(counts.foldedCardinality, 3);
+    const items = req.resources[0].scopes[0].items;
+    assert.deepEqual(items.map((r) => r.attributes['gen_ai.request.model']), ['model-0', 'model-1', 'model-2', OTHER_VALUE, OTHER_VALUE, OTHER_VALUE]);
+    assert.deepEqual(items.map((r) => r.attributes['agent.skill.event.id']), ['evt_0', 'evt_1', 'evt_2', 'evt_3', 'evt_4', 'evt_5'], 'identities are never folded');
+    const other = logs([{ 'gen_ai.request.model': 'model-9' }]);
+    admitRequest(other, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('b') });
+    assert.equal(other.resources[0].scopes[0].items[0].attributes['gen_ai.request.model'], 'model-9', 'accounts have separate budgets');
+    now = 1000;
+    const later = logs([{ 'gen_ai.request.model': 'model-9' }]);
+    admitRequest(later, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
+    assert.equal(later.resources[0].scopes[0].items[0].attributes['gen_ai.request.model'], 'model-9', 'a new window starts fresh');
+  });
+
+  it('bounds the accounts the cardinality guard remembers', () => {
+    const guard = new CardinalityGuard(1, 60_000, 2);
+    guard.scope('a').admit('k', 'v1');
+    guard.scope('b').admit('k', 'v1');
+    guard.scope('c').admit('k', 'v1');
+    assert.equal(guard.scope('a').admit('k', 'v2'), 'v2', 'a was forgotten (least recently used), so its budget restarted');
+  });
+
+  it('keeps metric points to the bounded dimensions and rejects points past the per-request limit', () => {
+    const req: OtlpMetricsRequest = { signal: 'metrics', resources: [{ resource: { attributes: {} }, scopes: [{ scope: { name: 's' }, items: [
+      { name: 'agent.skill.activation.count', data: { kind: 'sum', aggregationTemporality: 1, isMonotonic: true, dataPoints: [{ timeUnixNano: '1', asInt: 1, attributes: { 'agent.host.name': 'codex', 'agent.skill.id': 'o/n:s' } }] } },
+      { name: 'other', data: { kind: 'gauge', dataPoints: [{ timeUnixNano: '1', asDouble: 1, attributes: {} }, { timeUnixNano: '1', asDouble: 2, attributes: {} }] } },
+    ] }] }] };
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 2, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.deepEqual([counts.accepted, counts.rejected, counts.droppedContent], [1, 2, 1]);
+    const [m] = req.resources[0].scopes[0].items;
+    assert.deepEqual(m.data.kind === 'sum' && m.data.dataPoints[0].attributes, { 'agent.host.name': 'codex' });
+  });
+
+  it('repairs lone surrogates in keys and values', () => {
+    const req = logs([{ 'agent.skill.trigger.source': 'a\ud800b' }]);
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.equal(counts.sanitized, 1);
+    assert.equal(req.resources[0].scopes[0].items[0].attributes['agent.skill.trigger.source'], 'a\ufffdb');
+  });
+});

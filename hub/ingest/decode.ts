@@ -1,0 +1,75 @@
+import { SfError } from '../../core/errors/index.js';
+import { decodeProtobufDirect } from '../../core/telemetry/otlp/direct-decode.js';
+import { requestFromWire } from '../../core/telemetry/otlp/from-wire.js';
+import { decodeOtlpRequest, recordCount, type OtlpEncoding, type OtlpLimits, type OtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
+
+/** A decoded ingest body plus what decoding alone removed (for partial_success and raw storage). */
+export interface DecodedBody {
+  request: OtlpRequest;
+  /** records rejected while decoding (spans without valid ids) */
+  rejected: number;
+  /** attributes/values cut by the limits while decoding */
+  droppedByLimits: number;
+  /** true when the decoded request holds everything the bytes held (so the bytes may be stored verbatim) */
+  lossless: boolean;
+}
+
+const LISTS = {
+  logs: ['resourceLogs', 'scopeLogs', 'logRecords'],
+  traces: ['resourceSpans', 'scopeSpans', 'spans'],
+  metrics: ['resourceMetrics', 'scopeMetrics', 'metrics'],
+} as const;
+
+/** Items on the OTLP/JSON wire (metrics count one per metric; only logs and spans can be rejected by decoding). */
+function wireItems(signal: OtlpSignal, wire: Record<string, unknown>): number {
+  const [r, s, i] = LISTS[signal];
+  let n = 0;
+  const arr = (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
+  for (const rg of arr(wire[r])) for (const sg of arr(rg?.[s])) n += arr(sg?.[i]).length;
+  return n;
+}
+
+function itemsOf(req: OtlpRequest): number {
+  let n = 0;
+  for (const r of req.resources) for (const s of r.scopes) n += s.items.length;
+  return n;
+}
+
+/**
+ * Decodes an ingest body. Protobuf logs and traces use the direct decoder (core/telemetry/otlp/
+ * direct-decode.ts: limits applied while reading, so hostile sizes cost a scan, not memory);
+ * protobuf metrics use the reference decoder; OTLP/JSON (hex ids, int64 as string or number)
+ * goes through the shared wire converter. Throws SF_E_OTLP_DECODE (400) for undecodable bodies.
+ */
+export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, body: Uint8Array, limits: OtlpLimits): Promise<DecodedBody> {
+  if (encoding === 'protobuf' && signal !== 'metrics') {
+    const d = signal === 'logs' ? decodeProtobufDirect('logs', body, limits) : decodeProtobufDirect('traces', body, limits);
+    return { request: d.request, rejected: d.rejectedItems, droppedByLimits: d.droppedByLimits, lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 };
+  }
+  if (encoding === 'protobuf') {
+    const request = await decodeOtlpRequest(signal, body, 'protobuf', limits);
+    return { request, rejected: 0, droppedByLimits: 0, lossless: false };
+  }
+  let wire: unknown;
+  try {
+    wire = body.byteLength === 0 ? {} : JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch (e) {
+    throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be parsed: ${(e as Error).message}`, {
+      hint: 'send OTLP/JSON (lowerCamelCase keys, hex trace and span ids, int64 as string or number)',
+    });
+  }
+  if (wire === null || typeof wire !== 'object' || Array.isArray(wire)) {
+    throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload is not an object`, { hint: `send an Export${signal === 'logs' ? 'Logs' : signal === 'traces' ? 'Trace' : 'Metrics'}ServiceRequest object` });
+  }
+  let request: OtlpRequest;
+  try {
+    request = requestFromWire(signal, wire as Record<string, unknown>, 'json', limits);
+  } catch (e) {
+    if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
+    throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be decoded: ${e.message}`, { hint: 'check the payload against the OTLP/JSON encoding rules' });
+  }
+  const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request);
+  return { request, rejected, droppedByLimits: 0, lossless: false };
+}
+
+export { recordCount };

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { SfError } from '../../core/errors/index.js';
+import { decompressBody, encodeOtlpRequest, type OtlpEncoding, type OtlpRequest, type OtlpSignal, type PartialSuccess } from '../../core/telemetry/otlp/index.js';
+import type { TokenRecord, UserRecord } from '../storage/ports.js';
+import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
+import { admitRequest } from './admission.js';
+import type { CardinalityGuard } from './cardinality.js';
+import { decodeBody } from './decode.js';
+import { recordDelivery } from './health.js';
+import { deviceIdOf } from './identity.js';
+import { decoderLimits, type IngestLimits } from './limits.js';
+import type { TokenStore } from '../storage/ports.js';
+
+/**
+ * One OTLP/HTTP export, from body bytes to a durable, queued raw batch. The response never waits
+ * for normalization: the decoded request is handed to the worker in memory, and the queue item
+ * (which points at the raw batch) makes it durable.
+ */
+
+export interface IngestDeps {
+  telemetry: TelemetryStorage;
+  tokens: TokenStore;
+  limits: IngestLimits;
+  cardinality: CardinalityGuard;
+  /** gives the worker the decoded request of a stored batch and wakes it */
+  handoff(accountId: string, batchId: string, request: OtlpRequest): void;
+  /** batches waiting for normalization, in total and for one account */
+  backlog(accountId: string): { total: number; account: number };
+  now(): number;
+}
+
+export interface IngestCall {
+  signal: OtlpSignal;
+  encoding: OtlpEncoding;
+  contentEncoding?: string;
+  body: Uint8Array;
+  user: UserRecord;
+  token: TokenRecord;
+}
+
+export interface IngestResult {
+  partial?: PartialSuccess;
+  batchId?: string;
+  /** false for an empty export or a batch the account already delivered */
+  stored: boolean;
+}
+
+function checkBacklog(deps: IngestDeps, accountId: string): void {
+  const { total, account } = deps.backlog(accountId);
+  const retryAfterSeconds = deps.limits.retryAfterSeconds;
+  if (total >= deps.limits.maxQueuedBatches) {
+    throw new SfError('SF_E_UNAVAILABLE', `the hub is normalizing ${total} queued batches; telemetry ingest is paused`, {
+      hint: `retry after ${retryAfterSeconds} s`,
+      data: { retryAfterSeconds },
+    });
+  }
+  if (account >= deps.limits.maxQueuedBatchesPerAccount) {
+    throw new SfError('SF_E_RATE_LIMIT', `this account has ${account} batches waiting for normalization`, {
+      hint: `send fewer, larger batches; retry after ${retryAfterSeconds} s`,
+      data: { retryAfterSeconds },
+    });
+  }
+}
+
+function describe(parts: [number, string][]): string | undefined {
+  const text = parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+  return text.length ? text.join('; ') : undefined;
+}
+
+export async function ingest(deps: IngestDeps, call: IngestCall): Promise<IngestResult> {
+  const accountId = call.user.id;
+  checkBacklog(deps, accountId);
+  const body = decompressBody(call.body, call.contentEncoding, deps.limits.maxDecompressedBytes);
+  const decoded = await decodeBody(call.signal, call.encoding, body, decoderLimits(deps.limits));
+  const settings = deps.telemetry.settings.get(accountId);
+  const admitted = admitRequest(decoded.request, {
+    contentCollection: settings?.contentCollection === true,
+    maxRecords: deps.limits.maxRecordsPerRequest,
+    cardinality: deps.cardinality.scope(accountId),
+  });
+  const rejected = decoded.rejected + admitted.rejected;
+  const message = describe([
+    [decoded.rejected, `${call.signal === 'traces' ? 'spans' : 'records'} rejected: missing or malformed trace/span id`],
+    [admitted.rejected, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
+    [admitted.droppedContent, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
+    [decoded.droppedByLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
+    [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
+    [admitted.sanitized, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
+  ]);
+  const partial: PartialSuccess | undefined = message ? { rejected, errorMessage: message } : undefined;
+  const deviceId = deviceIdOf(deps.tokens, call.token);
+  const nowMs = deps.now();
+  const deliveries = admitted.perResource.map((c, i) => ({
+    records: c.accepted,
+    rejected: c.rejected + (i === 0 ? decoded.rejected : 0),
+    droppedContent: c.droppedContent,
+    droppedLimits: i === 0 ? decoded.droppedByLimits : 0,
+    foldedCardinality: c.foldedCardinality,
+    sanitized: c.sanitized,
+  }));
+  recordDelivery(deps.telemetry.health, accountId, deviceId, decoded.request, deliveries, new Date(nowMs).toISOString());
+  if (admitted.accepted === 0) return { partial, stored: false };
+
+  // the raw batch is what the hub admitted: the exact bytes when admission changed nothing,
+  // otherwise the admitted request re-encoded (dropped content is never retained)
+  const verbatim = decoded.lossless && !partial && call.encoding === 'protobuf';
+  const bytes = verbatim ? body : await encodeOtlpRequest(decoded.request, call.encoding);
+  const sha256 = await deps.telemetry.rawBlobs.put(bytes);
+  const record: RawBatchRecord = {
+    id: `rb_${sha256}`,
+    accountId,
+    deviceId,
+    signal: call.signal,
+    encoding: call.encoding,
+    sha256,
+    bytes: bytes.byteLength,
+    verbatim,
+    receivedAt: new Date(nowMs).toISOString(),
+    receivedAtMs: nowMs,
+    records: admitted.accepted,
+    rejected,
+    droppedContent: admitted.droppedContent,
+    droppedLimits: decoded.droppedByLimits,
+    foldedCardinality: admitted.foldedCardinality,
+    sanitized: admitted.sanitized,
+  };
+  const { stored } = await deps.telemetry.rawBatches.admit(record);
+  if (stored) deps.handoff(accountId, record.id, decoded.request);
+  return { partial, batchId: record.id, stored };
+}
+
+/** sha256 of bytes (exported for tests that predict batch ids). */
+export const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { OtlpAttributes, OtlpMetric, OtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { METRIC_AGENT_SKILL_TELEMETRY_DROPPED_COUNT } from '../../schemas/generated/semconv.js';
+import type { CollectorHealthRow } from '../projections/rows.js';
+import type { HealthStore } from '../storage/telemetry-ports.js';
+
+/** What one resource group of a request contributed, for its collector/adapter health row. */
+export interface ResourceDelivery {
+  records: number;
+  rejected: number;
+  droppedContent: number;
+  droppedLimits: number;
+  foldedCardinality: number;
+  sanitized: number;
+}
+
+const s = (a: OtlpAttributes, k: string): string | undefined => (typeof a[k] === 'string' && a[k] !== '' ? (a[k] as string).slice(0, 256) : undefined);
+
+/** The agent.skill.telemetry.dropped.count the client reported in this metrics export, and how to combine it. */
+function clientDropped(req: OtlpRequest, index: number): { delta: number; cumulative?: number } {
+  if (req.signal !== 'metrics') return { delta: 0 };
+  let delta = 0;
+  let cumulative: number | undefined;
+  for (const scope of req.resources[index].scopes) {
+    for (const m of scope.items as OtlpMetric[]) {
+      if (m.name !== METRIC_AGENT_SKILL_TELEMETRY_DROPPED_COUNT || m.data.kind !== 'sum') continue;
+      const total = m.data.dataPoints.reduce((n, p) => n + Number(p.asInt ?? p.asDouble ?? 0), 0);
+      if (m.data.aggregationTemporality === 2) cumulative = (cumulative ?? 0) + total;
+      else delta += total;
+    }
+  }
+  return { delta, cumulative };
+}
+
+/**
+ * Updates the health rows of the processes behind a request (one per resource: device, service,
+ * instance, adapter). `lastSeen` is the heartbeat; the counters say what the hub refused or cut.
+ */
+export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, req: OtlpRequest, deliveries: ResourceDelivery[], nowIso: string): void {
+  req.resources.forEach((group, i) => {
+    const a = group.resource.attributes;
+    const identity = {
+      serviceName: s(a, 'service.name') ?? 'unknown_service',
+      serviceInstanceId: s(a, 'service.instance.id'),
+      hostName: s(a, 'agent.host.name'),
+      adapterName: s(a, 'agent.adapter.name'),
+      adapterVersion: s(a, 'agent.adapter.version'),
+    };
+    const key = createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
+    const prev = store.get(accountId, key);
+    const d = deliveries[i] ?? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 };
+    const dropped = clientDropped(req, i);
+    const row: CollectorHealthRow = {
+      accountId,
+      deviceId,
+      ...Object.fromEntries(Object.entries(identity).filter(([, v]) => v !== undefined)),
+      serviceName: identity.serviceName,
+      firstSeen: prev?.firstSeen ?? nowIso,
+      lastSeen: nowIso,
+      lastSignal: req.signal,
+      batches: (prev?.batches ?? 0) + 1,
+      records: (prev?.records ?? 0) + d.records,
+      rejected: (prev?.rejected ?? 0) + d.rejected,
+      droppedContent: (prev?.droppedContent ?? 0) + d.droppedContent,
+      droppedLimits: (prev?.droppedLimits ?? 0) + d.droppedLimits,
+      foldedCardinality: (prev?.foldedCardinality ?? 0) + d.foldedCardinality,
+      sanitized: (prev?.sanitized ?? 0) + d.sanitized,
+      clientDropped: dropped.cumulative !== undefined ? Math.max(prev?.clientDropped ?? 0, dropped.cumulative) : (prev?.clientDropped ?? 0) + dropped.delta,
+    };
+    const schemaUrl = group.schemaUrl ?? prev?.lastSchemaUrl;
+    if (schemaUrl) row.lastSchemaUrl = schemaUrl.slice(0, 256);
+    store.put(key, row);
+  });
+}

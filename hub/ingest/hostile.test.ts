@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { decodeExportResponse, encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { field, kvString, logsRequest, rawLogsBody, skillRecord, stringField, varint } from '../test-support/otlp-builders.js';
+import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
+import type { TimelinePage } from '../query/timeline.js';
+
+/**
+ * Hostile OTLP input (reliability-anchors.md §3 and #46-#57): each is answered correctly, the hub
+ * keeps serving, and valid data — in the same request where the format allows it, otherwise in
+ * the next request — is not lost.
+ */
+
+const valid = () => skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_valid', 'agent.skill.id': 'owner/x:y' });
+const validBody = () => encodeOtlpRequest(logsRequest([valid()]), 'protobuf');
+const eventIds = (f: TelemetryFixture) => [...f.telemetry.reader().allEvents()].map((e) => e.eventId).sort();
+
+async function partialOf(res: Response) {
+  return decodeExportResponse('logs', 'protobuf', new Uint8Array(await res.arrayBuffer()));
+}
+
+/** A well-formed LogRecord (raw protobuf) with an event id and the given extra attribute fields. */
+function rawRecord(eventId: string, ...attributes: Buffer[]): Buffer {
+  return Buffer.concat([stringField(12, 'agent.skill.selected'), kvString('agent.skill.event.id', eventId), ...attributes]);
+}
+
+describe('hub OTLP ingest under hostile input', () => {
+  let f: TelemetryFixture;
+  let u: TelemetryUser;
+  beforeEach(async () => {
+    f = await telemetryFixture({ limits: { maxRawBytes: 16 * 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024 } });
+    u = f.user('alice');
+  });
+  afterEach(async () => f.cleanup());
+
+  async function stillServing(): Promise<void> {
+    const before = eventIds(f).length;
+    const res = await f.post('logs', await validBody(), { auth: u.device });
+    assert.equal(res.status, 200);
+    await f.telemetry.drain();
+    assert.equal(eventIds(f).length, before + 1);
+  }
+
+  it('gzip bomb: 413 while inflating, memory bounded, the next valid batch is accepted', async () => {
+    const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024), { level: 9 });
+    const res = await f.post('logs', bomb, { auth: u.device, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(res.status, 413);
+    await stillServing();
+  });
+
+  it('oversized body: 413 without buffering it, then business as usual', async () => {
+    const res = await f.post('logs', Buffer.alloc(17 * 1024 * 1024, 0x0a), { auth: u.device });
+    assert.equal(res.status, 413);
+    await stillServing();
+  });
+
+  it('a million attributes on one record: 128 kept, the rest counted, the other records intact', async () => {
+    const many = Buffer.concat(Array.from({ length: 1_000_000 }, (_, i) => kvString(i.toString(36), 'v')));
+    const body = rawLogsBody([rawRecord('evt_huge', many), rawRecord('evt_ok', kvString('agent.skill.activation.id', 'act_ok'))]);
+    const res = await f.post('logs', body, { auth: u.device });
+    assert.equal(res.status, 200);
+    const partial = await partialOf(res);
+    assert.equal(partial?.rejected, 0);
+    // the record's event id plus a million attributes: 128 kept while decoding, and of those the
+    // 127 free-form keys are outside the metadata-only allowlist
+    assert.match(partial!.errorMessage!, /999873 attributes or values cut by the attribute count, length or nesting limits/);
+    assert.match(partial!.errorMessage!, /127 attributes or bodies dropped: outside the metadata-only allowlist/);
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f), ['evt_huge', 'evt_ok']);
+    assert.ok(f.telemetry.reader().getActivation(u.id, 'act_ok'));
+  });
+
+  it('deep nesting: a value nested 100,000 levels is nulled, the record and its siblings survive', async () => {
+    let nested = stringField(1, 'leaf');
+    const headers: Buffer[] = [];
+    let size = nested.length;
+    for (let i = 0; i < 100_000; i++) {
+      const values = Buffer.concat([Buffer.from([0x0a]), varint(size)]);
+      size += values.length;
+      const array = Buffer.concat([Buffer.from([0x2a]), varint(size)]);
+      size += array.length;
+      headers.push(values, array);
+    }
+    nested = Buffer.concat([...headers.reverse(), nested]);
+    const deep = field(6, 2, Buffer.concat([stringField(1, 'x.deep'), field(2, 2, nested)]));
+    const body = rawLogsBody([rawRecord('evt_deep', deep, kvString('agent.skill.activation.id', 'act_deep')), rawRecord('evt_sibling')]);
+    const res = await f.post('logs', body, { auth: u.device });
+    assert.equal(res.status, 200);
+    assert.match((await partialOf(res))!.errorMessage!, /nesting limits/);
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f), ['evt_deep', 'evt_sibling']);
+    assert.ok(f.telemetry.reader().getActivation(u.id, 'act_deep'));
+  });
+
+  it('invalid UTF-8 (protobuf) and lone surrogates (JSON) are repaired with U+FFFD, never stored raw', async () => {
+    const body = rawLogsBody([rawRecord('evt_utf8', kvString('agent.skill.id', Buffer.from([0x6f, 0x2f, 0x6e, 0x3a, 0xff, 0xfe]))), rawRecord('evt_clean')]);
+    assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
+    const json = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"agent.skill.selected","attributes":[{"key":"agent.skill.event.id","value":{"stringValue":"evt_surrogate"}},{"key":"agent.skill.trigger.source","value":{"stringValue":"bad \\ud800 half"}}]}]}]}]}`;
+    const res = await f.post('logs', Buffer.from(json), { auth: u.device, encoding: 'json' });
+    assert.match(((await res.json()) as { partialSuccess: { errorMessage: string } }).partialSuccess.errorMessage, /1 strings repaired with U\+FFFD/);
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f), ['evt_clean', 'evt_surrogate', 'evt_utf8']);
+    const utf8 = f.telemetry.reader().getEvent(u.id, 'evt_utf8')!;
+    // the repaired id is not printable ASCII, so it is stored (and keyed) by its hash
+    assert.match(utf8.skillId!, /^h_[0-9a-f]{32}$/);
+    assert.equal(f.telemetry.reader().getEvent(u.id, 'evt_surrogate')!.attributes['agent.skill.trigger.source'], 'bad \ufffd half');
+  });
+
+  it('malformed protobuf: 400 with a Status, the hub keeps serving', async () => {
+    for (const bad of [Buffer.from([0x0a, 0x05, 0x12]), Buffer.from([0x0a, 0x80]), Buffer.from([0x0b]), rawLogsBody([Buffer.from([0x09, 0x01])])]) {
+      assert.equal((await f.post('logs', bad, { auth: u.device })).status, 400, bad.toString('hex'));
+    }
+    await stillServing();
+  });
+
+  it('wrong content type: 415, nothing stored', async () => {
+    const res = await f.app.request('/v1/logs', { method: 'POST', body: (await validBody()) as BodyInit, headers: { 'content-type': 'application/octet-stream', ...u.device } });
+    assert.equal(res.status, 415);
+    assert.equal([...f.storage.telemetry.rawBatches.listByReceipt()].length, 0);
+    await stillServing();
+  });
+
+  it('a replayed batch is acknowledged and changes nothing', async () => {
+    const body = await encodeOtlpRequest(logsRequest([valid(), skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'act_valid' })]), 'protobuf');
+    assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
+    await f.telemetry.drain();
+    const before = JSON.stringify([[...f.telemetry.reader().allEvents()], [...f.telemetry.reader().allActivations()], [...f.telemetry.reader().allRollups()]]);
+    for (let i = 0; i < 3; i++) assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
+    await f.telemetry.drain();
+    assert.equal(JSON.stringify([[...f.telemetry.reader().allEvents()], [...f.telemetry.reader().allActivations()], [...f.telemetry.reader().allRollups()]]), before);
+    assert.equal([...f.storage.telemetry.rawBatches.listByReceipt()].length, 1);
+  });
+
+  it("another account's repository hint resolves to nothing: the events stay repo_unresolved", async () => {
+    const victimRepo = await f.linkRepository(u, 'alice/secret', ['rfp_alice_secret_repo']);
+    const mallory = f.user('mallory');
+    const own = await f.linkRepository(mallory, 'mallory/app', ['rfp_mallory_repo_xx']);
+    const forged = skillRecord('agent.skill.selected', { 'forge.repository.id': victimRepo, 'forge.repository.fingerprint': 'rfp_alice_secret_repo', 'agent.skill.activation.id': 'act_forged' });
+    const honest = skillRecord('agent.skill.selected', { 'forge.repository.fingerprint': 'rfp_mallory_repo_xx', 'agent.skill.activation.id': 'act_honest' });
+    const res = await f.post('logs', await encodeOtlpRequest(logsRequest([forged, honest]), 'protobuf'), { auth: mallory.device });
+    assert.equal(res.status, 200);
+    await f.telemetry.drain();
+    const r = f.telemetry.reader();
+    const e = r.getEvent(mallory.id, String(forged.attributes['agent.skill.event.id']))!;
+    assert.deepEqual([e.repositoryResolution, e.repositoryId, e.attributes['forge.repository.id']], ['repo_unresolved', undefined, undefined]);
+    assert.equal(r.getEvent(mallory.id, String(honest.attributes['agent.skill.event.id']))!.repositoryId, own);
+    const alice = await f.getJson<TimelinePage>(`/api/v1/telemetry/repositories/${victimRepo}/timeline?from=2026-08-01T00:00:00Z`, u.pat);
+    assert.deepEqual([alice.sessions, alice.gaps], [[], []]);
+    assert.equal((await f.app.request(`/api/v1/telemetry/repositories/${victimRepo}/timeline`, { headers: mallory.pat })).status, 404);
+    const mine = await f.getJson<TimelinePage>(`/api/v1/telemetry/repositories/${own}/timeline?from=2026-08-01T00:00:00Z`, mallory.pat);
+    assert.deepEqual(mine.gaps.find((g) => g.kind === 'repo_unresolved')?.count, 1);
+  });
+});

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type { OtlpAttributes, OtlpLogRecord, OtlpSpan, OtlpSpanEvent } from '../../core/telemetry/otlp/index.js';
+import { EVENTS } from '../../schemas/generated/semconv.js';
+import { SERVER_AUTHORITATIVE } from '../ingest/allowlist.js';
+import type { JsonValue, ObservationEventRow, RepositoryResolution } from '../projections/rows.js';
+import { idAttr, idList, isoNanos, jsonValue, nanosToMsFast, safeId, str } from './values.js';
+
+/**
+ * Record -> observation_events row. Pure: the server-authoritative identity (account, device,
+ * resolved repository) and the batch context come in; everything else is read from the record's
+ * admitted attributes, with the resource as the fallback for host/adapter identity.
+ */
+
+export interface BatchContext {
+  accountId: string;
+  deviceId: string;
+  batchId: string;
+  receivedAtMs: number;
+  normalizerVersion: string;
+  resolveRepository(record: OtlpAttributes, resource: OtlpAttributes): { repositoryId?: string; resolution: RepositoryResolution };
+}
+
+export interface ResourceContext {
+  attributes: OtlpAttributes;
+  schemaUrl?: string;
+}
+
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
+const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** The event time: the source timestamp when plausible, else the observed one, else receipt. */
+function pickTime(timeNanos: string, observedNanos: string, receivedAtMs: number): { nanos: string; source: ObservationEventRow['timeSource'] } {
+  const plausible = (n: string) => {
+    const ms = nanosToMsFast(n);
+    return ms >= EARLIEST_PLAUSIBLE_MS && ms <= receivedAtMs + FUTURE_SKEW_MS;
+  };
+  if (timeNanos !== '0' && plausible(timeNanos)) return { nanos: timeNanos, source: 'source' };
+  if (observedNanos !== '0' && plausible(observedNanos)) return { nanos: observedNanos, source: 'observed' };
+  return { nanos: `${receivedAtMs}000000`, source: 'received' };
+}
+
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => {
+    if (typeof x === 'bigint') return `${x}n`;
+    if (x instanceof Uint8Array) return Buffer.from(x).toString('base64');
+    if (x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return x;
+  });
+}
+
+/**
+ * The dedupe identity of a record without agent.skill.event.id: a fingerprint of its content plus
+ * its occurrence among identical records of the same batch (two identical records in one batch
+ * stay two; the same batch delivered again dedupes). Marked `batch_fingerprint` (inferred).
+ */
+export function fingerprint(parts: unknown, occurrences: Map<string, number>): string {
+  const base = createHash('sha256').update(canonical(parts)).digest('hex');
+  const n = occurrences.get(base) ?? 0;
+  occurrences.set(base, n + 1);
+  return n === 0 ? `fp_${base.slice(0, 32)}` : `fp_${createHash('sha256').update(`${base}:${n}`).digest('hex').slice(0, 32)}`;
+}
+
+/** Record attributes carried by a typed row field (dropped from `attributes` when the field holds them verbatim). */
+const TYPED_FIELDS: Record<string, keyof ObservationEventRow> = {
+  'agent.skill.event.id': 'eventId',
+  'session.id': 'sessionId',
+  'agent.turn.id': 'turnId',
+  'agent.host.name': 'hostName',
+  'agent.host.version': 'hostVersion',
+  'agent.adapter.name': 'adapterName',
+  'agent.adapter.version': 'adapterVersion',
+  'gen_ai.conversation.id': 'conversationId',
+  'gen_ai.agent.name': 'agentName',
+  'gen_ai.request.model': 'model',
+  'agent.skill.package.id': 'packageId',
+  'agent.skill.id': 'skillId',
+  'agent.skill.name': 'skillName',
+  'artifact.version': 'artifactVersion',
+  'artifact.hash': 'artifactHash',
+  'agent.skill.content.hash': 'contentHash',
+  'agent.skill.activation.id': 'activationId',
+  'agent.skill.phase': 'phase',
+  'agent.skill.result': 'result',
+  'agent.skill.trigger.type': 'triggerType',
+  'agent.skill.reason.code': 'reasonCode',
+  'error.type': 'errorType',
+  'agent.skill.evidence.source': 'evidenceSource',
+  'agent.skill.evidence.fidelity': 'evidenceFidelity',
+};
+
+/**
+ * The admitted record attributes a row does not already carry in a typed field (server-
+ * authoritative keys never come from the client). Together with the typed fields this is every
+ * admitted attribute, without storing each value twice.
+ */
+function remainingAttributes(attrs: OtlpAttributes, row: ObservationEventRow): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const key of Object.keys(attrs)) {
+    if (SERVER_AUTHORITATIVE.has(key)) continue;
+    const v = attrs[key];
+    const field = TYPED_FIELDS[key];
+    if (field !== undefined && row[field] === v) continue;
+    if (key === 'agent.skill.activation.ids' && Array.isArray(v) && row.activationIds && v.every((x) => typeof x === 'string' && safeId(x) === x)) continue;
+    out[key] = jsonValue(v);
+  }
+  return out;
+}
+
+function baseRow(
+  ctx: BatchContext, res: ResourceContext, attrs: OtlpAttributes, signal: ObservationEventRow['signal'],
+  eventName: string, eventId: string, dedupBasis: ObservationEventRow['dedupBasis'], time: { nanos: string; source: ObservationEventRow['timeSource'] },
+): ObservationEventRow {
+  const r = res.attributes;
+  const repo = ctx.resolveRepository(attrs, r);
+  const row: ObservationEventRow = {
+    eventId,
+    dedupBasis,
+    eventName,
+    signal,
+    time: isoNanos(time.nanos),
+    timeSource: time.source,
+    accountId: ctx.accountId,
+    deviceId: ctx.deviceId,
+    repositoryResolution: repo.resolution,
+    attributes: {},
+    rawBatchId: ctx.batchId,
+    normalizerVersion: ctx.normalizerVersion,
+  };
+  let v: string | undefined;
+  if ((v = repo.repositoryId) !== undefined) row.repositoryId = v;
+  if ((v = idAttr(attrs, 'session.id') ?? idAttr(r, 'session.id')) !== undefined) row.sessionId = v;
+  if ((v = idAttr(attrs, 'agent.turn.id')) !== undefined) row.turnId = v;
+  if ((v = str(r, 'service.name')) !== undefined) row.serviceName = v;
+  if ((v = str(attrs, 'agent.host.name') ?? str(r, 'agent.host.name')) !== undefined) row.hostName = v;
+  if ((v = str(attrs, 'agent.host.version') ?? str(r, 'agent.host.version')) !== undefined) row.hostVersion = v;
+  if ((v = str(attrs, 'agent.adapter.name') ?? str(r, 'agent.adapter.name')) !== undefined) row.adapterName = v;
+  if ((v = str(attrs, 'agent.adapter.version') ?? str(r, 'agent.adapter.version')) !== undefined) row.adapterVersion = v;
+  if ((v = idAttr(attrs, 'gen_ai.conversation.id')) !== undefined) row.conversationId = v;
+  if ((v = str(attrs, 'gen_ai.agent.name')) !== undefined) row.agentName = v;
+  if ((v = str(attrs, 'gen_ai.request.model')) !== undefined) row.model = v;
+  const skillId = idAttr(attrs, 'agent.skill.id');
+  // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
+  if ((v = idAttr(attrs, 'agent.skill.package.id') ?? (skillId?.includes(':') ? skillId.slice(0, skillId.lastIndexOf(':')) : undefined)) !== undefined) row.packageId = v;
+  if ((v = skillId) !== undefined) row.skillId = v;
+  if ((v = str(attrs, 'agent.skill.name')) !== undefined) row.skillName = v;
+  if ((v = str(attrs, 'artifact.version')) !== undefined) row.artifactVersion = v;
+  if ((v = str(attrs, 'artifact.hash')) !== undefined) row.artifactHash = v;
+  if ((v = str(attrs, 'agent.skill.content.hash')) !== undefined) row.contentHash = v;
+  if ((v = idAttr(attrs, 'agent.skill.activation.id')) !== undefined) row.activationId = v;
+  const ids = idList(attrs, 'agent.skill.activation.ids');
+  if (ids !== undefined) row.activationIds = ids;
+  if ((v = str(attrs, 'agent.skill.phase')) !== undefined) row.phase = v;
+  if ((v = str(attrs, 'agent.skill.result')) !== undefined) row.result = v;
+  if ((v = str(attrs, 'agent.skill.trigger.type')) !== undefined) row.triggerType = v;
+  if ((v = str(attrs, 'agent.skill.reason.code')) !== undefined) row.reasonCode = v;
+  if ((v = str(attrs, 'error.type')) !== undefined) row.errorType = v;
+  if ((v = str(attrs, 'agent.skill.evidence.source')) !== undefined) row.evidenceSource = v;
+  if ((v = str(attrs, 'agent.skill.evidence.fidelity')) !== undefined) row.evidenceFidelity = v;
+  if ((v = res.schemaUrl) !== undefined) row.schemaUrl = v;
+  row.attributes = remainingAttributes(attrs, row);
+  return row;
+}
+
+/** A log record as an observation event (EventName, or the deprecated `event.name` attribute). */
+export function logEvent(ctx: BatchContext, res: ResourceContext, rec: OtlpLogRecord, occurrences: Map<string, number>): ObservationEventRow {
+  const eventName = rec.eventName ?? str(rec.attributes, 'event.name') ?? 'log';
+  const claimed = idAttr(rec.attributes, 'agent.skill.event.id');
+  const eventId = claimed ?? fingerprint(['log', eventName, rec.timeUnixNano, rec.observedTimeUnixNano, rec.traceId, rec.spanId, rec.attributes, res.attributes['service.instance.id']], occurrences);
+  const time = pickTime(rec.timeUnixNano, rec.observedTimeUnixNano, ctx.receivedAtMs);
+  const row = baseRow(ctx, res, rec.attributes, 'logs', eventName, eventId, claimed ? 'event_id' : 'batch_fingerprint', time);
+  // the observed time is kept when it says something the event time does not
+  const observed = pickTime(rec.observedTimeUnixNano, '0', ctx.receivedAtMs);
+  if (observed.source === 'source' && observed.nanos !== time.nanos) row.observedTime = isoNanos(observed.nanos);
+  if (rec.traceId) row.traceId = rec.traceId;
+  if (rec.spanId) row.spanId = rec.spanId;
+  if (rec.body !== undefined && rec.body !== null) row.body = jsonValue(rec.body); // admission removed it unless content is opted in
+  return row;
+}
+
+/** The registry span kind of a span: skill activation, agent action, agent turn, or other. */
+export function spanKind(span: OtlpSpan): string {
+  if (str(span.attributes, 'agent.action.type')) return 'span.agent.action';
+  if (str(span.attributes, 'agent.skill.activation.id') || span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
+  if (str(span.attributes, 'agent.turn.id') && (span.name === 'agent_turn' || span.name.startsWith('invoke_agent'))) return 'span.agent.turn';
+  return 'span';
+}
+
+/** A span as an observation event; its dedupe identity is its (trace, span) id pair when no event id is set. */
+export function spanEvent(ctx: BatchContext, res: ResourceContext, span: OtlpSpan): ObservationEventRow {
+  const claimed = idAttr(span.attributes, 'agent.skill.event.id');
+  const eventId = claimed ?? `fp_${createHash('sha256').update(`span:${span.traceId}:${span.spanId}`).digest('hex').slice(0, 32)}`;
+  const time = pickTime(span.startTimeUnixNano, '0', ctx.receivedAtMs);
+  const row = baseRow(ctx, res, span.attributes, 'traces', spanKind(span), eventId, claimed ? 'event_id' : 'batch_fingerprint', time);
+  row.traceId = span.traceId;
+  row.spanId = span.spanId;
+  if (span.parentSpanId) row.parentSpanId = span.parentSpanId;
+  row.spanName = span.name.slice(0, 256);
+  if (span.status?.code === 2 && !row.result) row.result = 'error';
+  return row;
+}
+
+/**
+ * Span events named after catalog events (e.g. `agent.skill.loaded` recorded on an activation
+ * span) become observation events of their own, inheriting the span's attributes.
+ */
+export function spanCatalogEvents(ctx: BatchContext, res: ResourceContext, span: OtlpSpan): ObservationEventRow[] {
+  const out: ObservationEventRow[] = [];
+  span.events.forEach((ev: OtlpSpanEvent, index) => {
+    if (!(ev.name in EVENTS)) return;
+    const attrs = { ...span.attributes, ...ev.attributes };
+    delete attrs['agent.action.type'];
+    if (ev.attributes['agent.skill.event.id'] === undefined) delete attrs['agent.skill.event.id'];
+    const claimed = ev.attributes['agent.skill.event.id'] !== undefined ? idAttr(ev.attributes, 'agent.skill.event.id') : undefined;
+    const eventId = claimed ?? `fp_${createHash('sha256').update(`spanevent:${span.traceId}:${span.spanId}:${index}:${ev.name}:${ev.timeUnixNano}`).digest('hex').slice(0, 32)}`;
+    const row = baseRow(ctx, res, attrs, 'traces', ev.name, eventId, claimed ? 'event_id' : 'batch_fingerprint', pickTime(ev.timeUnixNano, '0', ctx.receivedAtMs));
+    row.traceId = span.traceId;
+    row.spanId = span.spanId;
+    out.push(row);
+  });
+  return out;
+}
+
+export { safeId };

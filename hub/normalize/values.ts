@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { OtlpAttributes, OtlpValue } from '../../core/telemetry/otlp/index.js';
+import type { JsonValue } from '../projections/rows.js';
+
+/**
+ * Small pure helpers of the normalizer: typed attribute reads, storage-safe identity values,
+ * JSON-safe values and timestamps.
+ */
+
+/** A non-empty string attribute. */
+export function str(attrs: OtlpAttributes, key: string): string | undefined {
+  const v = attrs[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** A finite numeric attribute (int64 beyond 2^53 as the nearest double). */
+export function num(attrs: OtlpAttributes, key: string): number | undefined {
+  const v = attrs[key];
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+export function bool(attrs: OtlpAttributes, key: string): boolean | undefined {
+  const v = attrs[key];
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+/** A string-array attribute (a single string counts as a one-element list). */
+export function strList(attrs: OtlpAttributes, key: string): string[] | undefined {
+  const v = attrs[key];
+  if (typeof v === 'string') return v ? [v] : undefined;
+  if (!Array.isArray(v)) return undefined;
+  const out = v.filter((x): x is string => typeof x === 'string' && x !== '');
+  return out.length ? out : undefined;
+}
+
+const SAFE_ID = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * An identity value as stored in keys and rows: printable ASCII up to 128 characters as is,
+ * anything else (control characters, spaces, very long or non-ASCII values) as `h_<sha256/32>`,
+ * so attacker-chosen strings never shape LMDB keys (reliability-anchors.md #72).
+ */
+export function safeId(value: string): string {
+  return SAFE_ID.test(value) ? value : `h_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+}
+
+export function idAttr(attrs: OtlpAttributes, key: string): string | undefined {
+  const v = str(attrs, key);
+  return v === undefined ? undefined : safeId(v);
+}
+
+export function idList(attrs: OtlpAttributes, key: string): string[] | undefined {
+  const v = strList(attrs, key);
+  return v && [...new Set(v.map(safeId))].sort();
+}
+
+/** An OTLP value as JSON: bigints as decimal strings, bytes as base64. */
+export function jsonValue(v: OtlpValue): JsonValue {
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (Array.isArray(v)) return v.map(jsonValue);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = jsonValue(x);
+    return out;
+  }
+  return v;
+}
+
+/** Milliseconds of a decimal nanosecond string (no BigInt on the hot path). */
+export function nanosToMsFast(nanos: string): number {
+  return nanos.length <= 6 ? 0 : Number(nanos.slice(0, -6));
+}
+
+/**
+ * RFC 3339 UTC with exactly nine fractional digits, so row timestamps compare correctly as
+ * strings (`.1Z` vs `.12Z` would not).
+ */
+let lastSecond = '';
+let lastPrefix = '';
+
+export function isoNanos(nanos: string): string {
+  const padded = nanos.length >= 10 ? nanos : nanos.padStart(10, '0');
+  const second = padded.slice(0, -9);
+  // events of a batch share their second: format the date part once per second
+  if (second !== lastSecond) {
+    lastPrefix = new Date(Number(second) * 1000).toISOString().slice(0, 20);
+    lastSecond = second;
+  }
+  return `${lastPrefix}${padded.slice(-9)}Z`;
+}
+
+/** Nanoseconds between two decimal nanosecond strings, as milliseconds with microsecond precision. */
+export function msBetween(fromNanos: string, toNanos: string): number {
+  const d = Number(BigInt(toNanos) - BigInt(fromNanos)) / 1e6;
+  return Math.round(d * 1000) / 1000;
+}
+
+/** The UTC day (YYYY-MM-DD) of a row timestamp. */
+export const dayOf = (iso: string): string => iso.slice(0, 10);
+
+/** Nanosecond string of an isoNanos() timestamp. */
+export function nanosOfIso(iso: string): string {
+  const seconds = Date.parse(`${iso.slice(0, 19)}Z`) / 1000;
+  return `${seconds}${iso.slice(20, 29)}`.replace(/^0+(?=\d)/, '');
+}

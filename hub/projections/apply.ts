@@ -1,0 +1,71 @@
+import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
+import { idList } from '../normalize/values.js';
+import type { ProjectionWriter } from '../storage/telemetry-ports.js';
+import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
+import { actionRow, changeRow, feedbackKind, feedbackRow, linkedActivations } from './facts.js';
+import type { RollupAccumulator } from './rollups.js';
+import type { ObservationEventRow } from './rows.js';
+
+/** Timeline bucket of events whose repository the hub could not resolve for the account. */
+export const UNRESOLVED_REPOSITORY = '~unresolved';
+
+const ACTION_EVENTS = new Set(['agent.action.completed', 'span.agent.action']);
+
+/** Activation ids an event ties together (actions and changes list them; conflicts name the other side). */
+function coactiveIds(e: ObservationEventRow): string[] {
+  if (e.eventName === 'agent.skill.conflict.detected') {
+    const others = idList(e.attributes as OtlpAttributes, 'agent.skill.conflict.activation.ids') ?? [];
+    return [...new Set([...(e.activationId ? [e.activationId] : []), ...others])].sort();
+  }
+  return linkedActivations(e);
+}
+
+/**
+ * Applies one normalized event to every projection it touches, through the writer of the current
+ * transaction. False (nothing written) when the account already has an event with its id.
+ */
+export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: number, rollups: RollupAccumulator, span?: ActivationInput['span']): boolean {
+  const acct = e.accountId;
+  const item = { timeMs, eventId: e.eventId, kind: e.eventName };
+  if (!w.insertEvent(e)) return false;
+  w.indexTimeline(acct, e.repositoryId ?? UNRESOLVED_REPOSITORY, item);
+
+  const phase = activationPhase(e);
+  const isPhase = e.activationId !== undefined && phase !== 'other';
+  if (isPhase) {
+    const stored = w.getActivation(acct, e.activationId!);
+    const prev = stored && snapshotActivation(stored);
+    const next = mergeActivation(stored, { event: e, span }, w.coactive(acct, e.activationId!));
+    w.putActivation(next);
+    rollups.activation(w, prev, next);
+    // the skill index holds each activation once (its first event); its other events hang off the activation
+    if (!prev && next.skillId) w.indexSkill(acct, next.skillId, { ...item, kind: 'activation' });
+  }
+
+  const linked = coactiveIds(e);
+  // skill-level evidence with no activation (audits, inventory, quarantine, unlinked feedback) is indexed by skill directly
+  if (e.skillId && !isPhase && linked.length === 0) w.indexSkill(acct, e.skillId, item);
+  // an activation's own phase events live in its row; its item index holds what happened under it
+  if (!isPhase) for (const id of linked) w.linkActivationItem(acct, id, item);
+  for (let i = 0; i < linked.length; i++) {
+    for (let j = i + 1; j < linked.length; j++) {
+      if (!w.addCoactive(acct, linked[i], linked[j])) continue;
+      for (const id of [linked[i], linked[j]]) {
+        const row = w.getActivation(acct, id);
+        if (row) w.putActivation({ ...row, activeSet: w.coactive(acct, id).filter((x) => x !== id).sort() });
+      }
+    }
+  }
+
+  if (ACTION_EVENTS.has(e.eventName)) w.putAction(actionRow(e));
+  else if (e.eventName === 'agent.change.summary') w.putChange(changeRow(e));
+  else {
+    const kind = feedbackKind(e);
+    if (kind) {
+      w.putFeedback(feedbackRow(e, kind));
+      const activation = e.activationId ? w.getActivation(acct, e.activationId) : undefined;
+      rollups.feedback(e, kind, activation);
+    }
+  }
+  return true;
+}

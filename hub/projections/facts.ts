@@ -1,0 +1,158 @@
+import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
+import { bool, idAttr, num, str, strList } from '../normalize/values.js';
+import type {
+  ActivationActionRow, AttributionFidelity, ChangeOutcomeRow, FeedbackKind, ObservationEventRow, RowIdentity, SkillFeedbackIncidentRow,
+} from './rows.js';
+
+/**
+ * Pure builders of the fact projections (activation_actions, change_outcomes,
+ * skill_feedback_incidents) from one normalized event.
+ */
+
+function identity(e: ObservationEventRow): RowIdentity {
+  const out: RowIdentity = { accountId: e.accountId, deviceId: e.deviceId, repositoryResolution: e.repositoryResolution };
+  if (e.repositoryId) out.repositoryId = e.repositoryId;
+  if (e.sessionId) out.sessionId = e.sessionId;
+  if (e.turnId) out.turnId = e.turnId;
+  return out;
+}
+
+function put<T extends object, K extends keyof T>(row: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) row[key] = value;
+}
+
+/** The ids an event links to: its activation id list, else its single activation id. */
+export function linkedActivations(e: ObservationEventRow): string[] {
+  if (e.activationIds?.length) return e.activationIds;
+  return e.activationId ? [e.activationId] : [];
+}
+
+/**
+ * Attribution never gives one skill exclusive credit when several were active: an `exact` claim
+ * over several activations becomes `shared`; no activation at all is `unknown`.
+ */
+export function attribution(ids: readonly string[], claimed: string | undefined): { fidelity: AttributionFidelity; reported?: string } {
+  if (ids.length === 0) return { fidelity: 'unknown', ...(claimed && claimed !== 'unknown' ? { reported: claimed } : {}) };
+  const known: AttributionFidelity[] = ['exact', 'shared', 'inferred', 'unknown'];
+  const c = known.includes(claimed as AttributionFidelity) ? (claimed as AttributionFidelity) : undefined;
+  if (ids.length > 1) {
+    if (c === undefined || c === 'exact') return { fidelity: 'shared', ...(c ? { reported: c } : {}) };
+    return { fidelity: c };
+  }
+  return { fidelity: c ?? 'unknown' };
+}
+
+export function actionRow(e: ObservationEventRow): ActivationActionRow {
+  const a = e.attributes as OtlpAttributes;
+  const ids = linkedActivations(e);
+  const fid = attribution(ids, str(a, 'agent.skill.attribution.fidelity'));
+  const row: ActivationActionRow = {
+    eventId: e.eventId,
+    ...identity(e),
+    time: e.time,
+    source: e.signal === 'traces' ? 'span' : 'event',
+    actionType: str(a, 'agent.action.type') ?? 'other',
+    activationIds: ids,
+    attributionFidelity: fid.fidelity,
+    rawEventIds: [e.eventId],
+    normalizerVersion: e.normalizerVersion,
+  };
+  put(row, 'mutating', bool(a, 'agent.action.mutating'));
+  put(row, 'scope', str(a, 'agent.action.scope'));
+  put(row, 'risk', str(a, 'agent.action.risk'));
+  put(row, 'approvalState', str(a, 'agent.action.approval.state'));
+  put(row, 'result', str(a, 'agent.action.result') ?? (e.result === 'error' ? 'error' : undefined));
+  put(row, 'toolName', str(a, 'gen_ai.tool.name'));
+  put(row, 'toolCallId', idAttr(a, 'gen_ai.tool.call.id'));
+  put(row, 'errorType', e.errorType);
+  put(row, 'reportedFidelity', fid.reported);
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  return row;
+}
+
+const CHANGE_PREFIX = 'agent.change.';
+const NOT_COUNTS = new Set(['agent.change.scope.baseline.count', 'agent.change.outside_initial_scope.count', 'agent.change.new_path.count']);
+
+export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
+  const a = e.attributes as OtlpAttributes;
+  const ids = linkedActivations(e);
+  const counts: Record<string, number> = {};
+  for (const key of Object.keys(a).sort()) {
+    if (!key.startsWith(CHANGE_PREFIX) || !key.endsWith('.count') || NOT_COUNTS.has(key)) continue;
+    const v = num(a, key);
+    if (v !== undefined) counts[key.slice(CHANGE_PREFIX.length, -'.count'.length)] = v;
+  }
+  const scope: ChangeOutcomeRow['scope'] = { outsideInitialScope: num(a, 'agent.change.outside_initial_scope.count') ?? null };
+  put(scope, 'source', str(a, 'agent.change.scope.source'));
+  put(scope, 'confidence', str(a, 'agent.change.scope.confidence'));
+  put(scope, 'baselineCount', num(a, 'agent.change.scope.baseline.count'));
+  put(scope, 'newPaths', num(a, 'agent.change.new_path.count'));
+  const row: ChangeOutcomeRow = {
+    eventId: e.eventId,
+    ...identity(e),
+    time: e.time,
+    activationIds: ids,
+    attributionFidelity: ids.length > 1 ? 'shared' : ids.length === 1 ? (e.evidenceFidelity === 'exact' ? 'exact' : 'inferred') : 'unknown',
+    scope,
+    counts,
+    rawEventIds: [e.eventId],
+    normalizerVersion: e.normalizerVersion,
+  };
+  put(row, 'boundary', str(a, 'agent.change.boundary'));
+  put(row, 'checkpointId', str(a, 'git.ai.checkpoint.id'));
+  put(row, 'worktreeDirty', bool(a, 'agent.change.worktree.dirty'));
+  put(row, 'durationSeconds', num(a, 'agent.change.duration'));
+  put(row, 'inputTokens', num(a, 'gen_ai.usage.input_tokens'));
+  put(row, 'outputTokens', num(a, 'gen_ai.usage.output_tokens'));
+  put(row, 'costUsd', num(a, 'agent.change.cost.usd'));
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  return row;
+}
+
+/** The feedback kind of an event, or undefined when it is not a feedback/incident fact. */
+export function feedbackKind(e: ObservationEventRow): FeedbackKind | undefined {
+  switch (e.eventName) {
+    case 'agent.user.intervention':
+      return 'intervention';
+    case 'agent.skill.feedback':
+      return 'feedback';
+    case 'agent.skill.incident.reported':
+      return 'incident';
+    case 'agent.skill.quarantine.changed':
+      return 'quarantine';
+    case 'agent.skill.inventory.changed': {
+      const action = str(e.attributes as OtlpAttributes, 'agent.skill.inventory.action');
+      return action === 'disabled' ? 'disable' : action === 'removed' ? 'uninstall' : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function feedbackRow(e: ObservationEventRow, kind: FeedbackKind): SkillFeedbackIncidentRow {
+  const a = e.attributes as OtlpAttributes;
+  const row: SkillFeedbackIncidentRow = { eventId: e.eventId, kind, ...identity(e), time: e.time, rawEventIds: [e.eventId], normalizerVersion: e.normalizerVersion };
+  put(row, 'packageId', e.packageId);
+  put(row, 'skillId', e.skillId);
+  put(row, 'artifactVersion', e.artifactVersion);
+  put(row, 'contentHash', e.contentHash);
+  put(row, 'activationId', e.activationId);
+  put(row, 'activationIds', e.activationIds);
+  put(row, 'interventionType', str(a, 'agent.user.intervention.type'));
+  put(row, 'reasonCode', e.reasonCode);
+  put(row, 'reasonCodes', strList(a, 'agent.skill.reason.codes'));
+  put(row, 'elapsedSeconds', num(a, 'agent.user.intervention.elapsed'));
+  put(row, 'sentiment', str(a, 'agent.skill.feedback.sentiment'));
+  put(row, 'incidentId', idAttr(a, 'agent.skill.incident.id'));
+  put(row, 'incidentClass', str(a, 'agent.skill.incident.class'));
+  put(row, 'severity', str(a, 'agent.skill.incident.severity'));
+  put(row, 'resolution', str(a, 'agent.skill.incident.resolution'));
+  put(row, 'actorType', str(a, 'agent.skill.actor.type'));
+  put(row, 'quarantineAction', str(a, 'agent.skill.quarantine.action'));
+  put(row, 'replacementId', str(a, 'agent.skill.replacement.id'));
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  return row;
+}

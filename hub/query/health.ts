@@ -1,0 +1,47 @@
+import type { CollectorHealthRow } from '../projections/rows.js';
+import type { HealthStore } from '../storage/telemetry-ports.js';
+
+export interface HealthReport {
+  accountId: string;
+  processes: (CollectorHealthRow & { stale: boolean })[];
+  summary: {
+    devices: number;
+    processes: number;
+    stale: number;
+    lastSeen?: string;
+    records: number;
+    rejected: number;
+    droppedContent: number;
+    droppedLimits: number;
+    foldedCardinality: number;
+    clientDropped: number;
+  };
+  /** batches of this account still waiting for normalization */
+  queued: number;
+}
+
+/**
+ * Collector/adapter health of an account: one entry per emitting process of each device (its
+ * last export is the heartbeat; stale after `staleAfterMs`), with what the hub rejected, dropped
+ * or folded and what the client reported dropping itself.
+ */
+export function healthReport(store: HealthStore, accountId: string, nowMs: number, staleAfterMs: number, queued: number): HealthReport {
+  const processes = store
+    .list(accountId)
+    .map((r) => ({ ...r, stale: nowMs - Date.parse(r.lastSeen) > staleAfterMs }))
+    .sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
+  const sum = (k: 'records' | 'rejected' | 'droppedContent' | 'droppedLimits' | 'foldedCardinality' | 'clientDropped') => processes.reduce((n, p) => n + p[k], 0);
+  const summary: HealthReport['summary'] = {
+    devices: new Set(processes.map((p) => p.deviceId)).size,
+    processes: processes.length,
+    stale: processes.filter((p) => p.stale).length,
+    records: sum('records'),
+    rejected: sum('rejected'),
+    droppedContent: sum('droppedContent'),
+    droppedLimits: sum('droppedLimits'),
+    foldedCardinality: sum('foldedCardinality'),
+    clientDropped: sum('clientDropped'),
+  };
+  if (processes[0]) summary.lastSeen = processes[0].lastSeen;
+  return { accountId, processes, summary, queued };
+}

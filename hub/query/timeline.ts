@@ -1,0 +1,151 @@
+import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
+import { linkedActivations } from '../projections/facts.js';
+import type { ObservationEventRow } from '../projections/rows.js';
+import type { ProjectionReader } from '../storage/telemetry-ports.js';
+import { activationView, type ActivationView } from './views.js';
+
+/**
+ * The repository activation timeline: a page of a repository's events (newest first, through the
+ * [account, repository, time] index, so a page costs the same over a million events as over ten),
+ * grouped by agent and session into activations with their actions, interventions, load
+ * completeness, conflicts, policy decisions and fidelity, plus the gaps where identity is
+ * uncertain. Activations touched by the page are shown whole, even when their selection falls
+ * outside it.
+ */
+
+export interface TimelineQuery {
+  accountId: string;
+  repositoryId: string;
+  fromMs: number;
+  toMs: number;
+  /** events per page */
+  limit: number;
+  cursor?: string;
+}
+
+export interface SessionView {
+  deviceId: string;
+  hostName?: string;
+  serviceName?: string;
+  agentName?: string;
+  model?: string;
+  /** undefined when the events carried no session id: an identity gap */
+  sessionId?: string;
+  firstTime: string;
+  lastTime: string;
+  activations: ActivationView[];
+  /** events of the page tied to no activation (change summaries, inventory, audits, other spans) */
+  events: { eventId: string; time: string; eventName: string; evidenceFidelity?: string }[];
+}
+
+export interface TimelineGap {
+  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source';
+  count: number;
+  detail: string;
+  /** up to 20 affected ids */
+  sample: string[];
+}
+
+export interface TimelinePage {
+  repositoryId: string;
+  window: { from: string; to: string };
+  normalizerVersion?: string;
+  sessions: SessionView[];
+  gaps: TimelineGap[];
+  /** pass as `cursor` for the next (older) page; absent on the last page */
+  nextCursor?: string;
+}
+
+const encodeCursor = (c: { timeMs: number; eventId: string }) => Buffer.from(JSON.stringify([c.timeMs, c.eventId])).toString('base64url');
+
+export function decodeCursor(cursor: string): { timeMs: number; eventId: string } | undefined {
+  try {
+    const [timeMs, eventId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    return typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId) ? { timeMs, eventId } : undefined;
+  } catch {
+    return undefined; // a mangled cursor restarts from the newest page rather than failing the query
+  }
+}
+
+function gap(kind: TimelineGap['kind'], ids: string[], detail: string): TimelineGap | undefined {
+  return ids.length ? { kind, count: ids.length, detail, sample: [...new Set(ids)].slice(0, 20) } : undefined;
+}
+
+export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): TimelinePage {
+  const before = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const entries = reader.timeline(q.accountId, q.repositoryId, { fromMs: q.fromMs, toMs: q.toMs, limit: q.limit + 1, before });
+  const page = entries.slice(0, q.limit);
+  const sessions = new Map<string, SessionView>();
+  const activations = new Map<string, ActivationView | null>();
+  const unknownActivations: string[] = [];
+  const missingSession: string[] = [];
+  const inferredDedupe: string[] = [];
+  const timeGaps: string[] = [];
+  let normalizerVersion: string | undefined;
+
+  const sessionOf = (e: { deviceId: string; hostName?: string; serviceName?: string; agentName?: string; model?: string; sessionId?: string }, time: string): SessionView => {
+    const key = `${e.deviceId}\u0000${e.hostName ?? e.serviceName ?? ''}\u0000${e.sessionId ?? ''}`;
+    let s = sessions.get(key);
+    if (!s) {
+      s = { deviceId: e.deviceId, firstTime: time, lastTime: time, activations: [], events: [] };
+      for (const k of ['hostName', 'serviceName', 'agentName', 'model', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
+      sessions.set(key, s);
+    }
+    if (time < s.firstTime) s.firstTime = time;
+    if (time > s.lastTime) s.lastTime = time;
+    return s;
+  };
+
+  for (const entry of page) {
+    const e: ObservationEventRow | undefined = reader.getEvent(q.accountId, entry.eventId);
+    if (!e) continue;
+    normalizerVersion ??= e.normalizerVersion;
+    if (!e.sessionId) missingSession.push(e.eventId);
+    if (e.dedupBasis === 'batch_fingerprint') inferredDedupe.push(e.eventId);
+    if (e.timeSource !== 'source') timeGaps.push(e.eventId);
+    const linked = e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
+    let attached = false;
+    for (const id of linked) {
+      if (!activations.has(id)) {
+        const view = activationView(reader, q.accountId, id) ?? null;
+        activations.set(id, view);
+        if (view) sessionOf(view, view.firstSeen).activations.push(view);
+        else unknownActivations.push(id);
+      }
+      if (activations.get(id)) attached = true;
+    }
+    const session = sessionOf(e, e.time);
+    if (!attached) session.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
+  }
+
+  const views = [...activations.values()].filter((v): v is ActivationView => v !== null);
+  const unattributed = views.flatMap((v) => v.actions.filter((a) => a.attributionFidelity === 'inferred' || a.attributionFidelity === 'unknown').map((a) => a.eventId));
+  const unresolved = reader.countTimeline(q.accountId, UNRESOLVED_REPOSITORY, q.fromMs, q.toMs, 10_000);
+  const gaps = [
+    unresolved
+      ? { kind: 'repo_unresolved' as const, count: unresolved, detail: `${unresolved >= 10_000 ? 'at least ' : ''}${unresolved} events of this account in the window have no resolved repository; link the repository's fingerprint to attribute them`, sample: [] }
+      : undefined,
+    gap('missing_session', missingSession, 'events without a session id; they are grouped per device and agent only'),
+    gap('unknown_activation', unknownActivations, 'activation ids referenced by actions or feedback but never selected or loaded in the retained evidence'),
+    gap('unattributed_action', unattributed, 'actions whose link to a skill is inferred or unknown, not exact or shared'),
+    gap('load_incomplete', views.filter((v) => v.load === 'pending' || v.load === 'unknown').map((v) => v.activationId), 'activations without an observed load result'),
+    gap('inferred_dedupe', inferredDedupe, 'events without agent.skill.event.id: deduplicated on a batch fingerprint (inferred)'),
+    gap('time_not_from_source', timeGaps, 'events whose source timestamp was missing or implausible; placed at the observed or receipt time'),
+  ].filter((g): g is TimelineGap => g !== undefined);
+
+  const byTime = (a: { firstSeen: string }, b: { firstSeen: string }) => (a.firstSeen < b.firstSeen ? -1 : a.firstSeen > b.firstSeen ? 1 : 0);
+  const out = [...sessions.values()].sort((a, b) => (a.lastTime < b.lastTime ? 1 : a.lastTime > b.lastTime ? -1 : 0));
+  for (const s of out) {
+    s.activations.sort(byTime);
+    s.events.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  }
+  const result: TimelinePage = {
+    repositoryId: q.repositoryId,
+    window: { from: new Date(q.fromMs).toISOString(), to: new Date(q.toMs).toISOString() },
+    sessions: out.filter((s) => s.activations.length || s.events.length),
+    gaps,
+  };
+  if (normalizerVersion) result.normalizerVersion = normalizerVersion;
+  if (entries.length > q.limit) result.nextCursor = encodeCursor(page[page.length - 1]);
+  return result;
+}

@@ -1,0 +1,81 @@
+import { ZERO_COUNTERS, type UsageCounters, type UsageRollupRow } from '../projections/rows.js';
+import type { ProjectionReader } from '../storage/telemetry-ports.js';
+
+/**
+ * Per-SKIT and per-skill usage from the daily rollups. A SKIT-level activation that did not name
+ * a contained skill is counted once for the SKIT (`bundleLevel`) and never spread over the
+ * children: contained skills only count activations that named them.
+ */
+
+export interface UsageQuery {
+  packageId: string;
+  skillId?: string;
+  fromDay: string;
+  toDay: string;
+  /** one account's usage, or every account's (admins) */
+  accountId?: string;
+  /** contained skills of the SKIT's latest release (listed even with zero usage) */
+  containedSkills?: string[];
+}
+
+type Bucket = UsageCounters & Record<string, unknown>;
+
+export interface UsageReport {
+  packageId: string;
+  skillId?: string;
+  window: { from: string; to: string };
+  scope: 'account' | 'all';
+  totals: UsageCounters;
+  /** activations of the SKIT that named no contained skill */
+  bundleLevel: UsageCounters;
+  skills: (UsageCounters & { skillId: string; contained: boolean })[];
+  versions: (UsageCounters & { version: string })[];
+  hosts: (UsageCounters & { host: string })[];
+  days: (UsageCounters & { day: string })[];
+  note: string;
+}
+
+function add(into: UsageCounters, row: UsageCounters): void {
+  for (const k of Object.keys(ZERO_COUNTERS) as (keyof UsageCounters)[]) into[k] += row[k];
+}
+
+function group<K extends string>(rows: UsageRollupRow[], field: keyof UsageRollupRow, name: K): (UsageCounters & Record<K, string>)[] {
+  const out = new Map<string, Bucket>();
+  for (const r of rows) {
+    const key = String(r[field]);
+    let b = out.get(key);
+    if (!b) out.set(key, (b = { ...ZERO_COUNTERS, [name]: key }));
+    add(b, r);
+  }
+  return [...out.values()].sort((a, b) => (String(a[name]) < String(b[name]) ? -1 : 1)) as (UsageCounters & Record<K, string>)[];
+}
+
+export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageReport {
+  const rows = reader.rollups(q.packageId, q.skillId, q.fromDay, q.toDay).filter((r) => q.accountId === undefined || r.accountId === q.accountId);
+  const totals = { ...ZERO_COUNTERS };
+  const bundleLevel = { ...ZERO_COUNTERS };
+  for (const r of rows) {
+    add(totals, r);
+    if (r.skillId === '') add(bundleLevel, r);
+  }
+  const contained = new Set(q.containedSkills ?? []);
+  const skills = group(rows.filter((r) => r.skillId !== ''), 'skillId', 'skillId').map((s) => ({ ...s, contained: contained.has(s.skillId) }));
+  if (q.skillId === undefined) {
+    for (const id of contained) if (!skills.some((s) => s.skillId === id)) skills.push({ ...ZERO_COUNTERS, skillId: id, contained: true });
+    skills.sort((a, b) => (a.skillId < b.skillId ? -1 : 1));
+  }
+  const report: UsageReport = {
+    packageId: q.packageId,
+    window: { from: q.fromDay, to: q.toDay },
+    scope: q.accountId === undefined ? 'all' : 'account',
+    totals,
+    bundleLevel,
+    skills,
+    versions: group(rows, 'version', 'version'),
+    hosts: group(rows, 'host', 'host'),
+    days: group(rows, 'day', 'day'),
+    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. Sessions are distinct per day, version, host and trigger, so their sums can count one session more than once.',
+  };
+  if (q.skillId !== undefined) report.skillId = q.skillId;
+  return report;
+}

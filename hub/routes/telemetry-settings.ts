@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { SfError } from '../../core/errors/index.js';
+import type { HubEnv } from '../auth/principal.js';
+import { RETENTION_DAYS } from '../ingest/limits.js';
+import { accountFor, isAdminPat } from '../query/access.js';
+import type { RepositoryLink, TelemetryAccountSettings } from '../storage/telemetry-ports.js';
+import type { TelemetryService } from '../telemetry/service.js';
+import { readJson } from './read-json.js';
+
+const FINGERPRINT = /^[A-Za-z0-9_:.-]{8,128}$/;
+
+/** The :id of a repository route; anything that is not a repository id cannot exist. */
+function repoParam(c: Context): string {
+  const id = c.req.param('id') ?? '';
+  if (!/^repo_[A-Za-z0-9]{1,64}$/.test(id)) throw new SfError('SF_E_NOT_FOUND', `no repository ${JSON.stringify(id.slice(0, 40))}`);
+  return id;
+}
+const NAME = /^[\x20-\x7e]{1,200}$/;
+
+function settingsView(s: TelemetryAccountSettings) {
+  return { ...s, retentionDays: RETENTION_DAYS[s.retentionTier] };
+}
+
+function parseFingerprints(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length > 100 || !v.every((x) => typeof x === 'string' && FINGERPRINT.test(x))) {
+    throw new SfError('SF_E_USAGE', 'fingerprints must be a list of up to 100 repository/worktree fingerprints', { hint: 'use the values `sf observe link` prints (8-128 characters of [A-Za-z0-9_:.-])' });
+  }
+  return [...new Set(v as string[])].sort();
+}
+
+function parseName(v: unknown): string {
+  if (typeof v !== 'string' || !NAME.test(v)) throw new SfError('SF_E_USAGE', 'name must be 1-200 printable characters');
+  return v;
+}
+
+/**
+ * Telemetry account settings: content-collection opt-in (the account itself or an admin),
+ * retention tier (admins only: it is a billing fact), linked repositories (the only repositories
+ * a device's hints can resolve to), and admin maintenance (rebuild, retention sweep).
+ */
+export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEnv> {
+  const app = new Hono<HubEnv>();
+  const current = (c: Context<HubEnv>, accountId: string): TelemetryAccountSettings =>
+    c.get('storage').telemetry.settings.get(accountId) ?? { accountId, contentCollection: false, retentionTier: 'free', updatedAt: new Date(telemetry.now()).toISOString() };
+
+  app.get('/api/v1/telemetry/accounts/:login/settings', (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    return c.json(settingsView(current(c, user.id)));
+  });
+
+  app.put('/api/v1/telemetry/accounts/:login/settings', async (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c);
+    const next = { ...current(c, user.id), updatedAt: new Date(telemetry.now()).toISOString() };
+    if (body.contentCollection !== undefined) {
+      if (typeof body.contentCollection !== 'boolean') throw new SfError('SF_E_USAGE', 'contentCollection must be true or false');
+      next.contentCollection = body.contentCollection;
+    }
+    if (body.retentionTier !== undefined) {
+      if (body.retentionTier !== 'free' && body.retentionTier !== 'paid') throw new SfError('SF_E_USAGE', 'retentionTier must be "free" or "paid"');
+      if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'only a hub admin can change the retention tier');
+      next.retentionTier = body.retentionTier;
+    }
+    c.get('storage').telemetry.settings.put(next);
+    return c.json(settingsView(next));
+  });
+
+  app.get('/api/v1/telemetry/accounts/:login/repositories', (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    return c.json({ repositories: c.get('storage').telemetry.repositories.list(user.id) });
+  });
+
+  app.post('/api/v1/telemetry/accounts/:login/repositories', async (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const link: RepositoryLink = {
+      id: `repo_${randomUUID().replace(/-/g, '')}`,
+      accountId: user.id,
+      name: parseName(body.name),
+      fingerprints: parseFingerprints(body.fingerprints ?? []),
+      createdAt: new Date(telemetry.now()).toISOString(),
+    };
+    c.get('storage').telemetry.repositories.put(link);
+    return c.json(link, 201);
+  });
+
+  app.put('/api/v1/telemetry/accounts/:login/repositories/:id', async (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    const prev = c.get('storage').telemetry.repositories.get(user.id, repoParam(c));
+    if (!prev) throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`);
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const next: RepositoryLink = {
+      ...prev,
+      ...(body.name !== undefined ? { name: parseName(body.name) } : {}),
+      ...(body.fingerprints !== undefined ? { fingerprints: parseFingerprints(body.fingerprints) } : {}),
+    };
+    c.get('storage').telemetry.repositories.put(next);
+    return c.json(next);
+  });
+
+  app.delete('/api/v1/telemetry/accounts/:login/repositories/:id', (c) => {
+    const user = accountFor(c, c.req.param('login'));
+    if (!c.get('storage').telemetry.repositories.remove(user.id, repoParam(c))) {
+      throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`);
+    }
+    return c.body(null, 204);
+  });
+
+  app.post('/api/v1/telemetry/admin/rebuild', async (c) => {
+    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'rebuilding projections needs an admin token');
+    return c.json(await telemetry.rebuild());
+  });
+
+  app.post('/api/v1/telemetry/admin/sweep', async (c) => {
+    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token');
+    return c.json(await telemetry.sweep());
+  });
+  return app;
+}

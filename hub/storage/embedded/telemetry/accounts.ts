@@ -1,0 +1,82 @@
+import type { Database, RootDatabase } from 'lmdb';
+import { SfError } from '../../../../core/errors/index.js';
+import type { CollectorHealthRow } from '../../../projections/rows.js';
+import type { HealthStore, RepositoryLink, RepositoryLinkStore, TelemetryAccountSettings, TelemetrySettingsStore } from '../../telemetry-ports.js';
+
+type Key = (string | number)[];
+
+/** Per-account telemetry settings (content opt-in, retention tier). */
+export class LmdbTelemetrySettings implements TelemetrySettingsStore {
+  constructor(private readonly db: Database<TelemetryAccountSettings, string>) {}
+
+  get(accountId: string) {
+    return this.db.get(accountId);
+  }
+
+  put(settings: TelemetryAccountSettings) {
+    this.db.putSync(settings.accountId, settings);
+  }
+}
+
+/** Repository links with a fingerprint index for server-side hint resolution. */
+export class LmdbRepositoryLinks implements RepositoryLinkStore {
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly links: Database<RepositoryLink, Key>,
+    private readonly byFp: Database<string, Key>,
+  ) {}
+
+  list(accountId: string) {
+    return [...this.links.getRange({ start: [accountId], end: [accountId, '\uffff'] })].map((e) => e.value);
+  }
+
+  get(accountId: string, repositoryId: string) {
+    return this.links.get([accountId, repositoryId]);
+  }
+
+  put(link: RepositoryLink) {
+    this.root.transactionSync(() => {
+      for (const fp of link.fingerprints) {
+        const owner = this.byFp.get([link.accountId, fp]);
+        if (owner && owner !== link.id) {
+          throw new SfError('SF_E_CONFLICT', `fingerprint ${fp} is already linked to repository ${owner}`, { hint: 'unlink it there first' });
+        }
+      }
+      const previous = this.links.get([link.accountId, link.id]);
+      for (const fp of previous?.fingerprints ?? []) this.byFp.removeSync([link.accountId, fp]);
+      for (const fp of link.fingerprints) this.byFp.putSync([link.accountId, fp], link.id);
+      this.links.putSync([link.accountId, link.id], link);
+    });
+  }
+
+  remove(accountId: string, repositoryId: string) {
+    return this.root.transactionSync(() => {
+      const link = this.links.get([accountId, repositoryId]);
+      if (!link) return false;
+      for (const fp of link.fingerprints) this.byFp.removeSync([accountId, fp]);
+      this.links.removeSync([accountId, repositoryId]);
+      return true;
+    });
+  }
+
+  byFingerprint(accountId: string, fingerprint: string) {
+    return this.byFp.get([accountId, fingerprint]);
+  }
+}
+
+/** Collector/adapter health rows, written at ingest time. */
+export class LmdbHealth implements HealthStore {
+  constructor(private readonly db: Database<CollectorHealthRow, Key>) {}
+
+  get(accountId: string, key: string) {
+    return this.db.get([accountId, key]);
+  }
+
+  put(key: string, row: CollectorHealthRow) {
+    void this.db.put([row.accountId, key], row);
+  }
+
+  list(accountId: string) {
+    return [...this.db.getRange({ start: [accountId], end: [accountId, '\uffff'] })].map((e) => e.value);
+  }
+}

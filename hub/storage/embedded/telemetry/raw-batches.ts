@@ -1,0 +1,85 @@
+import type { Database, RootDatabase } from 'lmdb';
+import type { NormalizationQueue, QueueItem, RawBatchRecord, RawBatchStore } from '../../telemetry-ports.js';
+
+type Key = (string | number)[];
+
+/** Sub-databases of the raw-batch index and the normalization queue. */
+export interface RawBatchDbs {
+  batches: Database<RawBatchRecord, Key>;
+  byTime: Database<null, Key>;
+  bySha: Database<null, Key>;
+  queue: Database<QueueItem, number>;
+  meta: Database<unknown, string>;
+}
+
+/**
+ * Raw batch records (the bytes live in the raw blob directory) indexed by receipt time and blob
+ * hash, and the LMDB-backed normalization queue. Admission writes the record and the queue item
+ * in one transaction.
+ */
+export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly dbs: RawBatchDbs,
+  ) {}
+
+  get(accountId: string, batchId: string) {
+    return this.dbs.batches.get([accountId, batchId]);
+  }
+
+  admit(record: RawBatchRecord): Promise<{ stored: boolean; seq?: number }> {
+    const { batches, byTime, bySha, queue, meta } = this.dbs;
+    return this.root.transaction(() => {
+      if (batches.doesExist([record.accountId, record.id])) return { stored: false };
+      const seq = ((meta.get('queueSeq') as number | undefined) ?? 0) + 1;
+      void meta.put('queueSeq', seq);
+      void batches.put([record.accountId, record.id], record);
+      void byTime.put([record.receivedAtMs, record.accountId, record.id], null);
+      void bySha.put([record.sha256, record.accountId, record.id], null);
+      void queue.put(seq, { seq, accountId: record.accountId, batchId: record.id });
+      return { stored: true, seq };
+    });
+  }
+
+  *listByReceipt(): Iterable<RawBatchRecord> {
+    yield* this.listReceivedBefore(Number.MAX_SAFE_INTEGER);
+  }
+
+  *listReceivedBefore(ms: number): Iterable<RawBatchRecord> {
+    for (const key of this.dbs.byTime.getKeys({ start: [0], end: [ms] })) {
+      const [, accountId, id] = key as [number, string, string];
+      const rec = this.dbs.batches.get([accountId, id]);
+      if (rec) yield rec;
+    }
+  }
+
+  async delete(accountId: string, batchId: string): Promise<void> {
+    const { batches, byTime, bySha } = this.dbs;
+    await this.root.transaction(() => {
+      const rec = batches.get([accountId, batchId]);
+      if (!rec) return;
+      void batches.remove([accountId, batchId]);
+      void byTime.remove([rec.receivedAtMs, accountId, batchId]);
+      void bySha.remove([rec.sha256, accountId, batchId]);
+    });
+  }
+
+  blobReferenced(sha256: string): boolean {
+    for (const _ of this.dbs.bySha.getKeys({ start: [sha256], end: [sha256, '\uffff'], limit: 1 })) return true;
+    return false;
+  }
+
+  peek(limit: number): QueueItem[] {
+    return [...this.dbs.queue.getRange({ limit })].map((e) => e.value);
+  }
+
+  depth(): number {
+    return this.dbs.queue.getCount();
+  }
+
+  depthByAccount(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const { value } of this.dbs.queue.getRange()) out.set(value.accountId, (out.get(value.accountId) ?? 0) + 1);
+    return out;
+  }
+}

@@ -1,0 +1,163 @@
+import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { CardinalityGuard } from '../ingest/cardinality.js';
+import { decodeBody } from '../ingest/decode.js';
+import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
+import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
+import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
+import { rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { NORMALIZER_VERSION } from '../normalize/version.js';
+import { NormalizationWorker } from '../normalize/worker.js';
+import type { HubStorage } from '../storage/ports.js';
+import type { ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
+
+export interface TelemetryConfig {
+  limits?: Partial<IngestLimits>;
+  /** normalizer version stamped on rows (default: the code's NORMALIZER_VERSION) */
+  normalizerVersion?: string;
+  /** normalize in the background as batches arrive (default); tests pass false and call drain() */
+  autoNormalize?: boolean;
+  /** run the raw-batch retention sweeper every this many ms (default: never; `sf hub serve` sets it) */
+  sweepIntervalMs?: number;
+  /** a health row is stale after this long without an export (default 24 h) */
+  staleAfterMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The telemetry side of one hub: the ingest gateway, the background normalization worker, the
+ * projection generations and the retention sweeper, over the storage ports.
+ */
+export class TelemetryService {
+  readonly limits: IngestLimits;
+  readonly normalizerVersion: string;
+  readonly staleAfterMs: number;
+  readonly now: () => number;
+  private readonly cardinality: CardinalityGuard;
+  private readonly worker: NormalizationWorker;
+  private readonly backlogByAccount = new Map<string, number>();
+  private backlogTotal = 0;
+  private sweeper: NodeJS.Timeout | undefined;
+  private started: Promise<void> | undefined;
+  private rebuilding: Promise<RebuildResult> | undefined;
+
+  constructor(
+    private readonly storage: HubStorage,
+    config: TelemetryConfig = {},
+  ) {
+    this.limits = resolveIngestLimits(config.limits);
+    this.normalizerVersion = config.normalizerVersion ?? NORMALIZER_VERSION;
+    this.staleAfterMs = config.staleAfterMs ?? 24 * 60 * 60 * 1000;
+    this.now = config.now ?? Date.now;
+    this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now);
+    this.worker = new NormalizationWorker(storage.telemetry, {
+      normalizerVersion: () => this.storage.telemetry.projections.active()?.normalizerVersion ?? this.normalizerVersion,
+      generation: () => this.generation(),
+      load: (r) => this.loadRaw(r),
+      onError: (e) => console.error('hub telemetry: normalization failed (will retry):', e),
+      onDequeued: (item) => this.countBacklog(item.accountId, -1),
+      auto: config.autoNormalize !== false,
+    });
+    if (config.sweepIntervalMs) {
+      this.sweeper = setInterval(() => void this.sweep().catch((e) => console.error('hub telemetry: sweep failed:', e)), config.sweepIntervalMs);
+      this.sweeper.unref();
+    }
+  }
+
+  /**
+   * Makes sure a projection generation is live and resumes a queue left by a previous run. When
+   * the live generation was built by another normalizer version, a rebuild starts in the
+   * background (queries keep the old generation until it is done).
+   */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      const active = this.storage.telemetry.projections.active();
+      if (!active) {
+        await this.storage.telemetry.projections.setActive({ generation: this.storage.telemetry.projections.lastGeneration() + 1, normalizerVersion: this.normalizerVersion, builtAt: new Date(this.now()).toISOString() });
+      }
+      for (const [account, n] of this.storage.telemetry.queue.depthByAccount()) this.countBacklog(account, n);
+      if (active && active.normalizerVersion !== this.normalizerVersion) void this.rebuild().catch((e) => console.error('hub telemetry: rebuild failed:', e));
+      else this.worker.kick();
+    })();
+    return this.started;
+  }
+
+  private countBacklog(accountId: string, delta: number): void {
+    this.backlogTotal = Math.max(0, this.backlogTotal + delta);
+    const n = Math.max(0, (this.backlogByAccount.get(accountId) ?? 0) + delta);
+    if (n === 0) this.backlogByAccount.delete(accountId);
+    else this.backlogByAccount.set(accountId, n);
+  }
+
+  /** The live projection generation. */
+  generation(): number {
+    return this.storage.telemetry.projections.active()?.generation ?? 1;
+  }
+
+  reader(): ProjectionReader {
+    return this.storage.telemetry.projections.reader(this.generation());
+  }
+
+  queued(): number {
+    return this.backlogTotal;
+  }
+
+  queuedFor(accountId: string): number {
+    return this.backlogByAccount.get(accountId) ?? 0;
+  }
+
+  async ingest(call: IngestCall): Promise<IngestResult> {
+    await this.start();
+    const result = await ingest(
+      {
+        telemetry: this.storage.telemetry,
+        tokens: this.storage.tokens,
+        limits: this.limits,
+        cardinality: this.cardinality,
+        backlog: (accountId) => ({ total: this.backlogTotal, account: this.backlogByAccount.get(accountId) ?? 0 }),
+        handoff: (accountId, batchId, request) => {
+          this.countBacklog(accountId, 1);
+          this.worker.handoff(accountId, batchId, request);
+        },
+        now: this.now,
+      },
+      call,
+    );
+    return result;
+  }
+
+  /** Decodes a stored raw batch (already admitted, so no admission runs again). */
+  async loadRaw(record: RawBatchRecord): Promise<OtlpRequest | undefined> {
+    const bytes = await this.storage.telemetry.rawBlobs.get(record.sha256);
+    if (!bytes) return undefined;
+    return (await decodeBody(record.signal, record.encoding, bytes, decoderLimits(this.limits))).request;
+  }
+
+  /** Resolves once every queued batch is normalized. */
+  async drain(): Promise<void> {
+    await this.start();
+    await this.rebuilding;
+    await this.worker.drain();
+  }
+
+  /** Replays all retained raw batches into a new generation (see rebuild.ts). */
+  async rebuild(normalizerVersion = this.normalizerVersion): Promise<RebuildResult> {
+    await this.start();
+    while (this.rebuilding) await this.rebuilding.catch(() => undefined);
+    this.rebuilding = rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now);
+    try {
+      return await this.rebuilding;
+    } finally {
+      this.rebuilding = undefined;
+    }
+  }
+
+  sweep(nowMs = this.now()): Promise<SweepResult> {
+    return sweepRawBatches(this.storage.telemetry, nowMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.rebuilding?.catch(() => undefined);
+    await this.worker.stop();
+  }
+}
