@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import { requireScope, type HubEnv } from '../auth/principal.js';
-import { readCappedBody } from '../registry/body.js';
+import { readUploadBody } from '../registry/body.js';
 import { latestRelease } from '../registry/lookup.js';
 import { planPublish, publishRelease } from '../registry/publish.js';
 import { parseTags } from '../registry/search.js';
@@ -38,7 +38,7 @@ async function publish(c: Context<HubEnv>) {
   if (expected !== undefined && !BUNDLE_HASH.test(expected)) {
     throw new SfError('SF_E_USAGE', 'X-Forge-Bundle-Hash must be sha256:<64 lowercase hex>', { hint: 'send the bundle hash `sf skit hash` prints, or leave the header out' });
   }
-  const body = await readCappedBody(c.req.raw, limits.maxUploadBytes);
+  const body = await readUploadBody(c.req.raw, limits.maxUploadBytes);
   if (body.length === 0) {
     throw new SfError('SF_E_USAGE', 'the upload is empty', { hint: 'send the release archive (.tgz, .tar or .zip) as the request body' });
   }
