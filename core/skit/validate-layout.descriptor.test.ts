@@ -32,6 +32,14 @@ describe('SKIT validation: descriptor and SKIT kind', () => {
     assert.equal(r.layout?.provisional, true);
   });
 
+  it('gives a single-skill SKIT the owner/name a registry assigned, not a provisional identity', () => {
+    const r = validateTree({ 'SKILL.md': skillMd('tool') }, { rootName: 'tool', provisionalId: 'alice/tool' });
+    assert.equal(r.ok, true);
+    assert.equal(r.layout?.id, 'alice/tool');
+    assert.equal(r.layout?.provisional, false);
+    assert.ok(!codesOf(r).includes('SKIT_ID_PROVISIONAL'));
+  });
+
   it('reads README frontmatter without a skit key as a broken descriptor when there is no SKILL.md', () => {
     const r = validateTree({ 'README.md': readme('id: acme/kit\nskills: []') });
     assert.ok(codesOf(r).includes('SKIT_FRONTMATTER_MISSING_KEY'));

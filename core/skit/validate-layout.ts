@@ -34,7 +34,7 @@ export interface SkitLayoutInput {
   /** an already-parsed SKIT descriptor to use instead of README.md */
   descriptor?: unknown;
   limits?: Partial<SkitLimits>;
-  /** the provisional id (`provisional/<fingerprint>`) to give a SKIT that has no id of its own */
+  /** the id to give a SKIT that has no id of its own: `provisional/<fingerprint>`, or the owner/name a registry assigned to a single-skill release */
   provisionalId?: string;
 }
 
@@ -138,8 +138,10 @@ function validateSingle(ctx: Context, file: string): Outcome {
     ...checkSkillQuotas(index, [{ name, path: '', mapped: [] }], ctx.limits),
   );
   const id = input.provisionalId ?? provisionalSkitId(localFingerprint(name, ctx.read(file) ?? ''));
-  out.push(diagnostic('SKIT_ID_PROVISIONAL', `single-skill SKIT "${name}" without a README.md descriptor; provisional id ${id}`));
-  const layout: SkitLayout = { id, provisional: true, skills: [{ name, path: '', defaultEnabled: true, shared: [] }], files: treeFiles(index) };
+  // a registry may assign a real owner/name to a single-skill release; only a provisional/ id is provisional
+  const provisional = isProvisionalId(id);
+  if (provisional) out.push(diagnostic('SKIT_ID_PROVISIONAL', `single-skill SKIT "${name}" without a README.md descriptor; provisional id ${id}`));
+  const layout: SkitLayout = { id, provisional, skills: [{ name, path: '', defaultEnabled: true, shared: [] }], files: treeFiles(index) };
   return { layout, frontmatter: md.frontmatter };
 }
 
