@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import { roleOnOwner } from '../auth/access.js';
 import { requireScope, type HubEnv } from '../auth/principal.js';
@@ -79,22 +79,27 @@ export const accountRoutes = new Hono<HubEnv>()
     return c.json(c.get('storage').accounts.createOrg(checkLogin(body.login), p.user.id), 201);
   })
   .put('/api/v1/orgs/:org/members/:login', async (c) => {
-    const p = requireScope(c, 'registry:write');
-    const { accounts } = c.get('storage');
-    const org = accounts.findOwner(c.req.param('org'));
-    if (org?.kind !== 'org' || roleOnOwner(accounts, p, org.login) !== 'owner') throw new SfError('SF_E_NOT_FOUND', 'no such organization');
-    const member = accounts.findOwner(c.req.param('login'));
-    if (member?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${c.req.param('login')} does not exist`);
+    const { accounts, org, member } = membershipTarget(c);
     const body = await readJson<{ role?: unknown }>(c);
     const role = body.role === 'owner' ? 'owner' : 'member';
     return c.json(accounts.setOrgMember(org.id, member.id, role));
   })
   .delete('/api/v1/orgs/:org/members/:login', (c) => {
-    const p = requireScope(c, 'registry:write');
-    const { accounts } = c.get('storage');
-    const org = accounts.findOwner(c.req.param('org'));
-    if (org?.kind !== 'org' || roleOnOwner(accounts, p, org.login) !== 'owner') throw new SfError('SF_E_NOT_FOUND', 'no such organization');
-    const member = accounts.findOwner(c.req.param('login'));
-    if (member?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${c.req.param('login')} does not exist`);
+    const { accounts, org, member } = membershipTarget(c);
     return c.json(accounts.setOrgMember(org.id, member.id, null));
   });
+
+/**
+ * The organization and user a membership route names. Only an owner of the organization may change
+ * its members; to anyone else the organization does not exist.
+ */
+function membershipTarget(c: Context<HubEnv>) {
+  const p = requireScope(c, 'registry:write');
+  const { accounts } = c.get('storage');
+  const org = accounts.findOwner(c.req.param('org') ?? '');
+  if (org?.kind !== 'org' || roleOnOwner(accounts, p, org.login) !== 'owner') throw new SfError('SF_E_NOT_FOUND', 'no such organization');
+  const login = c.req.param('login') ?? '';
+  const member = accounts.findOwner(login);
+  if (member?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${login} does not exist`);
+  return { accounts, org, member };
+}
