@@ -57,13 +57,11 @@ export const ERROR_CODES = {
   SF_E_QUARANTINED: E(5, 410, 'The SKIT or release is quarantined; see its replacement guidance.'),
 
   // telemetry
-  SF_E_TELEMETRY: E(7, 502, 'Telemetry could not be delivered or decoded.'),
   SF_E_OTLP_DECODE: E(1, 400, 'An OTLP payload could not be decoded.'),
   SF_E_TELEMETRY_EVENT: E(1, 422, 'A telemetry event breaks the semantic convention (missing, unknown or mistyped attribute).'),
 
   // FORGE annotation protocol
   SF_E_ANNOTATION: E(1, 422, 'A FORGE annotation is malformed or incomplete.'),
-  SF_E_ANNOTATION_CHECK: E(1, 422, 'A FORGE conformance check failed.'),
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
