@@ -78,6 +78,12 @@ try {
   step('List SKITs on the hub', ['skit', 'list', '--remote']);
   step('A teammate installs the exact release from the hub', ['add', 'skit', 'demo/code-review@1.0.0', '--agent', 'claude-code', '--yes'], { cwd: teammate });
   step('Doctor verifies bundle and skill hashes against the hub', ['skit', 'doctor'], { cwd: teammate });
+
+  // 4. observability: consented, metadata-only setup of the observer and the host adapter
+  step('Explain and plan skill observability (dry run: changes nothing)', ['observe', 'install', '--agents', 'claude-code', '--destination', `file:${join(work, 'observations.jsonl')}`, '--no-service'], { cwd: project });
+  step('Apply it: Claude Code OTel env + Skill hook, file destination', ['observe', 'install', '--agents', 'claude-code', '--destination', `file:${join(work, 'observations.jsonl')}`, '--no-service', '--yes'], { cwd: project });
+  step('Observer status', ['observe', 'status'], { cwd: project });
+  step('Remove only what Forge added', ['observe', 'uninstall', '--yes'], { cwd: project });
   process.stdout.write('\nDemo finished.\n');
 } catch (e) {
   if (!(e instanceof DemoFailed)) throw e;
