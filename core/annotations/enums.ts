@@ -1,3 +1,4 @@
+import { AGENT_SKILL_EVIDENCE_FIDELITY_VALUES, AGENT_SKILL_EVIDENCE_SOURCE_VALUES } from '../../schemas/generated/semconv.js';
 /**
  * Enumerated values of the FORGE annotation protocol v1.0 (spec section 4) and of the
  * `FORGE:SKIT_EVIDENCE` extension. Values are compared exactly: consumers route on them.
@@ -22,10 +23,10 @@ export const ACCEPTANCE_RESULTS = ['PASS', 'FAIL'] as const;
 /** Phase names of the `FORGE:TRAJECTORY` table as the spec lists them (4.1); others are allowed. */
 export const TRAJECTORY_PHASES = ['Context Load', 'Investigation', 'Decomposition', 'Build', 'Quality Gate', 'Review + Merge', 'Close'] as const;
 
-/** `agent.skill.evidence.fidelity` (observability plan, core enums), used by `FORGE:SKIT_EVIDENCE`. */
-export const EVIDENCE_FIDELITIES = ['exact', 'derived', 'inferred', 'unknown'] as const;
-/** `agent.skill.evidence.source` (observability plan, core enums), used by `FORGE:SKIT_EVIDENCE`. */
-export const EVIDENCE_SOURCES = ['native_otel', 'native_hook', 'plugin', 'transcript', 'filesystem', 'user_report', 'static_analysis'] as const;
+/** `agent.skill.evidence.fidelity` from the semconv registry, used by `FORGE:SKIT_EVIDENCE`. */
+export const EVIDENCE_FIDELITIES = AGENT_SKILL_EVIDENCE_FIDELITY_VALUES;
+/** `agent.skill.evidence.source` from the semconv registry, used by `FORGE:SKIT_EVIDENCE`. */
+export const EVIDENCE_SOURCES = AGENT_SKILL_EVIDENCE_SOURCE_VALUES;
 /** Yes/no cells of the `FORGE:SKIT_EVIDENCE` tables. */
 export const YES_NO = ['yes', 'no'] as const;
 /** How an observed skill relates to what is installed (`FORGE:SKIT_EVIDENCE` Active Skills). */

@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { envelopesToLogsRequest } from '../../../core/telemetry/envelope-otlp.js';
+import { otlpJsonObject } from '../../../core/telemetry/otlp/encode.js';
+import { fixturesDir, runSf, tempDir } from '../../../test-support/index.js';
 import { installSandbox, type InstallSandbox } from '../../../test-support/skit-install.js';
 
 describe('sf forge evidence from the local library', () => {
@@ -31,5 +36,31 @@ describe('sf forge evidence from the local library', () => {
     const r = await box.sf(['forge', 'evidence', '--project', box.home, '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).fields.releases, []);
+  });
+});
+
+describe('sf forge evidence with observations from the observer file destination', () => {
+  it('reports the skills that loaded, with fidelity and install match, and refuses a corrupt line with its number', async () => {
+    const dir = await tempDir('sf-evidence-obs-');
+    try {
+      const events = JSON.parse(readFileSync(join(fixturesDir, 'host-otlp', 'claude-tool-details', 'normalized.json'), 'utf8')).events;
+      const file = join(dir.path, 'observations.jsonl');
+      writeFileSync(file, JSON.stringify(otlpJsonObject(envelopesToLogsRequest(events))) + '\n');
+      const hash = events.find((e: { event_name: string }) => e.event_name === 'agent.skill.loaded').attributes['agent.skill.content.hash'];
+      const data = join(dir.path, 'installed.json');
+      writeFileSync(data, JSON.stringify({ installations: [{ skitId: 'acme/greetings', version: '1.2.0', bundleHash: `sha256:${'2'.repeat(64)}`, skills: [{ id: 'acme/greetings:hello-skill', contentHash: hash, enabled: true }, { id: 'acme/greetings:bye-skill', contentHash: `sha256:${'3'.repeat(64)}`, enabled: true }] }] }));
+
+      const r = await runSf(['forge', 'evidence', '--data', data, '--observations', file, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const { fields } = JSON.parse(r.stdout);
+      assert.deepEqual(fields.active, [{ skill: 'acme/greetings:hello-skill', contentHash: hash, fidelity: 'exact', source: 'native_otel', activations: 1, installMatch: 'yes' }]);
+
+      writeFileSync(file, '{"resourceLogs": [oops\n', { flag: 'a' });
+      const bad = await runSf(['forge', 'evidence', '--data', data, '--observations', file]);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /line 2 of .*observations\.jsonl/);
+    } finally {
+      await dir.cleanup();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { command, flag, option, optional, string } from 'cmd-ts';
 import { resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { out, printJson } from '../../output/print.js';
-import type { SkillObservation, SkitInstallation } from '../../../core/annotations/index.js';
+import type { ObservedEvent, SkillObservation, SkitInstallation } from '../../../core/annotations/index.js';
 import { readJson } from './input.js';
 
 interface EvidenceInput {
@@ -25,6 +25,9 @@ export const evidenceCommand = command({
     data: option({ long: 'data', type: optional(string), description: 'JSON {installations, observations?, scope?, host?, recorded?} (- for stdin) instead of the library' }),
     project: option({ long: 'project', type: optional(string), description: 'project root whose installations to report (default: the current directory)' }),
     agent: option({ long: 'agent', type: optional(string), description: 'report enablement as this agent sees it (and only its installations)' }),
+    observations: option({ long: 'observations', type: optional(string), description: "the observer's file destination (OTLP JSON lines): report the skills that loaded as active" }),
+    since: option({ long: 'since', type: optional(string), description: 'with --observations: only events at or after this ISO 8601 time' }),
+    session: option({ long: 'session', type: optional(string), description: 'with --observations: only this host session id' }),
     scope: option({ long: 'scope', type: optional(string), description: 'what the evidence covers, e.g. "issue #42"' }),
     host: option({ long: 'host', type: optional(string), description: 'agent host of the unit of work, e.g. claude-code' }),
     partial: flag({ long: 'partial', description: 'end with the partial sentinel' }),
@@ -33,6 +36,7 @@ export const evidenceCommand = command({
   handler: async (args) => {
     const { buildSkitEvidence, renderAnnotation } = await import('../../../core/annotations/index.js');
     const input = args.data ? await evidenceFromJson(args.data) : await evidenceFromLibrary(resolve(args.project ?? '.'), args.agent);
+    if (args.observations) input.observations = await observationsFromFile(args.observations, { since: args.since, session: args.session });
     const fields = buildSkitEvidence(input.installations, input.observations, {
       recorded: input.recorded,
       scope: args.scope ?? input.scope,
@@ -55,6 +59,36 @@ async function evidenceFromLibrary(projectRoot: string, agent: string | undefine
   } finally {
     await lib?.close();
   }
+}
+
+/** Active skills from the OTLP JSON lines the observer's file destination writes. */
+async function observationsFromFile(path: string, window: { since?: string; session?: string }): Promise<SkillObservation[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { decodeOtlpRequest } = await import('../../../core/telemetry/otlp/decode.js');
+  const { logsRequestToEnvelopes } = await import('../../../core/telemetry/envelope-otlp.js');
+  const { observationsFromEvents } = await import('../../../core/annotations/index.js');
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new SfError(e.code === 'ENOENT' ? 'SF_E_NOT_FOUND' : 'SF_E_IO', `could not read observations from ${path}: ${e.message}`, {
+      location: { file: path },
+      hint: 'pass the file destination of `sf observe destination list`',
+    });
+  });
+  const events: ObservedEvent[] = [];
+  let lineNo = 0;
+  for (const line of text.split('\n')) {
+    lineNo++;
+    if (!line.trim() || !line.includes('"resourceLogs"')) continue;
+    try {
+      const req = await decodeOtlpRequest('logs', Buffer.from(line), 'json');
+      if (req.signal === 'logs') events.push(...logsRequestToEnvelopes(req));
+    } catch (e) {
+      throw new SfError('SF_E_OTLP_DECODE', `line ${lineNo} of ${path} is not an OTLP/JSON logs export: ${(e as Error).message}`, {
+        location: { file: path, line: lineNo },
+        hint: 'the file must be written by the observer (one OTLP/JSON export per line); a torn last line can be deleted',
+      });
+    }
+  }
+  return observationsFromEvents(events, window);
 }
 
 async function evidenceFromJson(path: string): Promise<EvidenceInput> {
