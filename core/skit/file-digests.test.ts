@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
 import { isSfError } from '../errors/index.js';
-import { digestFiles, spawnHashWorker } from './file-digests.js';
+import { digestFiles, prestartHashWorkers, spawnHashWorker } from './file-digests.js';
 import { ABORT, createHashJob, DONE } from './hash-job.js';
 import { startTreeDigests } from './tree-digests.js';
 import { walkTree } from './tree.js';
@@ -50,6 +50,28 @@ describe('file digests (core/skit/file-digests)', () => {
       );
     });
   }
+
+  it('workers started before the job exists take it when it is handed over', async () => {
+    const workers = prestartHashWorkers(2);
+    assert.equal(workers.count, 2);
+    const got = await digestFiles(files, { workers, chunkSize: CHUNK });
+    assert.deepEqual(
+      got,
+      files.map((f) => ({ sha256: sha(readFileSync(f.abs)), size: f.size })),
+    );
+  });
+
+  it('prestarted workers that do not fit the job are stopped, and the job still completes', async () => {
+    // two files leave work for one worker only
+    const two = files.slice(0, 2);
+    const got = await digestFiles(two, { workers: prestartHashWorkers(2), chunkSize: CHUNK });
+    assert.deepEqual(
+      got,
+      two.map((f) => ({ sha256: sha(readFileSync(f.abs)), size: f.size })),
+    );
+    // disposing of unused workers lets the process exit (mocha would hang otherwise)
+    prestartHashWorkers(1).dispose();
+  });
 
   it('a hash worker alone completes a shared job (the worker entry loads and writes shared memory)', async () => {
     const job = createHashJob(
@@ -102,6 +124,43 @@ describe('early tree digests (core/skit/tree-digests)', () => {
       assert.deepEqual(
         files.map((f) => f.path),
         ['SKILL.md', 'a.md', 'b.md', 'c.md'],
+      );
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('re-hashes a file that grew after the early walk even when the listing is otherwise the same', async () => {
+    const dir = await tempDir('sf-early-');
+    try {
+      writeFileSync(join(dir.path, 'SKILL.md'), 'skill');
+      writeFileSync(join(dir.path, 'a.md'), 'alpha');
+      const early = startTreeDigests(dir.path, { threads: 1 });
+      await early.digestsFor([]);
+      appendFileSync(join(dir.path, 'a.md'), ' grew');
+      const { files } = await walkTree(dir.path);
+      assert.deepEqual(
+        (await early.digestsFor(files)).map((d) => d.sha256),
+        files.map((f) => sha(readFileSync(f.abs))),
+      );
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('starts the workers during the walk of a large SKIT and hands out the walk it did', async () => {
+    const dir = await tempDir('sf-early-');
+    try {
+      writeFileSync(join(dir.path, 'README.md'), '# skit');
+      mkdirSync(join(dir.path, 'data'));
+      // 9 MiB: over the size below which one thread hashes alone
+      for (let i = 0; i < 9; i++) writeFileSync(join(dir.path, 'data', `f${i}.bin`), Buffer.alloc(1024 * 1024, i + 1));
+      const early = startTreeDigests(dir.path);
+      const { files } = await walkTree(dir.path);
+      assert.deepEqual(early.tree?.files, files);
+      assert.deepEqual(
+        await early.digestsFor(files),
+        files.map((f) => ({ sha256: sha(readFileSync(f.abs)), size: f.size })),
       );
     } finally {
       await dir.cleanup();

@@ -20,10 +20,15 @@ export interface DigestOptions {
   threads?: number;
   /** read buffer per thread, bytes (default 256 KiB: stays in L2 between read and hash) */
   chunkSize?: number;
+  /**
+   * Workers started ahead of the job (prestartHashWorkers), used instead of starting new ones;
+   * the run owns them from then on.
+   */
+  workers?: HashWorkers;
 }
 
 /** Below this many bytes a worker costs more to start than it saves. */
-const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 const MAX_THREADS = 4;
 const DEFAULT_CHUNK = 256 * 1024;
 
@@ -31,11 +36,53 @@ const DEFAULT_CHUNK = 256 * 1024;
 // not inherit tsx's `--import` hooks, so a tiny bootstrap registers tsx before loading it.
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
-/** Starts one hash worker on `job` (exported for the worker's own tests). */
-export const spawnHashWorker = (job: HashJob): Worker =>
+/**
+ * Starts one hash worker on `job`, or with no job, waiting for one as its first message
+ * (exported for the worker's own tests).
+ */
+export const spawnHashWorker = (job?: HashJob): Worker =>
   fromSource
     ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
     : new Worker(workerUrl, { workerData: job });
+
+/**
+ * Hash workers started before their job exists, so that their start-up (tens of milliseconds
+ * for a fresh V8 isolate) overlaps with finding the files. Pass them to startDigestRun through
+ * DigestOptions.workers, or dispose of them.
+ */
+export interface HashWorkers {
+  /** the number of workers (hashing threads besides the main thread) */
+  readonly count: number;
+  /** Stops workers that will get no job. */
+  dispose(): void;
+}
+
+interface PendingWorkers extends HashWorkers {
+  /** Hands `job` to the workers; afterwards they belong to that run. */
+  take(job: HashJob): RunningWorker[];
+}
+
+/** Starts `count` workers (default: one per core besides this thread, at most MAX_THREADS - 1). */
+export function prestartHashWorkers(count = defaultThreads() - 1): HashWorkers {
+  let workers: RunningWorker[] | null = Array.from({ length: Math.max(0, count) }, () => startWorker());
+  const pending: PendingWorkers = {
+    count: workers.length,
+    take(job) {
+      if (!workers) throw new SfError('SF_E_INTERNAL', 'prestarted hash workers were already used or disposed of');
+      const taken = workers;
+      workers = null;
+      for (const w of taken) w.worker.postMessage(job);
+      return taken;
+    },
+    dispose() {
+      for (const w of workers ?? []) void w.worker.terminate();
+      workers = null;
+    },
+  };
+  return pending;
+}
+
+const defaultThreads = () => Math.min(availableParallelism(), MAX_THREADS);
 
 /** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
 export interface DigestRun {
@@ -51,14 +98,21 @@ export interface DigestRun {
  */
 export function startDigestRun(files: readonly FileToHash[], options: DigestOptions = {}): DigestRun {
   const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
-  const threads = Math.max(1, options.threads ?? (totalBytes >= PARALLEL_MIN_BYTES ? Math.min(availableParallelism(), MAX_THREADS) : 1));
+  const threads = Math.max(1, options.threads ?? (options.workers ? options.workers.count + 1 : totalBytes >= PARALLEL_MIN_BYTES ? defaultThreads() : 1));
   const order = files.map((_, i) => i).sort((a, b) => files[b].size - files[a].size);
   const job = createHashJob(
     files.map((f) => f.abs),
     order,
     options.chunkSize ?? DEFAULT_CHUNK,
   );
-  const workers = Array.from({ length: Math.max(0, Math.min(threads - 1, files.length - 1)) }, () => startWorker(job));
+  const wanted = Math.max(0, Math.min(threads - 1, files.length - 1));
+  let workers: RunningWorker[];
+  if (options.workers && options.workers.count === wanted) {
+    workers = (options.workers as PendingWorkers).take(job);
+  } else {
+    options.workers?.dispose();
+    workers = Array.from({ length: wanted }, () => startWorker(job));
+  }
 
   const finish = async (): Promise<FileDigest[]> => {
     const mainFailure = hashClaimedFiles(job);
@@ -71,7 +125,9 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
       const failures = await Promise.all(workers.map((w) => w.ended));
       throw readError(failures.find((f) => f !== null) ?? { path: '(unknown)', message: 'a hash worker stopped unexpectedly' });
     }
-    for (const w of workers) void w.worker.terminate();
+    // every file is done, so each worker is returning from its loop and exits by itself; the
+    // process need not wait for that (terminating them instead costs the command its last ms)
+    for (const w of workers) w.worker.unref();
     const view = Buffer.from(job.digests.buffer, job.digests.byteOffset, job.digests.byteLength);
     return files.map((_, i) => ({ sha256: view.toString('hex', i * 32, i * 32 + 32), size: job.sizes[i] }));
   };
@@ -96,7 +152,7 @@ interface RunningWorker {
   ended: Promise<HashFailure | null>;
 }
 
-function startWorker(job: HashJob): RunningWorker {
+function startWorker(job?: HashJob): RunningWorker {
   const worker = spawnHashWorker(job);
   const ended = new Promise<HashFailure | null>((resolve) => {
     worker.on('message', (m: { type: 'end'; failure: HashFailure | null }) => resolve(m.failure));

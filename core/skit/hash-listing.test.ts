@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { isSfError } from '../errors/index.js';
-import { canonicalListing, compareUtf8, digestListing, HASH_STRING_PATTERN, normalizeHashPath, type HashEntry } from './hash-listing.js';
+import { canonicalListing, compareUtf8, digestListing, digestPreparedListing, HASH_STRING_PATTERN, normalizeHashPath, prepareListing, type HashEntry } from './hash-listing.js';
 
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
 const EMPTY = hex('');
@@ -102,6 +102,28 @@ describe('canonical hash listing', () => {
         if (what === 'mode') target.mode = target.mode === 'file' ? 'exec' : 'file';
         if (what === 'path') target.path = `${target.path}~`;
         assert.notEqual(digestListing('skill', changed), before);
+      }));
+    });
+
+    it('prepared in two halves (paths first, digests later) it is the same digest, and refuses the same paths', () => {
+      const anyPath = fc.oneof(
+        fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/')),
+        fc.constantFrom('caf\u00e9', 'cafe\u0301', '../x', 'a\tb', 'dir/', ''),
+      );
+      const loose = fc.array(fc.record({ path: anyPath, mode: fc.constantFrom<'file' | 'exec'>('file', 'exec'), sha256: entry.map((e) => e.sha256) }), { maxLength: 10 });
+      const outcome = (f: () => string) => {
+        try {
+          return f();
+        } catch (e) {
+          return isSfError(e) ? `${e.code}: ${e.message}` : String(e);
+        }
+      };
+      fc.assert(fc.property(loose, fc.constantFrom<'bundle' | 'skill'>('bundle', 'skill'), (entries, kind) => {
+        const twoHalves = () => {
+          const prepared = prepareListing(entries);
+          return digestPreparedListing(kind, prepared.paths, prepared.entries);
+        };
+        assert.equal(outcome(twoHalves), outcome(() => digestListing(kind, entries)));
       }));
     });
   });

@@ -116,3 +116,48 @@ export function digestListing(kind: HashKind, entries: readonly HashEntry[]): st
   hash.update(canonicalListing(entries), 'utf8');
   return formatHash(hash.digest('hex'));
 }
+
+/** A listing whose paths are normalized, checked and ordered, waiting for its digests. */
+export interface PreparedListing<T> {
+  /** normalized paths, in listing order */
+  paths: string[];
+  /** the entries behind `paths`, index-aligned */
+  entries: T[];
+}
+
+/**
+ * The first half of canonicalListing, for callers that know the paths before the digests (hashing
+ * plans its listings while files are still being read): normalizes and sorts the paths, throwing
+ * exactly what canonicalListing would throw for them (SF_E_UNSAFE_PATH, SF_E_PATH_COLLISION).
+ */
+export function prepareListing<T extends { path: string }>(entries: readonly T[]): PreparedListing<T> {
+  const rows = entries.map((entry) => ({ path: normalizeHashPath(entry.path), entry }));
+  rows.sort((a, b) => compareUtf8(a.path, b.path));
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i - 1].path === rows[i].path) {
+      throw new SfError('SF_E_PATH_COLLISION', `two files have the same normalized path "${rows[i].path}"`, {
+        location: { file: rows[i].path },
+        hint: 'paths that differ only in Unicode normalization (NFC/NFD) name the same file; rename one of them',
+      });
+    }
+  }
+  return { paths: rows.map((r) => r.path), entries: rows.map((r) => r.entry) };
+}
+
+/**
+ * The second half: `digestListing(kind, ...)` over prepared paths, given each entry's mode class
+ * and sha256 (`rows`, index-aligned with `paths`).
+ */
+export function digestPreparedListing(kind: HashKind, paths: readonly string[], rows: readonly { mode: ModeClass; sha256: string }[]): string {
+  let listing = '';
+  for (let i = 0; i < paths.length; i++) {
+    const { mode, sha256 } = rows[i];
+    if (mode !== 'file' && mode !== 'exec') throw new SfError('SF_E_INTERNAL', `invalid mode class "${String(mode)}" for ${paths[i]}`);
+    if (!HEX_SHA256.test(sha256)) throw new SfError('SF_E_INTERNAL', `invalid sha256 "${sha256}" for ${paths[i]}`);
+    listing += `${mode}\t${sha256}\t${paths[i]}\n`;
+  }
+  const hash = createHash('sha256');
+  hash.update(HASH_DOMAIN[kind], 'ascii');
+  hash.update(listing, 'utf8');
+  return formatHash(hash.digest('hex'));
+}

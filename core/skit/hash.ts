@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { digestFiles, type DigestOptions } from './file-digests.js';
+import { startDigestRun, type DigestOptions } from './file-digests.js';
 import type { TreeDigests } from './tree-digests.js';
-import { compareUtf8, digestListing, normalizeHashPath } from './hash-listing.js';
-import { skillFileEntries, type FileDigest, type SkillFile } from './skill-files.js';
+import { digestPreparedListing, prepareListing, type PreparedListing } from './hash-listing.js';
+import { skillFileSources, withDigest, type FileDigest, type SkillFile, type SkillFileSource } from './skill-files.js';
 import type { ModeClass } from './tree.js';
-import { skillId, type SkitLayout } from './types.js';
+import { skillId, type SkillEntry, type SkitLayout } from './types.js';
 
 /**
  * Canonical content hashes of a SKIT (spec: schemas/hashing.md): the bundle hash over every file,
@@ -58,26 +58,59 @@ export interface HashSkitOptions extends DigestOptions {
  * SF_E_PATH_COLLISION / SF_E_NOT_FOUND for shared mappings that cannot be materialized.
  */
 export async function hashSkit(root: string, layout: SkitLayout, options: HashSkitOptions = {}): Promise<SkitHashes> {
-  const digests = options.digests
-    ? await options.digests.digestsFor(layout.files)
-    : await digestFiles(
+  // Start reading first, then plan the listings (they need paths only) while the files are read;
+  // a planning error is raised after the reads, so an unreadable file is reported first, as it
+  // always was.
+  const run = options.digests
+    ? null
+    : startDigestRun(
         layout.files.map((f) => ({ abs: join(root, ...f.path.split('/')), size: f.size })),
         options,
       );
+  let plan: HashPlan | undefined;
+  let planError: unknown;
+  try {
+    plan = planHashes(layout);
+  } catch (e) {
+    planError = e;
+  }
+  const digests = options.digests ? await options.digests.digestsFor(layout.files) : await run!.finish();
+  if (!plan) throw planError;
+  return completeHashes(layout, plan, digests);
+}
+
+/** Everything about the hashes that depends on paths alone. */
+interface HashPlan {
+  /** the bundle listing over indices into layout.files */
+  bundle: PreparedListing<number>;
+  skills: { skill: SkillEntry; listing: PreparedListing<SkillFileSource> }[];
+}
+
+function planHashes(layout: SkitLayout): HashPlan {
+  const bundle = prepareListing(layout.files.map((f, i) => ({ path: f.path, index: i })));
+  return {
+    bundle: { paths: bundle.paths, entries: bundle.entries.map((e) => e.index) },
+    // a projection is already normalized and sorted, so preparing it only checks its paths again
+    skills: layout.skills.map((skill) => ({ skill, listing: prepareListing(skillFileSources(layout, skill)) })),
+  };
+}
+
+function completeHashes(layout: SkitLayout, plan: HashPlan, digests: readonly FileDigest[]): SkitHashes {
+  const files: InventoryFile[] = plan.bundle.entries.map((index, i) => ({
+    path: plan.bundle.paths[i],
+    mode: layout.files[index].mode,
+    sha256: digests[index].sha256,
+    size: digests[index].size,
+  }));
+  const bundle = digestPreparedListing('bundle', plan.bundle.paths, files);
   const byPath = new Map<string, FileDigest>(layout.files.map((f, i) => [f.path, digests[i]]));
-
-  const files: InventoryFile[] = layout.files
-    .map((f, i) => ({ path: normalizeHashPath(f.path), mode: f.mode, sha256: digests[i].sha256, size: digests[i].size }))
-    .sort((a, b) => compareUtf8(a.path, b.path));
-  const bundle = digestListing('bundle', files);
-
-  const skills = layout.skills.map((skill): SkillHash => {
-    const skillFiles: SkillFile[] = skillFileEntries(layout, skill, byPath);
+  const skills = plan.skills.map(({ skill, listing }): SkillHash => {
+    const skillFiles: SkillFile[] = listing.entries.map((source) => withDigest(source, byPath.get(source.source)));
     return {
       name: skill.name,
       id: skillId(layout.id, skill.name),
       path: skill.path,
-      hash: digestListing('skill', skillFiles),
+      hash: digestPreparedListing('skill', listing.paths, skillFiles),
       files: skillFiles,
     };
   });

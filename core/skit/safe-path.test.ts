@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { checkRelativePath, findCollisions, isWithin } from './safe-path.js';
+import fc from 'fast-check';
+import { checkRelativePath, collisionKey, findCollisions, isWithin, type PathCollision, type PathProblem } from './safe-path.js';
 
 describe('safe relative paths', () => {
   const bad: [string, string][] = [
@@ -40,5 +41,68 @@ describe('safe relative paths', () => {
   it('isWithin respects segment boundaries', () => {
     assert.ok(isWithin('skills/a/x', 'skills/a'));
     assert.ok(!isWithin('skills/ab/x', 'skills/a'));
+  });
+
+  // The implementation takes shortcuts (plain-ASCII paths skip the checks that cannot fail,
+  // directory prefixes are keyed once). These references are the rules written out plainly.
+  describe('agrees with the plain statement of the rules', () => {
+    const referenceCheck = (p: string): PathProblem | null => {
+      if (p.length === 0) return 'empty';
+      if (p.includes('\u0000')) return 'nul';
+      if (/[\u0001-\u001f\u007f-\u009f]/.test(p)) return 'control';
+      if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(p)) return 'bidi';
+      if (p.startsWith('\\\\') || p.startsWith('//')) return 'unc';
+      if (p.includes('\\')) return 'backslash';
+      if (/^[a-zA-Z]:/.test(p)) return 'drive';
+      if (p.startsWith('/')) return 'absolute';
+      if (Buffer.byteLength(p) > 1024) return 'too-long';
+      const segments = p.split('/');
+      if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+      for (const s of segments) {
+        if (s === '') return 'empty-segment';
+        if (s === '..') return 'dotdot';
+        if (s === '.') return 'dot-segment';
+        if (Buffer.byteLength(s) > 255) return 'too-long';
+        if (/^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i.test(s)) return 'reserved-name';
+        if (/[. ]$/.test(s)) return 'trailing-dot-or-space';
+      }
+      return null;
+    };
+    const referenceCollisions = (paths: string[]): PathCollision[] => {
+      const seen = new Map<string, string>();
+      const out: PathCollision[] = [];
+      const exact = new Set<string>();
+      for (const raw of paths) {
+        const p = raw.endsWith('/') ? raw.slice(0, -1) : raw;
+        if (exact.has(p)) {
+          out.push({ first: p, second: p, kind: 'duplicate' });
+          continue;
+        }
+        exact.add(p);
+        const segs = p.split('/');
+        for (let i = 1; i <= segs.length; i++) {
+          const prefix = segs.slice(0, i).join('/');
+          const prior = seen.get(collisionKey(prefix));
+          if (prior === undefined) seen.set(collisionKey(prefix), prefix);
+          else if (prior !== prefix) out.push({ first: prior, second: prefix, kind: prior.normalize('NFC') === prefix.normalize('NFC') ? 'unicode-normalization' : 'case' });
+        }
+      }
+      return out;
+    };
+    const tricky = fc.constantFrom('a', 'C', 'o', 'n', 'N', 'u', 'l', 'p', 't', 'x', '1', '$', 'r', 'i', '/', '.', ' ', '\\', ':', '\u00b9', '\u0001', '\u202e', 'é', 'e\u0301', 'É');
+
+    it('checkRelativePath', () => {
+      const path = fc.oneof(fc.string({ unit: tricky, maxLength: 14 }), fc.string({ maxLength: 20 }), fc.string({ unit: tricky, minLength: 250, maxLength: 1030 }));
+      fc.assert(fc.property(path, (p) => assert.equal(checkRelativePath(p), referenceCheck(p))), { numRuns: 20_000 });
+      for (const p of ['/', '//', 'a/', 'a//', 'x'.repeat(1024), 'x'.repeat(1025), `${'a/'.repeat(512)}`, `a/${'x'.repeat(255)}`, `a/${'x'.repeat(256)}`, 'lpt1.x.y', 'conin$', '..a', 'a..']) {
+        assert.equal(checkRelativePath(p), referenceCheck(p), JSON.stringify(p));
+      }
+    });
+
+    it('findCollisions, including repeated collisions of one directory', () => {
+      const segment = fc.constantFrom('a', 'A', 'b', 'caf\u00e9', 'cafe\u0301', 'CAF\u00c9', '', 'ß', 'SS', 'ss', 'K', '\u212a');
+      const path = fc.array(segment, { minLength: 1, maxLength: 4 }).chain((s) => fc.constantFrom(s.join('/'), `${s.join('/')}/`));
+      fc.assert(fc.property(fc.array(path, { maxLength: 12 }), (paths) => assert.deepEqual(findCollisions(paths), referenceCollisions(paths))), { numRuns: 5_000 });
+    });
   });
 });

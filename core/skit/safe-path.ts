@@ -51,6 +51,7 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
  */
 export function checkRelativePath(p: string): PathProblem | null {
   if (p.length === 0) return 'empty';
+  if (PLAIN.test(p)) return checkPlainPath(p);
   if (p.includes('\u0000')) return 'nul';
   if (CONTROL.test(p)) return 'control';
   if (BIDI.test(p)) return 'bidi';
@@ -69,6 +70,40 @@ export function checkRelativePath(p: string): PathProblem | null {
     if (Buffer.byteLength(s) > 255) return 'too-long';
     if (RESERVED.test(s)) return 'reserved-name';
     if (/[. ]$/.test(s)) return 'trailing-dot-or-space';
+  }
+  return null;
+}
+
+// Printable ASCII without `\\` and `:`, which nearly every path is: it cannot hold NUL, control or
+// bidi characters, a backslash or a drive letter, and its byte length is its length.
+const PLAIN = /^[\x20-\x39\x3b-\x5b\x5d-\x7e]+$/;
+
+/**
+ * checkRelativePath for a PLAIN path, without the checks that cannot fail for one and without
+ * splitting it (validation and hashing check every path of a SKIT, several times over).
+ * Returns the same problem, in the same order of checks.
+ */
+function checkPlainPath(p: string): PathProblem | null {
+  if (p.charCodeAt(0) === 0x2f) return p.charCodeAt(1) === 0x2f ? 'unc' : 'absolute';
+  if (p.length > 1024) return 'too-long';
+  let end = p.length;
+  // a single trailing slash marks a directory entry in archives; tolerate it
+  if (end > 1 && p.charCodeAt(end - 1) === 0x2f) end--;
+  for (let start = 0; start <= end; ) {
+    let cut = p.indexOf('/', start);
+    if (cut === -1 || cut > end) cut = end;
+    const n = cut - start;
+    if (n === 0) return 'empty-segment';
+    const first = p.charCodeAt(start);
+    if (first === 0x2e && n === 1) return 'dot-segment';
+    if (first === 0x2e && n === 2 && p.charCodeAt(start + 1) === 0x2e) return 'dotdot';
+    if (n > 255) return 'too-long';
+    // every reserved name starts with c, p, a, n or l
+    const lower = first | 0x20;
+    if ((lower === 0x63 || lower === 0x70 || lower === 0x61 || lower === 0x6e || lower === 0x6c) && RESERVED.test(p.slice(start, cut))) return 'reserved-name';
+    const last = p.charCodeAt(cut - 1);
+    if (last === 0x2e || last === 0x20) return 'trailing-dot-or-space';
+    start = cut + 1;
   }
   return null;
 }
@@ -96,14 +131,21 @@ export interface PathCollision {
  */
 export function findCollisions(paths: Iterable<string>): PathCollision[] {
   const seen = new Map<string, string>();
+  // Noting an exact prefix always has the same outcome once it has been noted (`seen` keeps the
+  // first path per key), so each distinct prefix is keyed once: a SKIT's files share a few
+  // hundred directories. null = no collision.
+  const noted = new Map<string, string | null>();
   const collisions: PathCollision[] = [];
-  const note = (key: string, p: string) => {
-    const prior = seen.get(key);
+  const note = (p: string) => {
+    let prior = noted.get(p);
     if (prior === undefined) {
-      seen.set(key, p);
-      return;
+      const key = collisionKey(p);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, p);
+      prior = first === undefined || first === p ? null : first;
+      noted.set(p, prior);
     }
-    if (prior === p) return;
+    if (prior === null) return;
     const kind = prior.normalize('NFC') === p.normalize('NFC') ? 'unicode-normalization' : 'case';
     collisions.push({ first: prior, second: p, kind });
   };
@@ -116,11 +158,8 @@ export function findCollisions(paths: Iterable<string>): PathCollision[] {
     }
     exact.add(p);
     // every directory prefix of the path occupies its name too
-    const segs = p.split('/');
-    for (let i = 1; i <= segs.length; i++) {
-      const prefix = segs.slice(0, i).join('/');
-      note(collisionKey(prefix), prefix);
-    }
+    for (let cut = p.indexOf('/'); cut !== -1; cut = p.indexOf('/', cut + 1)) note(p.slice(0, cut));
+    note(p);
   }
   return collisions;
 }

@@ -6,9 +6,17 @@ import { tempDir, writeTree } from '../../test-support/index.js';
 import { codesOf, findDiagnostic, skillMd } from '../../test-support/skit-layout.js';
 import { isSfError } from '../errors/index.js';
 import { scaffoldSkit } from './scaffold.js';
-import { validateSkitDir } from './validate.js';
+import type { ValidationResult } from './validate-layout.js';
+import { walkTreeSync } from './tree-sync.js';
+import { validateSkitDir as validateAsync, validateSkitDirSync, type ValidateOptions } from './validate.js';
 
-describe('validateSkitDir (on disk)', () => {
+// Every case runs against both readers: the async one (servers) and the synchronous one (sf skit hash).
+const implementations: [string, (root: string, options?: ValidateOptions) => Promise<ValidationResult>][] = [
+  ['validateSkitDir', validateAsync],
+  ['validateSkitDirSync', async (root, options) => validateSkitDirSync(root, options)],
+];
+
+for (const [name, validateSkitDir] of implementations) describe(`${name} (on disk)`, () => {
   let dir: { path: string; cleanup: () => Promise<void> };
   beforeEach(async () => (dir = await tempDir('sf-validate-')));
   afterEach(() => dir.cleanup());
@@ -97,5 +105,15 @@ describe('validateSkitDir (on disk)', () => {
     await writeFile(join(dir.path, 'd', 'f'), 'x');
     await chmod(join(dir.path, 'd', 'f'), 0o644);
     await assert.rejects(validateSkitDir(join(dir.path, 'd', 'f')), (e) => isSfError(e) && e.code === 'SF_E_USAGE');
+  });
+
+  it('validates the tree it is given instead of walking again (sf skit hash walks once for both)', async () => {
+    const root = await kit();
+    const tree = walkTreeSync(root);
+    assert.deepEqual(await validateSkitDir(root, { tree }), await validateSkitDir(root));
+    // a file written after the walk is not part of what was validated
+    await writeTree(root, { 'shared/scripts/late.sh': { content: 'echo\n', mode: 0o755 } });
+    assert.deepEqual(codesOf(await validateSkitDir(root, { tree })), []);
+    assert.deepEqual(codesOf(await validateSkitDir(root)), ['SKIT_EXECUTABLE_UNDECLARED']);
   });
 });

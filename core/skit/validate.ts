@@ -1,9 +1,11 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { hasErrno, SfError } from '../errors/index.js';
-import { contentNeed, HEAD_BYTES } from './capabilities.js';
 import { resolveLimits, type SkitLimits } from './limits.js';
-import { walkTree, type TreeFile } from './tree.js';
+import { walkTree, type Tree } from './tree.js';
+import { walkTreeSync } from './tree-sync.js';
+import { readValidationContents, readValidationContentsSync } from './validate-contents.js';
 import { validateSkitLayout, type ValidationResult } from './validate-layout.js';
 
 export type { ValidationResult } from './validate-layout.js';
@@ -16,10 +18,12 @@ export interface ValidateOptions {
   descriptor?: unknown;
   /** `provisional/<fingerprint>` for a SKIT without an id of its own (single-skill or synthesized) */
   provisionalId?: string;
+  /**
+   * The tree of `root` as walkTree/walkTreeSync listed it, when the caller has walked it already
+   * (e.g. `sf skit hash`, which walks once for hashing and validation); otherwise it is walked here.
+   */
+  tree?: Tree;
 }
-
-/** Files read at once; enough to keep the disk busy without exhausting file descriptors. */
-const READ_CONCURRENCY = 64;
 
 /**
  * Validates the SKIT rooted at `root`: walks the tree once, reads README.md, every SKILL.md and
@@ -29,10 +33,32 @@ const READ_CONCURRENCY = 64;
  */
 export async function validateSkitDir(root: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const abs = resolve(root);
-  await assertDirectory(abs);
-  const tree = await walkTree(abs);
-  const limits = resolveLimits(options.limits);
-  const contents = await readContents(tree.files, limits.maxFileBytes);
+  assertDirectory(abs, await stat(abs).catch((e: unknown) => notFound(abs, e)));
+  const tree = options.tree ?? (await walkTree(abs));
+  const contents = await readValidationContents(tree.files, resolveLimits(options.limits).maxFileBytes);
+  return validateTree(abs, tree, contents, options);
+}
+
+/**
+ * validateSkitDir with synchronous IO, for a command line that waits for the result anyway: the
+ * same result, in a fraction of the time on a SKIT of thousands of files. Blocks the event loop,
+ * so servers use validateSkitDir.
+ */
+export function validateSkitDirSync(root: string, options: ValidateOptions = {}): ValidationResult {
+  const abs = resolve(root);
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch (e) {
+    notFound(abs, e);
+  }
+  assertDirectory(abs, st);
+  const tree = options.tree ?? walkTreeSync(abs);
+  const contents = readValidationContentsSync(tree.files, resolveLimits(options.limits).maxFileBytes);
+  return validateTree(abs, tree, contents, options);
+}
+
+function validateTree(abs: string, tree: Tree, contents: ReadonlyMap<string, Uint8Array>, options: ValidateOptions): ValidationResult {
   return validateSkitLayout({
     files: tree.files,
     oddities: tree.oddities,
@@ -44,46 +70,14 @@ export async function validateSkitDir(root: string, options: ValidateOptions = {
   });
 }
 
-async function assertDirectory(abs: string): Promise<void> {
-  try {
-    const st = await stat(abs);
-    if (!st.isDirectory()) {
-      throw new SfError('SF_E_USAGE', `${abs} is not a directory`, { location: { file: abs }, hint: 'pass the SKIT or skill directory (the one holding README.md or SKILL.md)' });
-    }
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', `${abs} does not exist`, { location: { file: abs }, hint: 'check the path' });
-    throw e;
+function assertDirectory(abs: string, st: Stats): void {
+  if (!st.isDirectory()) {
+    throw new SfError('SF_E_USAGE', `${abs} is not a directory`, { location: { file: abs }, hint: 'pass the SKIT or skill directory (the one holding README.md or SKILL.md)' });
   }
 }
 
-/** Reads what the rules need, in parallel: full text for 'full' files, HEAD_BYTES for the rest. */
-async function readContents(files: readonly TreeFile[], maxFileBytes: number): Promise<Map<string, Uint8Array>> {
-  const contents = new Map<string, Uint8Array>();
-  // a 'full' file over the per-file quota is not read at all: the quota error explains it
-  const wanted = files.filter((f) => f.size > 0 && (contentNeed(f.path) === 'full' ? f.size <= maxFileBytes : f.mode !== 'exec'));
-  let next = 0;
-  const worker = async () => {
-    while (next < wanted.length) {
-      const f = wanted[next++];
-      try {
-        contents.set(f.path, contentNeed(f.path) === 'full' ? await readFile(f.abs) : await readHead(f.abs));
-      } catch (e) {
-        // a file removed between the walk and the read is simply not there any more
-        if (!hasErrno(e, 'ENOENT')) throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, wanted.length) }, worker));
-  return contents;
-}
-
-async function readHead(abs: string): Promise<Uint8Array> {
-  const fh = await open(abs, 'r');
-  try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
+/** Rethrows a failed stat of the root: SF_E_NOT_FOUND when it does not exist. */
+function notFound(abs: string, e: unknown): never {
+  if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', `${abs} does not exist`, { location: { file: abs }, hint: 'check the path' });
+  throw e;
 }

@@ -1,7 +1,9 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { resolve } from 'node:path';
 import type { SkitHashes } from '../../../core/skit/hash.js';
+import type { ValidationResult } from '../../../core/skit/validate.js';
 import { err, out, printDiagnostics, printJson, printTable } from '../../output/print.js';
+import { trace } from '../../../core/trace/startup.js';
 import { bold, dim } from '../../output/style.js';
 
 export const hashCommand = command({
@@ -16,11 +18,18 @@ export const hashCommand = command({
     // Files start streaming through the hash workers while the SKIT is validated.
     const { startTreeDigests } = await import('../../../core/skit/tree-digests.js');
     const early = startTreeDigests(root);
-    const { validateSkitDir } = await import('../../../core/skit/validate.js');
-    const validation = await validateSkitDir(root).catch((e: unknown) => {
+    trace('hash: walked, hashing started');
+    // One walk serves both: validation reads only what its rules need (synchronously: nothing
+    // else runs on this thread meanwhile), then this thread joins the hashing.
+    const { validateSkitDirSync } = await import('../../../core/skit/validate.js');
+    let validation: ValidationResult;
+    try {
+      validation = validateSkitDirSync(root, { tree: early.tree ?? undefined });
+    } catch (e) {
       early.cancel();
       throw e;
-    });
+    }
+    trace('hash: validated');
     if (!validation.ok || !validation.layout) {
       early.cancel();
       if (json) printJson({ ok: false, diagnostics: validation.diagnostics });
@@ -33,8 +42,10 @@ export const hashCommand = command({
     }
     const { hashSkit } = await import('../../../core/skit/hash.js');
     const hashes = await hashSkit(root, validation.layout, { digests: early });
+    trace('hash: hashed');
     if (json) printJson(hashes);
     else render(hashes, validation.diagnostics.length);
+    trace('hash: printed');
   },
 });
 
