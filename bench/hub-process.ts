@@ -7,7 +7,8 @@ import { startHub } from '../hub/serve.js';
  * `{ url, login, device, pat, repositoryId }` and stops when stdin closes.
  */
 async function main(dataDir: string, fingerprint: string): Promise<void> {
-  const hub = await startHub({ dataDir, port: 0 });
+  // SF_BENCH_INLINE_NORMALIZER=1 normalizes on the HTTP thread (to compare with the worker thread)
+  const hub = await startHub({ dataDir, port: 0, telemetry: process.env.SF_BENCH_INLINE_NORMALIZER === '1' ? { normalizerThread: undefined } : {} });
   const user = hub.storage.accounts.createUser('bench', false);
   const device = issueToken(hub.storage.tokens, { userId: user.id, kind: 'device', name: 'bench-device', scopes: ['telemetry:write'] }).secret;
   const pat = issueToken(hub.storage.tokens, { userId: user.id, kind: 'pat', name: 'bench', scopes: ['registry:read'] }).secret;

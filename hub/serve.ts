@@ -18,8 +18,9 @@ export interface RunningHub {
 export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string; limits?: Partial<RegistryLimits>; telemetry?: TelemetryConfig }): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
-  // raw telemetry batches past their retention are swept hourly; a queue left by a previous run resumes
-  const telemetry = new TelemetryService(storage, { sweepIntervalMs: 60 * 60 * 1000, ...options.telemetry });
+  // raw telemetry batches past their retention are swept hourly; a queue left by a previous run
+  // resumes; normalization runs in a worker thread on the same storage, off the HTTP thread
+  const telemetry = new TelemetryService(storage, { sweepIntervalMs: 60 * 60 * 1000, normalizerThread: { dataDir: options.dataDir }, ...options.telemetry });
   await telemetry.start();
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const server: ServerType = await new Promise((resolve) => {

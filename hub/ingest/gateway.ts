@@ -22,8 +22,13 @@ export interface IngestDeps {
   tokens: TokenStore;
   limits: IngestLimits;
   cardinality: CardinalityGuard;
-  /** gives the worker the decoded request of a stored batch and wakes it */
-  handoff(accountId: string, batchId: string, request: OtlpRequest): void;
+  /**
+   * Gives the normalizer the admitted request of a batch about to be queued — before its queue
+   * item is committed, so the normalizer never finds the item without it.
+   */
+  handoff(record: RawBatchRecord, request: OtlpRequest): void;
+  /** the batch's queue item is committed (`stored`), or the batch was not queued (a replay, a failure) */
+  queued(record: RawBatchRecord, stored: boolean): void;
   /** batches waiting for normalization, in total and for one account */
   backlog(accountId: string): { total: number; account: number };
   now(): number;
@@ -124,8 +129,15 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
     foldedCardinality: admitted.foldedCardinality,
     sanitized: admitted.sanitized,
   };
-  const { stored } = await deps.telemetry.rawBatches.admit(record);
-  if (stored) deps.handoff(accountId, record.id, decoded.request);
+  // a replayed delivery is acknowledged and ignored (admit finds it); the normalizer never sees it
+  const replay = deps.telemetry.rawBatches.get(accountId, record.id) !== undefined;
+  if (!replay) deps.handoff(record, decoded.request);
+  let stored = false;
+  try {
+    ({ stored } = await deps.telemetry.rawBatches.admit(record));
+  } finally {
+    if (!replay) deps.queued(record, stored);
+  }
   return { partial, batchId: record.id, stored };
 }
 

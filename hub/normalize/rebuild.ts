@@ -1,6 +1,6 @@
 import type { GenerationInfo, TelemetryStorage } from '../storage/telemetry-ports.js';
 import { normalizeBatch } from './normalize-batch.js';
-import { batchContext, type NormalizationWorker, type RawBatchLoader } from './worker.js';
+import { batchContext, type Normalizer, type RawBatchLoader } from './worker.js';
 
 export interface RebuildResult {
   generation: GenerationInfo;
@@ -20,7 +20,7 @@ export interface RebuildResult {
  */
 export async function rebuildProjections(
   telemetry: TelemetryStorage,
-  worker: NormalizationWorker,
+  worker: Pick<Normalizer, 'pause' | 'resume'>,
   load: RawBatchLoader,
   normalizerVersion: string,
   now: () => number = Date.now,

@@ -1,11 +1,27 @@
 import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
 import type { QueueItem, RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
 import type { BatchContext } from './event.js';
-import { normalizeBatch } from './normalize-batch.js';
+import { applyEvents, normalizeBatch } from './normalize-batch.js';
+import { isPrepared, openPrepared, type PreparedEvents } from './prepared.js';
 import { repositoryResolver } from './repository.js';
 
 /** Decodes a stored raw batch back into a request (used after a restart and for rebuilds). */
 export type RawBatchLoader = (record: RawBatchRecord) => Promise<OtlpRequest | undefined>;
+
+/** The normalizer as the telemetry service drives it: in this thread (NormalizationWorker) or in a worker thread. */
+export interface Normalizer {
+  /** gives the normalizer the admitted request of a batch about to be queued (see IngestDeps.handoff) */
+  handoff(record: RawBatchRecord, request: OtlpRequest): void;
+  /** the batch's queue item is committed (`stored`: wake up) or will not be (forget the batch) */
+  queued(record: RawBatchRecord, stored: boolean): void;
+  kick(): void;
+  /** resolves when the queue is empty and the normalizer idle */
+  drain(): Promise<void>;
+  /** stops taking batches until `resume` (the current batch finishes first) */
+  pause(): Promise<void>;
+  resume(): void;
+  stop(): Promise<void>;
+}
 
 export interface WorkerOptions {
   /** the normalizer version of the live generation */
@@ -19,6 +35,11 @@ export interface WorkerOptions {
   onDequeued(item: QueueItem): void;
   /** start on handoff (default); when false the queue is only drained by `drain()` */
   auto: boolean;
+  /**
+   * Takes in handoffs already sent to this worker but not yet delivered (the normalizer thread's
+   * port), so a queued batch whose rows are on their way is not decoded again from its raw bytes.
+   */
+  pull?(): void;
 }
 
 /** The batch context (server-authoritative identity) of a raw batch. */
@@ -41,11 +62,12 @@ const key = (accountId: string, batchId: string) => `${accountId}\u0000${batchId
 /**
  * Drains the LMDB normalization queue in the background, one batch per transaction (applied and
  * dequeued atomically), yielding to the event loop between batches so ingest requests interleave
- * with normalization instead of waiting for the whole queue. Requests decoded at ingest are taken from memory; anything else
- * (after a restart) is decoded again from its raw batch.
+ * with normalization instead of waiting for the whole queue. What ingest handed over is taken
+ * from memory (the admitted request, or in the normalizer thread the rows prepared by the HTTP
+ * thread); anything else (after a restart) is decoded again from its raw batch.
  */
-export class NormalizationWorker {
-  private readonly pending = new Map<string, OtlpRequest>();
+export class NormalizationWorker implements Normalizer {
+  private readonly pending = new Map<string, OtlpRequest | PreparedEvents>();
   private running: Promise<void> | undefined;
   private paused = 0;
   private stopped = false;
@@ -58,13 +80,33 @@ export class NormalizationWorker {
   ) {}
 
   /**
-   * Hands over the decoded request of a just-queued batch and wakes the worker. At most
-   * MAX_IN_MEMORY requests are held; past that a backlog is decoded again from the raw store,
-   * so memory stays bounded however long the queue grows.
+   * Holds the admitted request of a batch about to be queued. At most MAX_IN_MEMORY batches are
+   * held; past that a backlog is decoded again from the raw store, so memory stays bounded
+   * however long the queue grows.
    */
-  handoff(accountId: string, batchId: string, request: OtlpRequest): void {
-    if (this.pending.size < MAX_IN_MEMORY) this.pending.set(key(accountId, batchId), request);
-    if (this.options.auto) this.kick();
+  handoff(record: RawBatchRecord, request: OtlpRequest): void {
+    this.hold(record.accountId, record.id, request);
+  }
+
+  /** Holds a batch the HTTP thread normalized ahead (see prepared.ts). */
+  handoffPrepared(accountId: string, batchId: string, prepared: PreparedEvents): void {
+    this.hold(accountId, batchId, prepared);
+  }
+
+  private hold(accountId: string, batchId: string, batch: OtlpRequest | PreparedEvents): void {
+    // the first delivery wins: a concurrent duplicate must not replace rows built for the one that is queued
+    const k = key(accountId, batchId);
+    if (this.pending.size < MAX_IN_MEMORY && !this.pending.has(k)) this.pending.set(k, batch);
+  }
+
+  queued(record: RawBatchRecord, stored: boolean): void {
+    this.settled(record.accountId, record.id, stored);
+  }
+
+  /** A held batch was queued (wake up) or not (drop it). */
+  settled(accountId: string, batchId: string, stored: boolean): void {
+    if (!stored) this.pending.delete(key(accountId, batchId));
+    else if (this.options.auto) this.kick();
   }
 
   kick(): void {
@@ -104,14 +146,24 @@ export class NormalizationWorker {
   private async process(item: QueueItem): Promise<void> {
     const k = key(item.accountId, item.batchId);
     const record = this.telemetry.rawBatches.get(item.accountId, item.batchId);
-    const request = this.pending.get(k) ?? (record ? await this.options.load(record) : undefined);
+    if (!this.pending.has(k)) this.options.pull?.();
+    const held = this.pending.get(k);
+    const version = this.options.normalizerVersion();
+    if (record && held && isPrepared(held) && held.normalizerVersion === version) {
+      const prepared = openPrepared(this.telemetry.projections, held);
+      await this.telemetry.projections.write(this.options.generation(), (w) => applyEvents(w, prepared.events, version, prepared.encoded), [item.seq]);
+      this.pending.delete(k);
+      return;
+    }
+    // rows prepared for another normalizer version (a rebuild switched in between) are redone from the raw batch
+    const request = held && !isPrepared(held) ? held : record ? await this.options.load(record) : undefined;
     if (!record || !request) {
       // the raw batch is gone (swept) or unreadable: nothing to normalize, dequeue it
       await this.telemetry.projections.write(this.options.generation(), () => undefined, [item.seq]);
       this.pending.delete(k);
       return;
     }
-    const ctx = batchContext(this.telemetry, record, this.options.normalizerVersion());
+    const ctx = batchContext(this.telemetry, record, version);
     await this.telemetry.projections.write(this.options.generation(), (w) => normalizeBatch(w, request, ctx), [item.seq]);
     this.pending.delete(k);
   }

@@ -2,14 +2,12 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList } from '../normalize/values.js';
 import type { ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
-import { actionRow, changeRow, feedbackKind, feedbackRow, linkedActivations } from './facts.js';
+import { ACTION_EVENTS, feedbackKind, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
 import type { ObservationEventRow } from './rows.js';
 
 /** Timeline bucket of events whose repository the hub could not resolve for the account. */
 export const UNRESOLVED_REPOSITORY = '~unresolved';
-
-const ACTION_EVENTS = new Set(['agent.action.completed', 'span.agent.action']);
 
 /** Activation ids an event ties together (actions and changes list them; conflicts name the other side). */
 function coactiveIds(e: ObservationEventRow): string[] {
@@ -22,12 +20,13 @@ function coactiveIds(e: ObservationEventRow): string[] {
 
 /**
  * Applies one normalized event to every projection it touches, through the writer of the current
- * transaction. False (nothing written) when the account already has an event with its id.
+ * transaction (`encoded`: the row already in the store's encoding). False (nothing written) when
+ * the account already has an event with its id.
  */
-export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: number, rollups: RollupAccumulator, span?: ActivationInput['span']): boolean {
+export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: number, rollups: RollupAccumulator, span?: ActivationInput['span'], encoded?: Uint8Array): boolean {
   const acct = e.accountId;
   const item = { timeMs, eventId: e.eventId, kind: e.eventName };
-  if (!w.insertEvent(e)) return false;
+  if (!w.insertEvent(e, encoded)) return false;
   w.indexTimeline(acct, e.repositoryId ?? UNRESOLVED_REPOSITORY, item);
 
   const phase = activationPhase(e);
@@ -57,15 +56,11 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
     }
   }
 
-  if (ACTION_EVENTS.has(e.eventName)) w.putAction(actionRow(e));
-  else if (e.eventName === 'agent.change.summary') w.putChange(changeRow(e));
-  else {
+  // actions, changes and feedback rows are derived from the event row on read (facts.ts); only
+  // feedback moves the rollups
+  if (!ACTION_EVENTS.has(e.eventName) && e.eventName !== 'agent.change.summary') {
     const kind = feedbackKind(e);
-    if (kind) {
-      w.putFeedback(feedbackRow(e, kind));
-      const activation = e.activationId ? w.getActivation(acct, e.activationId) : undefined;
-      rollups.feedback(e, kind, activation);
-    }
+    if (kind) rollups.feedback(e, kind, e.activationId ? w.getActivation(acct, e.activationId) : undefined);
   }
   return true;
 }

@@ -33,7 +33,7 @@ export class BatchCachedWriter implements ProjectionWriter {
     this.dirty.clear();
   }
 
-  insertEvent: ProjectionWriter['insertEvent'] = (row) => this.inner.insertEvent(row);
+  insertEvent: ProjectionWriter['insertEvent'] = (row, encoded) => this.inner.insertEvent(row, encoded);
   indexTimeline: ProjectionWriter['indexTimeline'] = (a, repo, e) => this.inner.indexTimeline(a, repo, e);
   linkActivationItem: ProjectionWriter['linkActivationItem'] = (a, id, item) => this.inner.linkActivationItem(a, id, item);
   addCoactive(accountId: string, a: string, b: string): boolean {
@@ -50,9 +50,6 @@ export class BatchCachedWriter implements ProjectionWriter {
     return ids;
   }
 
-  putAction: ProjectionWriter['putAction'] = (row) => this.inner.putAction(row);
-  putChange: ProjectionWriter['putChange'] = (row) => this.inner.putChange(row);
-  putFeedback: ProjectionWriter['putFeedback'] = (row) => this.inner.putFeedback(row);
   indexSkill: ProjectionWriter['indexSkill'] = (a, skill, item) => this.inner.indexSkill(a, skill, item);
   getRollup: ProjectionWriter['getRollup'] = (r) => this.inner.getRollup(r);
   putRollup: ProjectionWriter['putRollup'] = (row) => this.inner.putRollup(row);

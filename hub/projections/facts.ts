@@ -6,7 +6,9 @@ import type {
 
 /**
  * Pure builders of the fact projections (activation_actions, change_outcomes,
- * skill_feedback_incidents) from one normalized event.
+ * skill_feedback_incidents) from one normalized event. Each fact row is a function of its
+ * observation_events row alone, so the store derives it on read (`actionOf`, `changeOf`,
+ * `feedbackOf`) instead of writing a second copy of every action, change and intervention.
  */
 
 function identity(e: ObservationEventRow): RowIdentity {
@@ -155,4 +157,24 @@ export function feedbackRow(e: ObservationEventRow, kind: FeedbackKind): SkillFe
   put(row, 'evidenceSource', e.evidenceSource);
   put(row, 'evidenceFidelity', e.evidenceFidelity);
   return row;
+}
+
+/** Events that are actions (activation_actions rows). */
+export const ACTION_EVENTS: ReadonlySet<string> = new Set(['agent.action.completed', 'span.agent.action']);
+
+/** The activation_actions row of an event, or undefined when the event is not an action. */
+export function actionOf(e: ObservationEventRow): ActivationActionRow | undefined {
+  return ACTION_EVENTS.has(e.eventName) ? actionRow(e) : undefined;
+}
+
+/** The change_outcomes row of an event, or undefined when the event is not a change summary. */
+export function changeOf(e: ObservationEventRow): ChangeOutcomeRow | undefined {
+  return e.eventName === 'agent.change.summary' ? changeRow(e) : undefined;
+}
+
+/** The skill_feedback_incidents row of an event, or undefined when the event is not a feedback/incident fact. */
+export function feedbackOf(e: ObservationEventRow): SkillFeedbackIncidentRow | undefined {
+  if (ACTION_EVENTS.has(e.eventName) || e.eventName === 'agent.change.summary') return undefined;
+  const kind = feedbackKind(e);
+  return kind ? feedbackRow(e, kind) : undefined;
 }

@@ -115,8 +115,11 @@ export interface ActivationItem {
 
 /** Writes of one normalization transaction, bound to a projection generation. */
 export interface ProjectionWriter {
-  /** stores the event unless the account already has one with that id (the dedupe); true when stored */
-  insertEvent(row: ObservationEventRow): boolean;
+  /**
+   * Stores the event unless the account already has one with that id (the dedupe); true when
+   * stored. `encoded` is the row as ProjectionStore.encodeEvent made it, when it was encoded ahead.
+   */
+  insertEvent(row: ObservationEventRow, encoded?: Uint8Array): boolean;
   indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
   getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
   putActivation(row: SkillActivationRow): void;
@@ -124,9 +127,6 @@ export interface ProjectionWriter {
   /** records that two activations were active together; true when the pair is new */
   addCoactive(accountId: string, a: string, b: string): boolean;
   coactive(accountId: string, activationId: string): string[];
-  putAction(row: ActivationActionRow): void;
-  putChange(row: ChangeOutcomeRow): void;
-  putFeedback(row: SkillFeedbackIncidentRow): void;
   indexSkill(accountId: string, skillId: string, item: ActivationItem): void;
   getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
   putRollup(row: UsageRollupRow): void;
@@ -142,7 +142,11 @@ export interface TimelineRange {
   before?: { timeMs: number; eventId: string };
 }
 
-/** Reads of one projection generation. */
+/**
+ * Reads of one projection generation. activation_actions, change_outcomes and
+ * skill_feedback_incidents rows are functions of one observation event each
+ * (hub/projections/facts.ts): a store may derive them from the event row instead of storing them.
+ */
 export interface ProjectionReader {
   getEvent(accountId: string, eventId: string): ObservationEventRow | undefined;
   getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
@@ -183,6 +187,13 @@ export interface ProjectionStore {
    * in the same transaction, so a batch is applied and dequeued atomically.
    */
   write<T>(generation: number, fn: (w: ProjectionWriter) => T, ack?: readonly number[]): Promise<T>;
+  /**
+   * An event row in the store's own encoding, for ProjectionWriter.insertEvent: lets another
+   * thread do the encoding ahead of the write transaction. Safe to call outside transactions.
+   */
+  encodeEvent(row: ObservationEventRow): Uint8Array;
+  /** An event row from `encodeEvent`'s bytes. */
+  decodeEvent(bytes: Uint8Array): ObservationEventRow;
   /** removes every row of a generation */
   drop(generation: number): Promise<void>;
 }
@@ -202,4 +213,9 @@ export interface TelemetryStorage {
   queue: NormalizationQueue;
   projections: ProjectionStore;
   health: HealthStore;
+  /**
+   * Makes the next reads see every committed write, including another thread's (the embedded
+   * store reads from a per-thread snapshot that otherwise moves on at the next event-loop turn).
+   */
+  freshReads(): void;
 }

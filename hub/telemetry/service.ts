@@ -1,12 +1,13 @@
 import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
 import { CardinalityGuard } from '../ingest/cardinality.js';
-import { decodeBody } from '../ingest/decode.js';
 import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
 import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
 import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
+import { rawBatchLoader } from '../normalize/load-raw.js';
 import { rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { ThreadedNormalizer } from '../normalize/threaded.js';
 import { NORMALIZER_VERSION } from '../normalize/version.js';
-import { NormalizationWorker } from '../normalize/worker.js';
+import { NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
 import type { HubStorage } from '../storage/ports.js';
 import type { ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
 
@@ -16,6 +17,12 @@ export interface TelemetryConfig {
   normalizerVersion?: string;
   /** normalize in the background as batches arrive (default); tests pass false and call drain() */
   autoNormalize?: boolean;
+  /**
+   * Normalize in a worker thread that opens the embedded storage in this data directory (it must
+   * be the directory `storage` was opened from). `sf hub serve` sets it; without it, or with
+   * `autoNormalize: false`, normalization runs in this thread.
+   */
+  normalizerThread?: { dataDir: string };
   /** run the raw-batch retention sweeper every this many ms (default: never; `sf hub serve` sets it) */
   sweepIntervalMs?: number;
   /** a health row is stale after this long without an export (default 24 h) */
@@ -33,7 +40,8 @@ export class TelemetryService {
   readonly staleAfterMs: number;
   readonly now: () => number;
   private readonly cardinality: CardinalityGuard;
-  private readonly worker: NormalizationWorker;
+  private readonly worker: Normalizer;
+  private readonly load: RawBatchLoader;
   private readonly backlogByAccount = new Map<string, number>();
   private backlogTotal = 0;
   private sweeper: NodeJS.Timeout | undefined;
@@ -49,14 +57,33 @@ export class TelemetryService {
     this.staleAfterMs = config.staleAfterMs ?? 24 * 60 * 60 * 1000;
     this.now = config.now ?? Date.now;
     this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now);
-    this.worker = new NormalizationWorker(storage.telemetry, {
-      normalizerVersion: () => this.storage.telemetry.projections.active()?.normalizerVersion ?? this.normalizerVersion,
-      generation: () => this.generation(),
-      load: (r) => this.loadRaw(r),
-      onError: (e) => console.error('hub telemetry: normalization failed (will retry):', e),
-      onDequeued: (item) => this.countBacklog(item.accountId, -1),
-      auto: config.autoNormalize !== false,
-    });
+    this.load = rawBatchLoader(storage.telemetry, decoderLimits(this.limits));
+    const auto = config.autoNormalize !== false;
+    const onError = (e: unknown) => console.error('hub telemetry: normalization failed (will retry):', e);
+    const onDequeued = (item: { accountId: string }) => this.countBacklog(item.accountId, -1);
+    const inProcess = () =>
+      new NormalizationWorker(storage.telemetry, {
+        normalizerVersion: () => this.liveVersion(),
+        generation: () => this.generation(),
+        load: this.load,
+        onError,
+        onDequeued,
+        auto,
+      });
+    this.worker =
+      auto && config.normalizerThread
+        ? new ThreadedNormalizer({
+            dataDir: config.normalizerThread.dataDir,
+            normalizerVersion: this.normalizerVersion,
+            limits: decoderLimits(this.limits),
+            telemetry: storage.telemetry,
+            liveVersion: () => this.liveVersion(),
+            onDequeued,
+            onError,
+            fallback: inProcess,
+            freshReads: () => storage.telemetry.freshReads(),
+          })
+        : inProcess();
     if (config.sweepIntervalMs) {
       this.sweeper = setInterval(() => void this.sweep().catch((e) => console.error('hub telemetry: sweep failed:', e)), config.sweepIntervalMs);
       this.sweeper.unref();
@@ -88,6 +115,11 @@ export class TelemetryService {
     else this.backlogByAccount.set(accountId, n);
   }
 
+  /** The normalizer version of the live projection generation. */
+  private liveVersion(): string {
+    return this.storage.telemetry.projections.active()?.normalizerVersion ?? this.normalizerVersion;
+  }
+
   /** The live projection generation. */
   generation(): number {
     return this.storage.telemetry.projections.active()?.generation ?? 1;
@@ -114,9 +146,10 @@ export class TelemetryService {
         limits: this.limits,
         cardinality: this.cardinality,
         backlog: (accountId) => ({ total: this.backlogTotal, account: this.backlogByAccount.get(accountId) ?? 0 }),
-        handoff: (accountId, batchId, request) => {
-          this.countBacklog(accountId, 1);
-          this.worker.handoff(accountId, batchId, request);
+        handoff: (record, request) => this.worker.handoff(record, request),
+        queued: (record, stored) => {
+          if (stored) this.countBacklog(record.accountId, 1);
+          this.worker.queued(record, stored);
         },
         now: this.now,
       },
@@ -126,10 +159,8 @@ export class TelemetryService {
   }
 
   /** Decodes a stored raw batch (already admitted, so no admission runs again). */
-  async loadRaw(record: RawBatchRecord): Promise<OtlpRequest | undefined> {
-    const bytes = await this.storage.telemetry.rawBlobs.get(record.sha256);
-    if (!bytes) return undefined;
-    return (await decodeBody(record.signal, record.encoding, bytes, decoderLimits(this.limits))).request;
+  loadRaw(record: RawBatchRecord): Promise<OtlpRequest | undefined> {
+    return this.load(record);
   }
 
   /** Resolves once every queued batch is normalized. */

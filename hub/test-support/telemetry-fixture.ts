@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createHubApp } from '../app.js';
 import { issueToken } from '../auth/tokens.js';
@@ -39,12 +40,16 @@ export interface TelemetryFixture {
 
 /**
  * An in-process hub over real embedded storage with a telemetry service that normalizes only
- * when asked (`telemetry.drain()`), so tests see deterministic projections.
+ * when asked (`telemetry.drain()`), so tests see deterministic projections. With
+ * `normalizerThread`, it normalizes in the background in a worker thread, as `sf hub serve` does
+ * (`normalizerThread: 'unavailable'` gives it a data directory the thread cannot open).
  */
-export async function telemetryFixture(config: TelemetryConfig = {}): Promise<TelemetryFixture> {
+export async function telemetryFixture(config: TelemetryConfig = {}, options: { normalizerThread?: true | 'unavailable' } = {}): Promise<TelemetryFixture> {
   const dir = await tempDir('sf-hub-telemetry-');
   const storage = openEmbeddedStorage(dir.path);
-  const telemetry = new TelemetryService(storage, { autoNormalize: false, ...config });
+  const thread = options.normalizerThread;
+  const threadConfig: TelemetryConfig = thread ? { autoNormalize: true, normalizerThread: { dataDir: thread === true ? dir.path : join(dir.path, 'hub.lmdb', 'data.mdb') } } : {};
+  const telemetry = new TelemetryService(storage, { autoNormalize: false, ...config, ...threadConfig });
   await telemetry.start();
   const app = createHubApp({ storage, telemetry });
   const fixture: TelemetryFixture = {

@@ -11,6 +11,9 @@ const HEX64 = /^[0-9a-f]{64}$/;
  * and renamed into place, so a blob is either absent or complete.
  */
 export class BlobDir implements BlobStore {
+  /** shard directories this process already created (a mkdir per put showed up in ingest profiles) */
+  private readonly shards = new Set<string>();
+
   constructor(private readonly root: string) {}
 
   private pathFor(sha256: string): string {
@@ -22,9 +25,21 @@ export class BlobDir implements BlobStore {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const target = this.pathFor(sha256);
     if (await this.has(sha256)) return sha256;
-    await mkdir(join(this.root, sha256.slice(0, 2)), { recursive: true });
+    const shard = sha256.slice(0, 2);
+    if (!this.shards.has(shard)) {
+      await mkdir(join(this.root, shard), { recursive: true });
+      this.shards.add(shard);
+    }
     const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-    const fh = await open(tmp, 'wx', 0o644);
+    let fh;
+    try {
+      fh = await open(tmp, 'wx', 0o644);
+    } catch (e) {
+      if (!hasErrno(e, 'ENOENT')) throw e;
+      // the shard directory was removed behind this process's back: create it again
+      await mkdir(join(this.root, shard), { recursive: true });
+      fh = await open(tmp, 'wx', 0o644);
+    }
     try {
       await fh.writeFile(bytes);
       await fh.sync();

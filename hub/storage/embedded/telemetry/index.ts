@@ -23,9 +23,6 @@ export function openEmbeddedTelemetry(root: RootDatabase, dataDir: string): Tele
     activations: rows('tm-activations'),
     actItems: index('tm-act-items'),
     coactive: index('tm-coactive'),
-    actions: rows('tm-actions'),
-    changes: rows('tm-changes'),
-    feedback: rows('tm-feedback'),
     skillItems: index('tm-skill-items'),
     rollups: rows('tm-rollups'),
     rollupSessions: index('tm-rollup-sessions'),
@@ -41,5 +38,6 @@ export function openEmbeddedTelemetry(root: RootDatabase, dataDir: string): Tele
     queue: raw,
     projections: new LmdbProjections(root, dbs),
     health: new LmdbHealth(index('tm-health')),
+    freshReads: () => root.resetReadTxn(),
   };
 }

@@ -1,7 +1,6 @@
-import type { Database, RootDatabase } from 'lmdb';
-import type {
-  ActivationActionRow, ChangeOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow, UsageRollupRow,
-} from '../../../projections/rows.js';
+import { asBinary, type Database, type RootDatabase } from 'lmdb';
+import { actionOf, changeOf, feedbackOf } from '../../../projections/facts.js';
+import type { ObservationEventRow, SkillActivationRow, UsageRollupRow } from '../../../projections/rows.js';
 import type {
   ActivationItem, GenerationInfo, ProjectionReader, ProjectionStore, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange,
 } from '../../telemetry-ports.js';
@@ -12,7 +11,7 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
 /**
  * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
  * complete new generation next to the live one and the switch is one meta write. Key layouts:
- *   events, actions, changes, feedback, activations: [gen, account, id]
+ *   events, activations: [gen, account, id]   (actions, changes and feedback are derived from events on read)
  *   timeline:     [gen, account, repositoryKey, timeMs, eventId] -> kind   (per-repository time order)
  *   actItems:     [gen, account, activationId, timeMs, eventId] -> kind
  *   skillItems:   [gen, account, skillId, timeMs, eventId] -> kind
@@ -26,9 +25,6 @@ export interface ProjectionDbs {
   activations: Database<SkillActivationRow, Key>;
   actItems: Database<string, Key>;
   coactive: Database<string[], Key>;
-  actions: Database<ActivationActionRow, Key>;
-  changes: Database<ChangeOutcomeRow, Key>;
-  feedback: Database<SkillFeedbackIncidentRow, Key>;
   skillItems: Database<string, Key>;
   rollups: Database<UsageRollupRow, Key>;
   rollupSessions: Database<true, Key>;
@@ -37,12 +33,19 @@ export interface ProjectionDbs {
 }
 
 const END = '\uffff';
+
+/** lmdb's msgpack codec of a database (not in its type declarations). */
+interface EventCodec {
+  encoder: { encode(value: unknown): Uint8Array };
+  decoder: { decode(bytes: Uint8Array): unknown };
+}
+
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.host, r.triggerType];
 
 function writer(dbs: ProjectionDbs, gen: number): ProjectionWriter {
   return {
     // noOverwrite: the put fails (false) when the id exists, so the dedupe check and the write are one operation
-    insertEvent: (row) => dbs.events.putSync([gen, row.accountId, row.eventId], row, { noOverwrite: true }) as unknown as boolean,
+    insertEvent: (row, encoded) => dbs.events.putSync([gen, row.accountId, row.eventId], encoded ? (asBinary(encoded) as unknown as ObservationEventRow) : row, { noOverwrite: true }) as unknown as boolean,
     indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, a, repo, e.timeMs, e.eventId], e.kind),
     getActivation: (a, id) => dbs.activations.get([gen, a, id]),
     putActivation: (row) => dbs.activations.putSync([gen, row.accountId, row.activationId], row),
@@ -55,9 +58,6 @@ function writer(dbs: ProjectionDbs, gen: number): ProjectionWriter {
       return true;
     },
     coactive: (a, id) => dbs.coactive.get([gen, a, id]) ?? [],
-    putAction: (row) => dbs.actions.putSync([gen, row.accountId, row.eventId], row),
-    putChange: (row) => dbs.changes.putSync([gen, row.accountId, row.eventId], row),
-    putFeedback: (row) => dbs.feedback.putSync([gen, row.accountId, row.eventId], row),
     indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, a, skill, item.timeMs, item.eventId], item.kind),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     putRollup: (row) => dbs.rollups.putSync(rollupKey(gen, row), row),
@@ -83,13 +83,25 @@ function* values<V>(db: Database<V, Key>, gen: number): Iterable<V> {
   for (const { value } of db.getRange({ start: [gen], end: [gen + 1] })) yield value;
 }
 
+function* derived<T>(events: Iterable<ObservationEventRow>, of: (e: ObservationEventRow) => T | undefined): Iterable<T> {
+  for (const e of events) {
+    const row = of(e);
+    if (row) yield row;
+  }
+}
+
+function derivedOne<T>(dbs: ProjectionDbs, gen: number, accountId: string, eventId: string, of: (e: ObservationEventRow) => T | undefined): T | undefined {
+  const e = dbs.events.get([gen, accountId, eventId]);
+  return e && of(e);
+}
+
 function reader(dbs: ProjectionDbs, gen: number): ProjectionReader {
   return {
     getEvent: (a, id) => dbs.events.get([gen, a, id]),
     getActivation: (a, id) => dbs.activations.get([gen, a, id]),
-    getAction: (a, id) => dbs.actions.get([gen, a, id]),
-    getChange: (a, id) => dbs.changes.get([gen, a, id]),
-    getFeedback: (a, id) => dbs.feedback.get([gen, a, id]),
+    getAction: (a, id) => derivedOne(dbs, gen, a, id, actionOf),
+    getChange: (a, id) => derivedOne(dbs, gen, a, id, changeOf),
+    getFeedback: (a, id) => derivedOne(dbs, gen, a, id, feedbackOf),
     timeline(a, repo, range: TimelineRange): TimelineEntry[] {
       const prefix = [gen, a, repo];
       const start = range.before ? [...prefix, range.before.timeMs, range.before.eventId] : [...prefix, range.toMs, END];
@@ -113,14 +125,14 @@ function reader(dbs: ProjectionDbs, gen: number): ProjectionReader {
     },
     allEvents: () => values(dbs.events, gen),
     allActivations: () => values(dbs.activations, gen),
-    allActions: () => values(dbs.actions, gen),
-    allChanges: () => values(dbs.changes, gen),
-    allFeedback: () => values(dbs.feedback, gen),
+    allActions: () => derived(values(dbs.events, gen), actionOf),
+    allChanges: () => derived(values(dbs.events, gen), changeOf),
+    allFeedback: () => derived(values(dbs.events, gen), feedbackOf),
     allRollups: () => values(dbs.rollups, gen),
   };
 }
 
-const GENERATION_DBS = ['events', 'timeline', 'activations', 'actItems', 'coactive', 'actions', 'changes', 'feedback', 'skillItems', 'rollups', 'rollupSessions'] as const;
+const GENERATION_DBS = ['events', 'timeline', 'activations', 'actItems', 'coactive', 'skillItems', 'rollups', 'rollupSessions'] as const;
 
 export class LmdbProjections implements ProjectionStore {
   constructor(
@@ -156,6 +168,17 @@ export class LmdbProjections implements ProjectionStore {
       for (const seq of ack) this.dbs.queue.removeSync(seq);
       return result;
     });
+  }
+
+  encodeEvent(row: ObservationEventRow): Uint8Array {
+    // the events store's msgpack encoder with its shared structures (new structures are saved to
+    // the database at once, so a row encoded here decodes anywhere); a copy, not the encoder's buffer
+    return new Uint8Array((this.dbs.events as unknown as EventCodec).encoder.encode(row));
+  }
+
+  decodeEvent(bytes: Uint8Array): ObservationEventRow {
+    // structures this thread has not seen yet are read from the database by the decoder
+    return (this.dbs.events as unknown as EventCodec).decoder.decode(bytes) as ObservationEventRow;
   }
 
   async drop(generation: number): Promise<void> {
