@@ -5,32 +5,8 @@ import { join } from 'node:path';
 import type { MockServer } from '../../test-support/hosts/mock-server.js';
 import { startMockOpenAI } from '../../test-support/hosts/mock-openai.js';
 import { hostBinary, runHost } from '../../test-support/hosts/run-host.js';
+import { codexUserConfig as userConfig } from '../../test-support/hosts/codex-config.js';
 import { installTwoSkillSkit, type HostSandbox } from '../../test-support/hosts/skit-install.js';
-
-/** The user's own Codex config (model provider = the mock), written before Forge merges into it. */
-const userConfig = (mockUrl: string, project: string) => `# my codex settings
-model = "gpt-5.4"
-model_provider = "mock"
-check_for_update_on_startup = false
-
-[model_providers.mock]
-name = "mock"
-base_url = "${mockUrl}/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-requires_openai_auth = false
-request_max_retries = 0
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-
-[feedback]
-enabled = false
-
-[projects."${project}"]
-trust_level = "trusted"
-`;
 
 describe('Codex (real binary, offline mock model)', function () {
   this.timeout(90_000);
