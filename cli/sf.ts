@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import zlib from 'node:zlib';
+import { offerEarlyHashWorkers, type EarlyHashWorker } from '../core/skit/early-hash-workers.js';
 
 const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
 
@@ -28,6 +29,8 @@ function startBundle(): boolean {
   const bundlePath = join(here, 'sf-bundle.cjs');
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
   if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;
+  // `sf skit hash` hashes on every core; its workers boot (30-40 ms) while the bundle loads
+  if (process.argv[2] === 'skit' && process.argv[3] === 'hash') startHashWorkers(join(here, 'hash-worker.js'));
 
   const bytes = readFileSync(bundlePath);
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest
@@ -55,6 +58,24 @@ function startBundle(): boolean {
   bundle.loaded = true;
   (script.runInThisContext() as (...args: unknown[]) => void).call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, here);
   return true;
+}
+
+/** Starts the bundle's hash workers (one per core besides this thread, at most 3) for core/skit/file-digests.ts to adopt. */
+function startHashWorkers(workerFile: string): void {
+  const require = createRequire(import.meta.url);
+  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { availableParallelism } = require('node:os') as typeof import('node:os');
+  const early: EarlyHashWorker[] = [];
+  for (let i = 1; i < Math.min(availableParallelism(), 4); i++) {
+    const worker = new Worker(workerFile);
+    worker.unref();
+    const ended = new Promise<Error | null>((resolve) => {
+      worker.once('error', resolve);
+      worker.once('exit', () => resolve(null));
+    });
+    early.push({ worker, ended });
+  }
+  offerEarlyHashWorkers(early);
 }
 
 /** The V8 data of the cache file when its header is `id`, else undefined. */

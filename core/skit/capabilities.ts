@@ -39,8 +39,7 @@ export function contentNeed(path: string): 'full' | 'head' {
   return isClaudeSettings(path) || isPluginManifest(path) || isOpencodeConfig(path) || isCodexConfig(path) ? 'full' : 'head';
 }
 
-/** Bytes read for 'head' files: enough to see a `#!` line start. */
-export const HEAD_BYTES = 16;
+export { HEAD_BYTES } from './head-bytes.js';
 
 const text = (c: Uint8Array | string | undefined) => (c === undefined ? '' : typeof c === 'string' ? c : Buffer.from(c).toString('utf8'));
 

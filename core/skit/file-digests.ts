@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SfError } from '../errors/index.js';
-import { ABORT, createHashJob, DONE, hashClaimedFiles, type HashFailure, type HashJob } from './hash-job.js';
+import { ABORT, createHashJob, DONE, hashClaimedFiles, headOf, type HashFailure, type HashJob } from './hash-job.js';
+import { takeEarlyHashWorkers, type EarlyHashWorker } from './early-hash-workers.js';
 import type { FileDigest } from './skill-files.js';
 
 /**
@@ -64,7 +65,8 @@ interface PendingWorkers extends HashWorkers {
 
 /** Starts `count` workers (default: one per core besides this thread, at most MAX_THREADS - 1). */
 export function prestartHashWorkers(count = defaultThreads() - 1): HashWorkers {
-  let workers: RunningWorker[] | null = Array.from({ length: Math.max(0, count) }, () => startWorker());
+  const early = takeEarlyHashWorkers(count).map(adoptWorker);
+  let workers: RunningWorker[] | null = [...early, ...Array.from({ length: Math.max(0, count - early.length) }, () => startWorker())];
   const pending: PendingWorkers = {
     count: workers.length,
     take(job) {
@@ -90,6 +92,13 @@ export interface DigestRun {
   finish(): Promise<FileDigest[]>;
   /** Stops the workers; `finish()` must not be called afterwards. */
   cancel(): void;
+  /**
+   * The first HEAD_BYTES of file `index` as this run reads it, hashing that file on this thread
+   * right away if no thread has got to it yet (so a caller that needs every head, like validation,
+   * shares the hashing instead of opening each file twice). Undefined when it could not be read;
+   * `finish()` then reports the error.
+   */
+  head(index: number): Uint8Array | undefined;
 }
 
 /**
@@ -114,8 +123,10 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
     workers = Array.from({ length: wanted }, () => startWorker(job));
   }
 
+  // a file this thread read for head() and could not
+  let headFailure: HashFailure | null = null;
   const finish = async (): Promise<FileDigest[]> => {
-    const mainFailure = hashClaimedFiles(job);
+    const mainFailure = hashClaimedFiles(job) ?? headFailure;
     await untilFinished(job, Promise.all(workers.map((w) => w.ended)));
     if (Atomics.load(job.ctrl, ABORT) !== 0) {
       if (mainFailure) {
@@ -135,7 +146,12 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
     abort(job);
     for (const w of workers) void w.worker.terminate();
   };
-  return { finish, cancel };
+  const head = (index: number) => {
+    const got = headOf(job, index);
+    headFailure ??= got.failure ?? null;
+    return got.head;
+  };
+  return { finish, cancel, head };
 }
 
 /**
@@ -152,8 +168,19 @@ interface RunningWorker {
   ended: Promise<HashFailure | null>;
 }
 
+/** Takes over a worker started at process start (see early-hash-workers.ts). */
+function adoptWorker(early: EarlyHashWorker): RunningWorker {
+  early.worker.ref();
+  const running = watchWorker(early.worker);
+  const bootFailure = early.ended.then((e) => (e ? { path: '(hash worker)', message: e.message } : null));
+  return { worker: early.worker, ended: Promise.race([running.ended, bootFailure]) };
+}
+
 function startWorker(job?: HashJob): RunningWorker {
-  const worker = spawnHashWorker(job);
+  return watchWorker(spawnHashWorker(job));
+}
+
+function watchWorker(worker: Worker): RunningWorker {
   const ended = new Promise<HashFailure | null>((resolve) => {
     worker.on('message', (m: { type: 'end'; failure: HashFailure | null }) => resolve(m.failure));
     // A worker that cannot start leaves the work to the other threads. One that dies mid-file

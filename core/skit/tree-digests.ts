@@ -21,6 +21,11 @@ export interface TreeDigests {
   digestsFor(files: readonly TreeFile[]): Promise<FileDigest[]>;
   /** Stops the early work, e.g. when validation failed and nothing will be hashed. */
   cancel(): void;
+  /**
+   * The first bytes of `file` (one of `tree`'s files) as the hashing reads them, for validation
+   * (ValidateOptions.readHead); undefined for a file the early walk did not list or could not read.
+   */
+  headFor(file: TreeFile): Uint8Array | undefined;
 }
 
 /** Starts hashing every file below `root` in the background (see TreeDigests). */
@@ -45,6 +50,7 @@ export function startTreeDigests(root: string, options: DigestOptions = {}): Tre
   if (early.length === 0) workers?.dispose();
   const run: DigestRun | null = early.length > 0 ? startDigestRun(early, runOptions) : null;
   let results: Promise<FileDigest[]> | null = null;
+  let indexOf: Map<TreeFile, number> | undefined;
 
   return {
     tree,
@@ -64,6 +70,11 @@ export function startTreeDigests(root: string, options: DigestOptions = {}): Tre
         missing.forEach((m, k) => (out[m.index] = fresh[k]));
       }
       return out as FileDigest[];
+    },
+    headFor(file) {
+      indexOf ??= new Map(early.map((f, i) => [f, i]));
+      const index = indexOf.get(file);
+      return index === undefined || !run ? undefined : run.head(index);
     },
     cancel() {
       run?.cancel();

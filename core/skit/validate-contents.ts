@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import { hasErrno } from '../errors/index.js';
 import { contentNeed, HEAD_BYTES } from './capabilities.js';
 import type { TreeFile } from './tree.js';
+import type { ContentSource } from './validate-layout.js';
 
 /**
  * Reads what the validation rules need from a walked tree: the full text of 'full' files
@@ -56,28 +57,44 @@ async function readHead(abs: string): Promise<Uint8Array> {
  * The same contents read synchronously, for a command line that has nothing else to do meanwhile:
  * a few thousand small synchronous reads cost a fraction of the promise-per-file reader. Every
  * head lands in one shared slab, so there is one allocation instead of one per file.
+ *
+ * With `readHead` (undefined: the file is not there any more), heads are not read here but asked
+ * for when a rule first needs one: `sf skit hash` gets them from its hashing, so the rules that
+ * need no heads run while the hash workers read.
  */
-export function readValidationContentsSync(files: readonly TreeFile[], maxFileBytes: number): Map<string, Uint8Array> {
+export function readValidationContentsSync(files: readonly TreeFile[], maxFileBytes: number, readHead?: (file: TreeFile) => Uint8Array | undefined): ContentSource {
   const contents = new Map<string, Uint8Array>();
   const wanted = wantedFiles(files, maxFileBytes);
-  const heads = Buffer.allocUnsafe(wanted.length * HEAD_BYTES);
+  const heads = readHead ? null : Buffer.allocUnsafe(wanted.length * HEAD_BYTES);
+  const onDemand = new Map<string, TreeFile>();
   wanted.forEach((f, i) => {
     try {
-      if (contentNeed(f.path) === 'full') {
-        contents.set(f.path, readFileSync(f.abs));
-        return;
-      }
-      const fd = openSync(f.abs, 'r');
-      try {
-        const bytesRead = readSync(fd, heads, i * HEAD_BYTES, HEAD_BYTES, 0);
-        contents.set(f.path, heads.subarray(i * HEAD_BYTES, i * HEAD_BYTES + bytesRead));
-      } finally {
-        closeSync(fd);
+      if (contentNeed(f.path) === 'full') contents.set(f.path, readFileSync(f.abs));
+      else if (!heads) onDemand.set(f.path, f);
+      else {
+        const fd = openSync(f.abs, 'r');
+        try {
+          const bytesRead = readSync(fd, heads, i * HEAD_BYTES, HEAD_BYTES, 0);
+          contents.set(f.path, heads.subarray(i * HEAD_BYTES, i * HEAD_BYTES + bytesRead));
+        } finally {
+          closeSync(fd);
+        }
       }
     } catch (e) {
       // a file removed between the walk and the read is simply not there any more
       if (!hasErrno(e, 'ENOENT')) throw e;
     }
   });
-  return contents;
+  if (!readHead) return contents;
+  return {
+    get(path) {
+      const pending = onDemand.get(path);
+      if (pending) {
+        onDemand.delete(path);
+        const head = readHead(pending);
+        if (head) contents.set(path, head);
+      }
+      return contents.get(path);
+    },
+  };
 }

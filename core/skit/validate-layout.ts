@@ -27,8 +27,11 @@ export interface SkitLayoutInput {
   files: readonly LayoutFile[];
   /** symlinks and special files found in the tree */
   oddities?: readonly TreeOddity[];
-  /** file contents by path: full text where `contentNeed` says 'full', at least the first bytes otherwise */
-  contents: ReadonlyMap<string, Uint8Array | string>;
+  /**
+   * file contents by path: full text where `contentNeed` says 'full', at least the first bytes
+   * otherwise (a Map, or a source that fetches on demand)
+   */
+  contents: ContentSource;
   /** name of the SKIT's root directory; a single-skill SKIT's name must equal it */
   rootName?: string;
   /** an already-parsed SKIT descriptor to use instead of README.md */
@@ -65,6 +68,11 @@ interface Context {
 }
 
 type Outcome = Pick<ValidationResult, 'layout' | 'frontmatter'>;
+
+/** File contents by SKIT-relative path (undefined: not read, or not there). */
+export interface ContentSource {
+  get(path: string): Uint8Array | string | undefined;
+}
 
 /** Validates a SKIT given as data. */
 export function validateSkitLayout(input: SkitLayoutInput): ValidationResult {

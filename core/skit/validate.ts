@@ -3,10 +3,10 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { hasErrno, SfError } from '../errors/index.js';
 import { resolveLimits, type SkitLimits } from './limits.js';
-import { walkTree, type Tree } from './tree.js';
+import { walkTree, type Tree, type TreeFile } from './tree.js';
 import { walkTreeSync } from './tree-sync.js';
 import { readValidationContents, readValidationContentsSync } from './validate-contents.js';
-import { validateSkitLayout, type ValidationResult } from './validate-layout.js';
+import { validateSkitLayout, type ContentSource, type ValidationResult } from './validate-layout.js';
 
 export type { ValidationResult } from './validate-layout.js';
 export { validateSkitLayout, type SkitLayoutInput } from './validate-layout.js';
@@ -23,6 +23,11 @@ export interface ValidateOptions {
    * (e.g. `sf skit hash`, which walks once for hashing and validation); otherwise it is walked here.
    */
   tree?: Tree;
+  /**
+   * Where validateSkitDirSync gets the first bytes of a file it does not read in full (default:
+   * it reads them): `sf skit hash` takes them from its hashing, so no file is opened twice.
+   */
+  readHead?: (file: TreeFile) => Uint8Array | undefined;
 }
 
 /**
@@ -54,11 +59,11 @@ export function validateSkitDirSync(root: string, options: ValidateOptions = {})
   }
   assertDirectory(abs, st);
   const tree = options.tree ?? walkTreeSync(abs);
-  const contents = readValidationContentsSync(tree.files, resolveLimits(options.limits).maxFileBytes);
+  const contents = readValidationContentsSync(tree.files, resolveLimits(options.limits).maxFileBytes, options.readHead);
   return validateTree(abs, tree, contents, options);
 }
 
-function validateTree(abs: string, tree: Tree, contents: ReadonlyMap<string, Uint8Array>, options: ValidateOptions): ValidationResult {
+function validateTree(abs: string, tree: Tree, contents: ContentSource, options: ValidateOptions): ValidationResult {
   return validateSkitLayout({
     files: tree.files,
     oddities: tree.oddities,

@@ -19,12 +19,13 @@ export const hashCommand = command({
     const { startTreeDigests } = await import('../../../core/skit/tree-digests.js');
     const early = startTreeDigests(root);
     trace('hash: walked, hashing started');
-    // One walk serves both: validation reads only what its rules need (synchronously: nothing
-    // else runs on this thread meanwhile), then this thread joins the hashing.
+    // One walk serves both. Validation reads README.md and SKILL.md files itself; the first bytes
+    // of every other file come from the hashing, which this thread joins for files the workers
+    // have not reached yet, so each file is opened once.
     const { validateSkitDirSync } = await import('../../../core/skit/validate.js');
     let validation: ValidationResult;
     try {
-      validation = validateSkitDirSync(root, { tree: early.tree ?? undefined });
+      validation = validateSkitDirSync(root, early.tree ? { tree: early.tree, readHead: (f) => early.headFor(f) } : {});
     } catch (e) {
       early.cancel();
       throw e;
