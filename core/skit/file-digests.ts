@@ -113,6 +113,7 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
     files.map((f) => f.abs),
     order,
     options.chunkSize ?? DEFAULT_CHUNK,
+    files.map((f) => f.size),
   );
   const wanted = Math.max(0, Math.min(threads - 1, files.length - 1));
   let workers: RunningWorker[];

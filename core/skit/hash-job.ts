@@ -35,6 +35,8 @@ export interface HashJob {
   digests: Uint8Array;
   /** bytes actually hashed per file number */
   sizes: Float64Array;
+  /** the size each file was listed with (-1: unknown) */
+  expected: Float64Array;
   /** FREE, CLAIMED, HASHED or FAILED per file number */
   state: Int32Array;
   /** the first HEAD_BYTES bytes of each hashed file (fewer when `headLengths` says so) */
@@ -51,8 +53,8 @@ export interface HashFailure {
   message: string;
 }
 
-/** Allocates the shared memory for hashing `paths`, claimed in `order`. */
-export function createHashJob(paths: string[], order: number[], chunkSize: number): HashJob {
+/** Allocates the shared memory for hashing `paths`, claimed in `order`; `sizes` as listed, when known. */
+export function createHashJob(paths: string[], order: number[], chunkSize: number, sizes?: readonly number[]): HashJob {
   // views of exactly `length` elements (a zero-length SharedArrayBuffer is avoided, not the view size)
   const shared = <T>(View: new (buffer: SharedArrayBuffer, offset: number, length: number) => T, bytesPer: number, length: number): T =>
     new View(new SharedArrayBuffer(Math.max(length * bytesPer, 8)), 0, length);
@@ -63,12 +65,15 @@ export function createHashJob(paths: string[], order: number[], chunkSize: numbe
     ctrl: shared(Int32Array, 4, CTRL_SLOTS),
     digests: shared(Uint8Array, 1, n * 32),
     sizes: shared(Float64Array, 8, n),
+    expected: shared(Float64Array, 8, n),
     state: shared(Int32Array, 4, n),
     heads: shared(Uint8Array, 1, n * HEAD_BYTES),
     headLengths: shared(Uint8Array, 1, n),
     chunkSize,
   };
   job.order.set(order);
+  job.expected.fill(-1);
+  if (sizes) job.expected.set(sizes);
   return job;
 }
 
@@ -144,6 +149,9 @@ function hashOneFile(job: HashJob, index: number, buffer: Buffer): void {
       }
       hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
       size += n;
+      // a short read that reaches the size the walk saw is the end: most files fit one read, so
+      // this saves a second system call per file (anything else reads on to a 0-byte read)
+      if (n < buffer.length && size === job.expected[index]) break;
     }
   } finally {
     closeSync(fd);
