@@ -81,7 +81,7 @@ try {
 
   // 4. observability: consented, metadata-only setup of the observer and the host adapter
   step('Explain and plan skill observability (dry run: changes nothing)', ['observe', 'install', '--agents', 'claude-code', '--destination', `file:${join(work, 'observations.jsonl')}`, '--no-service'], { cwd: project });
-  step('Apply it: Claude Code OTel env + Skill hook, file destination', ['observe', 'install', '--agents', 'claude-code', '--destination', `file:${join(work, 'observations.jsonl')}`, '--no-service', '--yes'], { cwd: project });
+  step('Apply it: Claude Code OTel env (no hook), file destination', ['observe', 'install', '--agents', 'claude-code', '--destination', `file:${join(work, 'observations.jsonl')}`, '--no-service', '--yes'], { cwd: project });
   step('Observer status', ['observe', 'status'], { cwd: project });
   step('Remove only what Forge added', ['observe', 'uninstall', '--yes'], { cwd: project });
   process.stdout.write('\nDemo finished.\n');

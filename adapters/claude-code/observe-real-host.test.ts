@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueToken } from '../../hub/auth/tokens.js';
 import { startHub, type RunningHub } from '../../hub/serve.js';
@@ -38,7 +38,7 @@ describe('Claude Code observability, Stage 2 (real binary, offline mock model)',
     stage = await startStage2(box, 'claude-code', ['forge=hub']);
     const settings = JSON.parse(readFileSync(join(box.home, '.claude/settings.json'), 'utf8'));
     assert.equal(settings.env.OTEL_EXPORTER_OTLP_ENDPOINT, `http://127.0.0.1:${stage.port}`);
-    assert.equal(settings.hooks.PreToolUse[0].matcher, 'Skill');
+    assert.equal(settings.hooks, undefined, 'no hook: the observer registers the session from Claude\'s transcript');
 
     // no OTEL_* in the host's environment: everything comes from the settings Forge merged
     const run = await runHost(bin, ['-p', PROMPT, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Skill', '--model', 'claude-sonnet-4-5'], {
@@ -48,6 +48,7 @@ describe('Claude Code observability, Stage 2 (real binary, offline mock model)',
     assert.equal(run.code, 0, `claude exit ${run.code}/${run.signal}\n${run.stderr.slice(0, 2000)}`);
     const sessionId = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.type === 'system' && m.subtype === 'init')?.session_id as string;
     assert.ok(sessionId, 'Claude reported its session id');
+    assert.ok(existsSync(join(box.home, '.claude', 'projects', box.project.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`)), 'Claude wrote the transcript the observer reads');
     const loaded = mock.requests.some((r) => JSON.stringify(r.body ?? '').includes(box!.enabledMarker));
     assert.ok(loaded, 'the review skill body reached the model (the skill really loaded)');
 

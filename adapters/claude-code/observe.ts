@@ -4,19 +4,18 @@ import type { HostContext } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
 import { diagnoseObserveJson, reconcileObserveJson, type ObserveJsonDesired } from '../config/observe-json.js';
-import { diagnoseManagedFile, removeManagedFile, writeManagedFile } from '../observe/managed-file.js';
+import { removeManagedFile } from '../observe/managed-file.js';
 import type { ObserveContext, ObserveHostAdapter, ObserveHostRecord } from '../observe/types.js';
 import { FORGE_VERSION } from '../../core/version.js';
 import { createClaudeCodeAdapter } from './adapter.js';
-import { hookCommand, renderClaudeHook } from './observe-hook.js';
 import { claudeConfigDir } from './settings.js';
 
 /**
- * Claude Code observability: the user settings' `env` block turns on Claude's native OTel log
- * export to the observer (skill_activated, tool_decision, tool_result), and one PreToolUse hook
- * matched on the `Skill` tool registers the session (cwd, pid) so the observer can tell which
- * project's installation a skill belongs to. The hook sits in its own matcher block, so Git AI's
- * `"*"` blocks (and anyone else's) are never touched.
+ * Claude Code observability: only the user settings' `env` block, which turns on Claude's native
+ * OTel log export to the observer (skill_activated, tool_decision, tool_result). No hook runs in
+ * Claude: the observer registers each session from the cwd in Claude's own transcript file
+ * (core/observer/claude-sessions.ts). Forge versions before that also added a `Skill`-matched
+ * PreToolUse hook and its script; `apply` (install, update) removes both from such an install.
  */
 
 const HOST = 'Claude Code';
@@ -26,9 +25,7 @@ const hostCtx = (ctx: ObserveContext): HostContext => ({ home: ctx.home, env: ct
 /** The user settings file Forge edits ($CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json). */
 export const claudeUserSettings = (ctx: ObserveContext): string => join(claudeConfigDir(hostCtx(ctx)), 'settings.json');
 
-export const claudeHookPath = (ctx: ObserveContext): string => join(ctx.hooksDir, 'claude-code-skill.sh');
-
-/** What Forge wants in the settings for an observer on `ctx.port`. */
+/** What Forge wants in the settings for an observer on `ctx.port`: `env` keys, no hooks. */
 export function claudeDesired(ctx: ObserveContext): ObserveJsonDesired {
   const env = (k: string, value: string, tunable = false) => ({ path: ['env', k], value, tunable });
   return {
@@ -43,32 +40,31 @@ export function claudeDesired(ctx: ObserveContext): ObserveJsonDesired {
       // local observer, which drops them at normalization
       env('OTEL_LOG_TOOL_DETAILS', '1', true),
     ],
-    items: [{ path: ['hooks', 'PreToolUse'], value: { matcher: 'Skill', hooks: [{ type: 'command', command: hookCommand(claudeHookPath(ctx)), timeout: 5 }] } }],
+    items: [],
   };
 }
 
-const spoolFile = (ctx: ObserveContext) => join(ctx.spoolDir, 'claude-code.jsonl');
+/** What an older install left that this version no longer wants: the Skill hook entry and script. */
+function legacyHook(record: ObserveHostRecord | undefined): boolean {
+  return !!record && (record.files.length > 0 || record.jsonEdits.some((e) => e.items.length > 0));
+}
 
 export const claudeObserveAdapter: ObserveHostAdapter = {
   id: 'claude-code',
   displayName: HOST,
-  signal: 'native OTel logs (skill_activated, tool_decision, tool_result) to the observer, plus a Skill-matched hook that registers the session (id, cwd, pid)',
-  fidelity: 'exact skill names and per-call load results; project resolved from the registered session',
+  signal: 'native OTel logs (skill_activated, tool_decision, tool_result) to the observer; no hook: the observer registers each session from Claude\'s own transcript file',
+  fidelity: 'exact skill names and per-call load results; project resolved from the cwd in Claude\'s transcript file (no pid: a session expires 12 h after its last telemetry)',
   detect: (ctx) => createClaudeCodeAdapter().detect(hostCtx(ctx)),
 
   async apply(ctx, previous) {
-    const diagnostics: Diagnostic[] = [];
-    const hook = await writeManagedFile(claudeHookPath(ctx), renderClaudeHook(ctx.port, spoolFile(ctx)), 0o755, previous?.files[0]);
-    diagnostics.push(...hook.diagnostics);
     const file = claudeUserSettings(ctx);
-    const desired = claudeDesired(ctx);
-    // without our own hook script, the hook entry would run someone else's file: leave it out
-    if (!hook.file) desired.items = [];
-    const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), desired);
-    diagnostics.push(...res.diagnostics);
+    // settings first: the old hook entry leaves before the script it runs does
+    const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx));
+    const diagnostics: Diagnostic[] = [...res.diagnostics];
+    for (const f of previous?.files ?? []) diagnostics.push(...(await removeManagedFile(f)));
     const record: ObserveHostRecord = {
       agent: 'claude-code', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port,
-      jsonEdits: res.edit ? [res.edit] : [], tomlEdits: [], files: hook.file ? [hook.file] : [],
+      jsonEdits: res.edit ? [res.edit] : [], tomlEdits: [], files: [],
     };
     return { record, diagnostics };
   },
@@ -90,7 +86,11 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
       if (!isSfError(e, 'SF_E_CONFIG')) throw e;
       out.push(...invalidConfig(file, e, HOST));
     }
-    for (const f of record?.files ?? []) out.push(...(await diagnoseManagedFile(f, 'the Claude Code Skill hook')));
+    if (legacyHook(record)) {
+      out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file,
+        message: `${HOST}: the Skill hook an older Forge installed is still in place (it slows every Skill call and is no longer needed)`,
+        hint: 'run `sf observe update` to remove it; your own hooks are kept' });
+    }
     return out;
   },
 };

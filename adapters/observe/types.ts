@@ -17,7 +17,7 @@ export interface ObserveContext {
   port: number;
   /** config backups ($SF_HOME/backups/observe) */
   backupDir: string;
-  /** Forge-owned hook scripts ($SF_HOME/observe/hooks) */
+  /** where older versions kept Forge-owned hook scripts ($SF_HOME/observe/hooks); uninstall removes it when empty */
   hooksDir: string;
   /** where hooks and plugins spool what they could not deliver ($SF_HOME/queue/spool) */
   spoolDir: string;

@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
 import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
-import { CodexSessionSource, codexConversations, codexSessionCwd } from './codex-sessions.js';
+import { codexSessionCwd, codexSessionLookup } from './codex-sessions.js';
+import { HostSessionSource, hostSessionIds } from './host-sessions.js';
 
 const ID = '01a22ab6-83e3-7d92-a9d3-0342e95de985';
 
@@ -34,10 +35,11 @@ describe('Codex session registration from rollout files', () => {
       await rollout(tmp.path, now, other, JSON.stringify({ type: 'session_meta', payload: { id: 'someone-else', cwd: '/x' } }));
       assert.equal(await codexSessionCwd(tmp.path, other, now), undefined, 'the line must name the same conversation');
 
-      assert.deepEqual(codexConversations(logs('codex_exec', [ID, ID, other])), [ID, other]);
-      assert.deepEqual(codexConversations(logs('claude-code', [ID])), []);
+      assert.deepEqual(hostSessionIds(logs('codex_exec', [ID, ID, other]), 'codex', 'conversation.id'), [ID, other]);
+      assert.deepEqual(hostSessionIds(logs('claude-code', [ID]), 'codex', 'conversation.id'), []);
       const registered: [string, string][] = [];
-      const source = new CodexSessionSource(tmp.path, (id) => registered.some(([x]) => x === id), async (id, cwd) => void registered.push([id, cwd]));
+      const sink = { touch: (_h: string, id: string) => registered.some(([x]) => x === id), register: async (_h: string, id: string, cwd: string) => void registered.push([id, cwd]) };
+      const source = new HostSessionSource(codexSessionLookup(tmp.path), sink);
       await source.registerFrom(logs('codex_exec', [ID, other]));
       await source.registerFrom(logs('codex_exec', [ID, other]));
       assert.deepEqual(registered, [[ID, '/work/proj']]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdir, readFile, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
@@ -151,6 +151,32 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     }
     // no registered cwd: a project skill cannot be pinned to one installation, so it is labelled
     assert.equal(events[0].attributes['agent.skill.id'], 'ambiguous:hello-skill');
+  });
+
+  it('registers an unknown Claude Code session from its transcript, also when the transcript appears only after the first batch', async () => {
+    w = await world();
+    const capture = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
+    const post = async (req: OtlpLogsRequest) => fetch(`${w.observer.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: Buffer.from(await encodeOtlpRequest(req, 'protobuf')) });
+    // Claude's start-up records come first, before it has written the transcript
+    const startup = { ...capture, resources: capture.resources.map((r) => ({ ...r, scopes: r.scopes.map((sc) => ({ ...sc, items: sc.items.slice(0, 1) })) })) };
+    assert.equal((await post(startup)).status, 200);
+    await waitFor(() => w.observer.status().received.logs === 1, 15_000, 'the first batch');
+    assert.equal(w.observer.status().sessions, 0, 'no transcript yet');
+    // what Claude writes: $HOME/.claude/projects/<sanitized cwd>/<session id>.jsonl, the cwd on the first message line
+    const dir = join(dirname(w.home), '.claude', 'projects', w.project.replace(/[^A-Za-z0-9]/g, '-'));
+    await mkdir(dir, { recursive: true });
+    const line = (o: Record<string, unknown>) => JSON.stringify({ sessionId: SESSION, ...o }) + '\n';
+    await writeFile(join(dir, `${SESSION}.jsonl`), line({ type: 'queue-operation', operation: 'enqueue' }) + line({ type: 'user', cwd: w.project, message: { role: 'user', content: 'hi' } }));
+    assert.equal((await post(capture)).status, 200);
+    const events = await waitFor(async () => ((await fileEnvelopes(w.file)).length >= 3 ? fileEnvelopes(w.file) : undefined), 15_000, 'file events');
+    assert.deepEqual(events.map((e) => e.event_name), ['agent.skill.selected', 'agent.skill.load_started', 'agent.skill.loaded']);
+    for (const e of events) {
+      assert.equal(e.attributes['agent.skill.id'], `${GREETINGS}:hello-skill`, 'the project installation, not ambiguous');
+      assert.equal(e.attributes['forge.repository.resolution'], undefined);
+      assert.match(String(e.resource['forge.repository.fingerprint']), /^[0-9a-f]{64}$/);
+    }
+    assert.equal(w.observer.status().sessions, 1);
+    assert.equal(w.observer.status().errors, 0);
   });
 
   it('keeps delivering when a destination dies: retries with counters, then delivers everything once it is back', async () => {

@@ -8,7 +8,7 @@ import { checkSchema } from '../skit/schemas.js';
 import { resolveSkill } from '../telemetry/enrich/skill-index.js';
 import { createNormalizer, type NormalizedOutput } from '../telemetry/normalize/index.js';
 import { nowNanos } from '../telemetry/time.js';
-import type { OtlpRequest } from '../telemetry/otlp/types.js';
+import type { OtlpLogsRequest, OtlpRequest } from '../telemetry/otlp/types.js';
 import { FORGE_VERSION } from '../version.js';
 import { readObserveConfig, type ObserveConfig } from './config.js';
 import { prepareCollector } from './collector/prepare.js';
@@ -24,7 +24,9 @@ import { ExportPipeline } from './pipeline.js';
 import { startReceiver } from './receiver.js';
 import { loadOrCreateSecret } from './secret.js';
 import { SessionRegistry } from './sessions.js';
-import { CodexSessionSource, codexHomeOf } from './codex-sessions.js';
+import { claudeConfigDirOf, claudeSessionLookup } from './claude-sessions.js';
+import { codexHomeOf, codexSessionLookup } from './codex-sessions.js';
+import { HostSessionSource, type SessionSink } from './host-sessions.js';
 import { replaySpool } from './spool.js';
 import { startSocketServer } from './socket-server.js';
 import type { ObserverStatus } from './status.js';
@@ -168,13 +170,21 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     }
   };
 
-  // Codex has no session hook: its conversations are registered from Codex's own rollout records
-  const codexSessions = new CodexSessionSource(codexHomeOf(env), (id) => sessions.info('codex', id) !== undefined, (id, cwd) => sessions.register({ type: 'register', agent: 'codex', session_id: id, cwd }));
+  // Codex and Claude Code run no Forge hook: their sessions are registered from the hosts' own
+  // records (Codex rollout files, Claude transcripts), and their telemetry keeps them alive
+  const sink: SessionSink = {
+    touch: (host, id) => sessions.heartbeat({ type: 'heartbeat', agent: host, session_id: id }),
+    register: (host, id, cwd) => sessions.register({ type: 'register', agent: host, session_id: id, cwd }),
+  };
+  const sessionSources = [codexSessionLookup(codexHomeOf(env)), claudeSessionLookup(claudeConfigDirOf(env))].map((l) => new HostSessionSource(l, sink));
+  const registerSessions = async (req: OtlpLogsRequest) => {
+    for (const source of sessionSources) await source.registerFrom(req).catch((e: unknown) => (lastError = (e as Error).message.slice(0, 300)));
+  };
   // one request after the other, in arrival order: a host's later batch (a tool result) must never
   // be normalized before its earlier one (the tool decision)
   let otlpChain: Promise<void> = Promise.resolve();
   const onOtlp = (req: OtlpRequest) => {
-    otlpChain = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? codexSessions.registerFrom(req).catch(() => undefined) : undefined)).then(() => {
+    otlpChain = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? registerSessions(req) : undefined)).then(() => {
       if (req.signal === 'logs') {
         counters.logs++;
         submit(() => normalizer.logs(req));

@@ -62,8 +62,8 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     const claude = JSON.parse(readFileSync(claudeFile(), 'utf8'));
     assert.equal(claude.model, 'opus');
     assert.equal(claude.env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://127.0.0.1:14999');
-    assert.equal(claude.hooks.PreToolUse[0].hooks[0].command, '/usr/bin/git-ai checkpoint claude --hook-input stdin', 'Git AI\'s hook stays first and untouched');
-    assert.equal(claude.hooks.PreToolUse[1].matcher, 'Skill');
+    assert.deepEqual(claude.hooks, JSON.parse(CLAUDE_USER).hooks, 'Git AI\'s hook stays untouched and Forge adds none');
+    assert.ok(!existsSync(join(home, '.sf', 'observe', 'hooks')), 'no hook script');
     assert.ok(readFileSync(codexFile(), 'utf8').startsWith(CODEX_USER));
     assert.match(readFileSync(pluginFile(), 'utf8'), /127\.0\.0\.1:14999\/forge\/v1\/events/);
     const config = JSON.parse(readFileSync(join(home, '.sf', 'config.json'), 'utf8'));
@@ -73,10 +73,9 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     ]);
     assert.equal(statSync(join(home, '.sf', 'observe', 'install.json')).mode & 0o777, 0o600);
     for (const text of [r.stdout, r.stderr, readFileSync(join(home, '.sf', 'config.json'), 'utf8'), readFileSync(join(home, '.sf', 'observe', 'install.json'), 'utf8')]) assert.ok(!text.includes(SECRET));
-    // idempotent: the same install again adds no second destination or hook
+    // idempotent: the same install again adds no second destination
     assert.equal((await sf([...installArgs, '--yes'])).code, 0);
-    const again = JSON.parse(readFileSync(claudeFile(), 'utf8'));
-    assert.equal(again.hooks.PreToolUse.length, 2);
+    assert.deepEqual(JSON.parse(readFileSync(claudeFile(), 'utf8')), claude);
     assert.equal(JSON.parse(readFileSync(join(home, '.sf', 'config.json'), 'utf8')).observe.destinations.length, 2);
   });
 
@@ -91,10 +90,10 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     assert.ok(!r.stdout.includes(SECRET));
   });
 
-  it('doctor finds a dead observer and another installer replacing Forge\'s hook list; update repairs only Forge\'s entries', async () => {
-    // a Git AI reinstall that rewrites the PreToolUse list with only its own entry
+  it('doctor finds a dead observer and another installer dropping Forge\'s settings; update repairs only Forge\'s entries', async () => {
+    // another installer rewrites the settings without one of Forge's env keys
     const claude = JSON.parse(readFileSync(claudeFile(), 'utf8'));
-    claude.hooks.PreToolUse = [claude.hooks.PreToolUse[0]];
+    delete claude.env.CLAUDE_CODE_ENABLE_TELEMETRY;
     await writeFile(claudeFile(), JSON.stringify(claude, null, 2));
     await writeFile(pluginFile(), '// edited\n');
     const r = await sf(['observe', 'doctor', '--json']);
@@ -105,7 +104,8 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     const u = await sf(['observe', 'update']);
     assert.equal(u.code, 0, u.stderr);
     const repaired = JSON.parse(readFileSync(claudeFile(), 'utf8'));
-    assert.deepEqual(repaired.hooks.PreToolUse.map((b: { matcher: string }) => b.matcher), ['*', 'Skill']);
+    assert.equal(repaired.env.CLAUDE_CODE_ENABLE_TELEMETRY, '1');
+    assert.deepEqual(repaired.hooks, JSON.parse(CLAUDE_USER).hooks);
     assert.match(readFileSync(pluginFile(), 'utf8'), /forge\/v1\/events/);
     const after = JSON.parse((await sf(['observe', 'doctor', '--json'])).stdout).diagnostics.map((d: { code: string }) => d.code);
     assert.ok(!after.includes('SF_OBSERVE_DRIFT'), after.join(','));
@@ -120,7 +120,6 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     assert.equal(readFileSync(claudeFile(), 'utf8'), JSON.stringify(JSON.parse(CLAUDE_USER), null, 2), 'the user\'s settings (and Git AI\'s hook) are back as they were');
     assert.equal(readFileSync(codexFile(), 'utf8'), CODEX_USER, 'config.toml byte for byte');
     assert.ok(!existsSync(pluginFile()));
-    assert.ok(!existsSync(join(home, '.sf', 'observe', 'hooks', 'claude-code-skill.sh')));
     assert.ok(!existsSync(join(home, '.sf', 'observe', 'install.json')));
     assert.match((await sf(['observe', 'status'])).stdout, /install: no/);
   });

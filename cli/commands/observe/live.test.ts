@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort, startObserverDaemon, waitFor, type DaemonProcess } from '../../../test-support/hosts/observe.js';
-import { runSf, tempDir } from '../../../test-support/index.js';
+import { fixturesDir, runSf, tempDir } from '../../../test-support/index.js';
 
-function runHook(script: string, input: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', script], { stdio: ['pipe', 'ignore', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
-    child.on('error', reject);
-    child.on('close', resolve);
-    child.stdin.end(input);
-  });
-}
+/** The session of the fixtures/host-otlp/claude-tool-details capture. */
+const CLAUDE_SESSION = 'cc0fce32-f629-46aa-bab4-1eeb5519e738';
 
-/** `status` and `doctor` against a running observer, and the spool of a hook that ran while it was down. */
+/**
+ * `status` and `doctor` against a running observer: a registration spooled while it was down (as
+ * an older Forge's Claude hook left them) is replayed, and a Claude Code session is registered
+ * from its transcript when its logs arrive.
+ */
 describe('sf observe status / doctor with a running observer', function () {
   this.timeout(60_000);
   let tmp: { path: string; cleanup: () => Promise<void> };
@@ -25,7 +23,7 @@ describe('sf observe status / doctor with a running observer', function () {
     await tmp?.cleanup();
   });
 
-  it('a registration spooled while the observer was down is replayed when it starts; status and doctor see a healthy observer', async () => {
+  it('a registration spooled while the observer was down is replayed when it starts, a Claude session registers from its transcript; status and doctor see a healthy observer', async () => {
     tmp = await tempDir('sf-observe-live-');
     const home = join(tmp.path, 'home');
     const project = join(tmp.path, 'proj');
@@ -37,19 +35,32 @@ describe('sf observe status / doctor with a running observer', function () {
     const install = await sf(['observe', 'install', '--yes', '--no-service', '--agents', 'claude-code', '--port', String(port), '--destination', `file:${join(tmp.path, 'obs.jsonl')}`]);
     assert.equal(install.code, 0, install.stderr);
 
-    const hook = join(home, '.sf', 'observe', 'hooks', 'claude-code-skill.sh');
-    assert.equal(await runHook(hook, JSON.stringify({ session_id: 'sess-1', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'review' } })), 0);
+    assert.ok(!existsSync(join(home, '.sf', 'observe', 'hooks')), 'no hook script is installed');
+
+    const spool = join(home, '.sf', 'queue', 'spool');
+    await mkdir(spool, { recursive: true });
+    const spooled = { type: 'register', agent: 'claude-code', session_id: 'sess-1', cwd: project };
+    await writeFile(join(spool, 'claude-code.jsonl'), JSON.stringify({ at: Math.floor(Date.now() / 1000), message: spooled }) + '\n');
     const dead = JSON.parse((await sf(['observe', 'doctor', '--json'])).stdout).diagnostics.map((d: { code: string }) => d.code);
     assert.ok(dead.includes('SF_OBSERVE_DEAD') && dead.includes('SF_OBSERVE_SPOOLED'), dead.join(','));
 
     daemon = await startObserverDaemon({ HOME: home, SF_HOME: join(home, '.sf') });
-    const status = await waitFor('a live status with the replayed session and a passing canary', async () => {
+    const live = (sessions: number) => async () => {
       const s = JSON.parse((await sf(['observe', 'status', '--json'])).stdout);
-      return s.observer.live && s.observer.sessions === 1 && s.destinations[0].canary?.ok ? s : undefined;
-    });
+      return s.observer.live && s.observer.sessions === sessions && s.destinations[0].canary?.ok ? s : undefined;
+    };
+    const status = await waitFor('a live status with the replayed session and a passing canary', live(1));
     assert.equal(status.observer.running, true);
     assert.equal(status.spool.lines, 0);
-    assert.deepEqual(readdirSync(join(home, '.sf', 'queue', 'spool')), []);
+    assert.deepEqual(readdirSync(spool), []);
+
+    // Claude's logs for a session the observer does not know: registered from Claude's transcript under $HOME/.claude
+    const transcript = join(home, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'));
+    await mkdir(transcript, { recursive: true });
+    await writeFile(join(transcript, `${CLAUDE_SESSION}.jsonl`), JSON.stringify({ type: 'user', sessionId: CLAUDE_SESSION, cwd: project }) + '\n');
+    const logs = await fetch(`http://127.0.0.1:${port}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await readFile(join(fixturesDir, 'host-otlp', 'claude-tool-details', 'logs.json')) });
+    assert.equal(logs.status, 200);
+    await waitFor('the Claude session registered from its transcript', live(2));
     const doctor = await sf(['observe', 'doctor', '--json']);
     const report = JSON.parse(doctor.stdout);
     assert.equal(report.ok, true, JSON.stringify(report.diagnostics));
