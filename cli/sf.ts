@@ -30,7 +30,7 @@ function startBundle(): boolean {
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
   if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;
   // `sf skit hash` hashes on every core; its workers boot (30-40 ms) while the bundle loads
-  if (process.argv[2] === 'skit' && process.argv[3] === 'hash') startHashWorkers(join(here, 'hash-worker.js'));
+  if (process.argv[2] === 'skit' && process.argv[3] === 'hash') startHashWorkers(join(here, 'hash-worker.cjs'));
 
   const bytes = readFileSync(bundlePath);
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest

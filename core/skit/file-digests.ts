@@ -36,7 +36,9 @@ const DEFAULT_CHUNK = 256 * 1024;
 // From dist/ the worker is compiled JS. Under tsx (tests) it is the .ts source; Node 20 workers do
 // not inherit tsx's `--import` hooks, so a tiny bootstrap registers tsx before loading it.
 const fromSource = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(fromSource ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+// In the CLI bundle (dist/cli/sf-bundle.cjs) the worker is the CommonJS bundle next to it.
+const workerFile = fromSource ? './hash-worker.ts' : import.meta.url.endsWith('.cjs') ? './hash-worker.cjs' : './hash-worker.js';
+const workerUrl = new URL(workerFile, import.meta.url);
 /**
  * Starts one hash worker on `job`, or with no job, waiting for one as its first message
  * (exported for the worker's own tests).
