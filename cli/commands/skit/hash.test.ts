@@ -4,8 +4,11 @@ import { cpSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import schema from '../../../schemas/json/hash-listing.schema.json' with { type: 'json' };
-import { runSf, tempDir, writeTree } from '../../../test-support/index.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { runSf, sfBin, tempDir, writeTree } from '../../../test-support/index.js';
 
+const execFileP = promisify(execFile);
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 const README = `---
@@ -147,5 +150,17 @@ describe('sf skit hash', () => {
     const nfc = 'skills/notes/r\u00e9sum\u00e9.md';
     renameSync(join(nfdDir, nfc), join(nfdDir, nfc.normalize('NFD')));
     assert.equal((await hashJson(nfdDir)).bundle, (await hashJson(skit)).bundle);
+  });
+  it('writes all of a large --json listing to a pipe whose reader is slow before it exits', async () => {
+    // 1,500 files make a listing far larger than a pipe's buffer, so most of it waits in the
+    // process for the reader (which starts late) when the command is done
+    const big = join(dir.path, 'big');
+    const files: Record<string, string> = { ...TREE };
+    for (let i = 0; i < 1500; i++) files[`skills/review/references/part-${String(i).padStart(4, '0')}.md`] = `part ${i}\n`;
+    await writeTree(big, files);
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const { stdout } = await execFileP('/bin/bash', ['-c', `set -o pipefail; ${q(process.execPath)} ${q(sfBin)} skit hash ${q(big)} --json | (sleep 0.5; cat)`], { maxBuffer: 64 * 1024 * 1024 });
+    const body = JSON.parse(stdout) as { files: unknown[] };
+    assert.equal(body.files.length, Object.keys(files).length);
   });
 });
