@@ -21,6 +21,9 @@ export function offerEarlyHashWorkers(workers: EarlyHashWorker[]): void {
   (globalThis as Holder)[KEY] = workers;
 }
 
+/** Whether workers started at process start are waiting to be taken. */
+export const hasEarlyHashWorkers = (): boolean => ((globalThis as Holder)[KEY]?.length ?? 0) > 0;
+
 /** Takes up to `max` of the early workers (once; the rest are stopped). */
 export function takeEarlyHashWorkers(max: number): EarlyHashWorker[] {
   const holder = globalThis as Holder;

@@ -1,9 +1,9 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { SfError } from '../errors/index.js';
-import { ABORT, createHashJob, DONE, hashClaimedFiles, headOf, type HashFailure, type HashJob } from './hash-job.js';
-import { takeEarlyHashWorkers, type EarlyHashWorker } from './early-hash-workers.js';
+import { ABORT, closeJob, createHashJob, createOpenHashJob, DONE, hashClaimedFiles, headOf, PUBLISHED, publishFiles, type HashFailure, type HashJob } from './hash-job.js';
+import { defaultThreads, workersFor, type HashWorkers, type JobWorkers } from './hash-workers.js';
 import type { FileDigest } from './skill-files.js';
+
+export { prestartHashWorkers, spawnHashWorker, type HashWorkers } from './hash-workers.js';
 
 /**
  * SHA-256 of many files using every core: the main thread and (threads - 1) workers pull files
@@ -30,63 +30,7 @@ export interface DigestOptions {
 
 /** Below this many bytes a worker costs more to start than it saves. */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
-const MAX_THREADS = 4;
 const DEFAULT_CHUNK = 256 * 1024;
-
-// From dist/ the worker is compiled JS. Under tsx (tests) it is the .ts source; Node 20 workers do
-// not inherit tsx's `--import` hooks, so a tiny bootstrap registers tsx before loading it.
-const fromSource = import.meta.url.endsWith('.ts');
-// In the CLI bundle (dist/cli/sf-bundle.cjs) the worker is the CommonJS bundle next to it.
-const workerFile = fromSource ? './hash-worker.ts' : import.meta.url.endsWith('.cjs') ? './hash-worker.cjs' : './hash-worker.js';
-const workerUrl = new URL(workerFile, import.meta.url);
-/**
- * Starts one hash worker on `job`, or with no job, waiting for one as its first message
- * (exported for the worker's own tests).
- */
-export const spawnHashWorker = (job?: HashJob): Worker =>
-  fromSource
-    ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
-    : new Worker(workerUrl, { workerData: job });
-
-/**
- * Hash workers started before their job exists, so that their start-up (tens of milliseconds
- * for a fresh V8 isolate) overlaps with finding the files. Pass them to startDigestRun through
- * DigestOptions.workers, or dispose of them.
- */
-export interface HashWorkers {
-  /** the number of workers (hashing threads besides the main thread) */
-  readonly count: number;
-  /** Stops workers that will get no job. */
-  dispose(): void;
-}
-
-interface PendingWorkers extends HashWorkers {
-  /** Hands `job` to the workers; afterwards they belong to that run. */
-  take(job: HashJob): RunningWorker[];
-}
-
-/** Starts `count` workers (default: one per core besides this thread, at most MAX_THREADS - 1). */
-export function prestartHashWorkers(count = defaultThreads() - 1): HashWorkers {
-  const early = takeEarlyHashWorkers(count).map(adoptWorker);
-  let workers: RunningWorker[] | null = [...early, ...Array.from({ length: Math.max(0, count - early.length) }, () => startWorker())];
-  const pending: PendingWorkers = {
-    count: workers.length,
-    take(job) {
-      if (!workers) throw new SfError('SF_E_INTERNAL', 'prestarted hash workers were already used or disposed of');
-      const taken = workers;
-      workers = null;
-      for (const w of taken) w.worker.postMessage(job);
-      return taken;
-    },
-    dispose() {
-      for (const w of workers ?? []) void w.worker.terminate();
-      workers = null;
-    },
-  };
-  return pending;
-}
-
-const defaultThreads = () => Math.min(availableParallelism(), MAX_THREADS);
 
 /** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
 export interface DigestRun {
@@ -117,15 +61,72 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
     options.chunkSize ?? DEFAULT_CHUNK,
     files.map((f) => f.size),
   );
-  const wanted = Math.max(0, Math.min(threads - 1, files.length - 1));
-  let workers: RunningWorker[];
-  if (options.workers && options.workers.count === wanted) {
-    workers = (options.workers as PendingWorkers).take(job);
-  } else {
-    options.workers?.dispose();
-    workers = Array.from({ length: wanted }, () => startWorker(job));
-  }
+  return runJob(job, workersFor(job, Math.max(0, Math.min(threads - 1, files.length - 1)), options.workers));
+}
 
+/** A run whose files are added while it runs (see startOpenDigestRun). */
+export interface OpenDigestRun extends DigestRun {
+  /** Adds a file; returns its index in finish()'s result, or -1 when the run is full (hash that file some other way). */
+  add(file: FileToHash): number;
+  /** No more files: the threads finish once they have hashed what was added. finish() closes too. */
+  close(): void;
+}
+
+/** Files published to the workers at once: enough that messages stay rare, few enough that a ready worker is not kept waiting. */
+const PUBLISH_BATCH = 32;
+
+/**
+ * Starts hashing files before they are all known (e.g. while a directory is still walked): each
+ * added file can be taken by a worker at once; results come back in the order files were added.
+ * Uses `options.workers` (started ahead) or one worker per core besides this thread.
+ */
+export function startOpenDigestRun(capacity: number, options: DigestOptions = {}): OpenDigestRun {
+  const job = createOpenHashJob(capacity, options.chunkSize ?? DEFAULT_CHUNK);
+  const jobWorkers = workersFor(job, Math.max(0, (options.threads ?? (options.workers ? options.workers.count + 1 : defaultThreads())) - 1), options.workers);
+  const run = runJob(job, jobWorkers);
+  let added = 0;
+  let closed = false;
+  let batch: FileToHash[] = [];
+  const publish = () => {
+    if (batch.length === 0) return;
+    publishFiles(job, jobWorkers.ports, batch.map((f) => f.abs), batch.map((f) => f.size));
+    batch = [];
+  };
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    publish();
+    closeJob(job);
+  };
+  // the ports stay open until the workers are done: closing one could drop paths not yet received
+  const closePorts = () => jobWorkers.ports.forEach((port) => port.close());
+  return {
+    add(file) {
+      if (closed || added >= capacity) return -1;
+      batch.push(file);
+      if (batch.length >= PUBLISH_BATCH) publish();
+      return added++;
+    },
+    close,
+    finish() {
+      close();
+      return run.finish().finally(closePorts);
+    },
+    cancel() {
+      close();
+      run.cancel();
+      closePorts();
+    },
+    head(index) {
+      // a file still waiting in the batch is published first, so this thread can claim it
+      if (index >= Atomics.load(job.ctrl, PUBLISHED)) publish();
+      return run.head(index);
+    },
+  };
+}
+
+/** The run of `job` on this thread plus `workers` (the job's files are claimed until none is left). */
+function runJob(job: HashJob, { workers }: JobWorkers): DigestRun {
   // a file this thread read for head() and could not
   let headFailure: HashFailure | null = null;
   const finish = async (): Promise<FileDigest[]> => {
@@ -143,7 +144,7 @@ export function startDigestRun(files: readonly FileToHash[], options: DigestOpti
     // process need not wait for that (terminating them instead costs the command its last ms)
     for (const w of workers) w.worker.unref();
     const view = Buffer.from(job.digests.buffer, job.digests.byteOffset, job.digests.byteLength);
-    return files.map((_, i) => ({ sha256: view.toString('hex', i * 32, i * 32 + 32), size: job.sizes[i] }));
+    return Array.from({ length: Atomics.load(job.ctrl, PUBLISHED) }, (_, i) => ({ sha256: view.toString('hex', i * 32, i * 32 + 32), size: job.sizes[i] }));
   };
   const cancel = () => {
     abort(job);
@@ -165,35 +166,6 @@ export function digestFiles(files: readonly FileToHash[], options: DigestOptions
   return startDigestRun(files, options).finish();
 }
 
-interface RunningWorker {
-  worker: Worker;
-  /** resolves with the worker's failure (or null) once it has stopped */
-  ended: Promise<HashFailure | null>;
-}
-
-/** Takes over a worker started at process start (see early-hash-workers.ts). */
-function adoptWorker(early: EarlyHashWorker): RunningWorker {
-  early.worker.ref();
-  const running = watchWorker(early.worker);
-  const bootFailure = early.ended.then((e) => (e ? { path: '(hash worker)', message: e.message } : null));
-  return { worker: early.worker, ended: Promise.race([running.ended, bootFailure]) };
-}
-
-function startWorker(job?: HashJob): RunningWorker {
-  return watchWorker(spawnHashWorker(job));
-}
-
-function watchWorker(worker: Worker): RunningWorker {
-  const ended = new Promise<HashFailure | null>((resolve) => {
-    worker.on('message', (m: { type: 'end'; failure: HashFailure | null }) => resolve(m.failure));
-    // A worker that cannot start leaves the work to the other threads. One that dies mid-file
-    // leaves its file uncounted; untilFinished notices once every worker has ended.
-    worker.on('error', (e) => resolve({ path: '(hash worker)', message: e.message }));
-    worker.on('exit', () => resolve(null));
-  });
-  return { worker, ended };
-}
-
 function abort(job: HashJob): void {
   Atomics.store(job.ctrl, ABORT, 1);
   Atomics.notify(job.ctrl, DONE);
@@ -212,7 +184,7 @@ async function untilFinished(job: HashJob, allEnded: Promise<unknown>): Promise<
   void allEnded.then(() => (ended = true));
   for (;;) {
     const done = Atomics.load(job.ctrl, DONE);
-    if (done >= job.order.length || Atomics.load(job.ctrl, ABORT) !== 0) return;
+    if (done >= Atomics.load(job.ctrl, PUBLISHED) || Atomics.load(job.ctrl, ABORT) !== 0) return;
     if (ended) {
       abort(job);
       return;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { HEAD_BYTES } from './head-bytes.js';
 
 /**
@@ -10,13 +11,21 @@ import { HEAD_BYTES } from './head-bytes.js';
  *
  * A thread may also take one particular file out of turn (headOf: validation wants its first
  * bytes); a per-file state word makes sure every file is hashed exactly once either way.
+ *
+ * A job is either complete when it is created (every path known, claimed largest first) or open:
+ * files are published one by one while the directory is still being walked, their paths sent to
+ * each worker over its own MessagePort, so a worker that is ready hashes before the walk ends.
  */
 
 /** Slots of `ctrl`. */
 export const NEXT = 0;
 export const DONE = 1;
 export const ABORT = 2;
-export const CTRL_SLOTS = 4;
+/** files that may be claimed (indices below it have a path and an expected size) */
+export const PUBLISHED = 3;
+/** 1 once no more files will be published */
+export const CLOSED = 4;
+export const CTRL_SLOTS = 8;
 
 /** Per-file states in `state`. */
 const FREE = 0;
@@ -25,11 +34,13 @@ const HASHED = 2;
 const FAILED = 3;
 
 export interface HashJob {
-  /** absolute paths, indexed by file number */
+  /** absolute paths, indexed by file number (in an open job, a worker's copy grows from `port`) */
   paths: string[];
-  /** file numbers in the order they are claimed (largest first, so the tail is short) */
+  /** an open job's path batches for this thread ({ paths } messages, in file-number order) */
+  port?: MessagePort;
+  /** file numbers in the order they are claimed (largest first, so the tail is short; publication order in an open job) */
   order: Int32Array;
-  /** NEXT claim cursor, DONE counter, ABORT flag */
+  /** NEXT claim cursor, DONE counter, ABORT flag, PUBLISHED count, CLOSED flag */
   ctrl: Int32Array;
   /** 32 bytes of digest per file number */
   digests: Uint8Array;
@@ -55,13 +66,51 @@ export interface HashFailure {
 
 /** Allocates the shared memory for hashing `paths`, claimed in `order`; `sizes` as listed, when known. */
 export function createHashJob(paths: string[], order: number[], chunkSize: number, sizes?: readonly number[]): HashJob {
+  const job = allocateJob(paths.length, chunkSize);
+  job.paths = paths;
+  job.order.set(order);
+  job.expected.fill(-1);
+  if (sizes) job.expected.set(sizes);
+  Atomics.store(job.ctrl, PUBLISHED, order.length);
+  Atomics.store(job.ctrl, CLOSED, 1);
+  return job;
+}
+
+/** An open job with room for `capacity` files, none published yet (see publishFiles, closeJob). */
+export function createOpenHashJob(capacity: number, chunkSize: number): HashJob {
+  return allocateJob(capacity, chunkSize);
+}
+
+/**
+ * Publishes the files `paths` (with their listed `sizes`) as the next file numbers of an open
+ * job: their paths go to every worker port first, then the count that lets threads claim them.
+ */
+export function publishFiles(job: HashJob, ports: readonly MessagePort[], paths: string[], sizes: readonly number[]): void {
+  const start = Atomics.load(job.ctrl, PUBLISHED);
+  paths.forEach((path, i) => {
+    job.paths[start + i] = path;
+    job.order[start + i] = start + i;
+    job.expected[start + i] = sizes[i];
+  });
+  for (const port of ports) port.postMessage({ paths });
+  Atomics.store(job.ctrl, PUBLISHED, start + paths.length);
+  Atomics.notify(job.ctrl, PUBLISHED);
+}
+
+/** Marks an open job complete: threads stop waiting for more files once they are all claimed. */
+export function closeJob(job: HashJob): void {
+  Atomics.store(job.ctrl, CLOSED, 1);
+  Atomics.notify(job.ctrl, PUBLISHED);
+}
+
+function allocateJob(capacity: number, chunkSize: number): HashJob {
   // views of exactly `length` elements (a zero-length SharedArrayBuffer is avoided, not the view size)
   const shared = <T>(View: new (buffer: SharedArrayBuffer, offset: number, length: number) => T, bytesPer: number, length: number): T =>
     new View(new SharedArrayBuffer(Math.max(length * bytesPer, 8)), 0, length);
-  const n = paths.length;
-  const job: HashJob = {
-    paths,
-    order: shared(Int32Array, 4, order.length),
+  const n = capacity;
+  return {
+    paths: [],
+    order: shared(Int32Array, 4, n),
     ctrl: shared(Int32Array, 4, CTRL_SLOTS),
     digests: shared(Uint8Array, 1, n * 32),
     sizes: shared(Float64Array, 8, n),
@@ -71,10 +120,6 @@ export function createHashJob(paths: string[], order: number[], chunkSize: numbe
     headLengths: shared(Uint8Array, 1, n),
     chunkSize,
   };
-  job.order.set(order);
-  job.expected.fill(-1);
-  if (sizes) job.expected.set(sizes);
-  return job;
 }
 
 /**
@@ -83,11 +128,18 @@ export function createHashJob(paths: string[], order: number[], chunkSize: numbe
  */
 export function hashClaimedFiles(job: HashJob): HashFailure | null {
   const buffer = Buffer.allocUnsafe(job.chunkSize);
-  const total = job.order.length;
   for (;;) {
     if (Atomics.load(job.ctrl, ABORT) !== 0) return null;
-    const k = Atomics.add(job.ctrl, NEXT, 1);
-    if (k >= total) return null;
+    const k = Atomics.load(job.ctrl, NEXT);
+    const published = Atomics.load(job.ctrl, PUBLISHED);
+    if (k >= published) {
+      // everything published is claimed: done once the job is closed (and nothing came in
+      // between), else wait for the walk to publish more
+      if (Atomics.load(job.ctrl, CLOSED) !== 0 && Atomics.load(job.ctrl, PUBLISHED) === published) return null;
+      Atomics.wait(job.ctrl, PUBLISHED, published, 100);
+      continue;
+    }
+    if (Atomics.compareExchange(job.ctrl, NEXT, k, k + 1) !== k) continue;
     const index = job.order[k];
     // taken out of turn by headOf
     if (Atomics.compareExchange(job.state, index, FREE, CLAIMED) !== FREE) continue;
@@ -96,12 +148,22 @@ export function hashClaimedFiles(job: HashJob): HashFailure | null {
   }
 }
 
+/** Takes path batches from this thread's port until file `index` has its path (they were sent before it was published). */
+function receivePaths(job: HashJob, index: number): void {
+  while (index >= job.paths.length) {
+    const batch = job.port ? receiveMessageOnPort(job.port) : undefined;
+    if (!batch) throw new Error(`file ${index} was published without its path reaching this thread`);
+    for (const path of (batch.message as { paths: string[] }).paths) job.paths.push(path);
+  }
+}
+
 let ownBuffer: Buffer | undefined;
 
 /**
  * The first bytes of file `index` (at most HEAD_BYTES), hashing the file on this thread first when
- * no thread has claimed it yet, or waiting while another thread hashes it. Undefined when the file
- * could not be read; the job is aborted then, and `failure` says why when this thread read it.
+ * no thread has claimed it yet, or reading them directly while another thread hashes it. Nothing
+ * when the file could not be read; the job is aborted then, and `failure` says why when this
+ * thread read it.
  */
 export function headOf(job: HashJob, index: number): { head?: Uint8Array; failure?: HashFailure } {
   if (Atomics.compareExchange(job.state, index, FREE, CLAIMED) === FREE) {
@@ -109,10 +171,28 @@ export function headOf(job: HashJob, index: number): { head?: Uint8Array; failur
     const failure = hashClaimed(job, index, ownBuffer);
     if (failure) return { failure };
   }
-  // another thread is on it: a file takes at most milliseconds, and this thread has nothing else to do
-  while (Atomics.load(job.state, index) === CLAIMED) Atomics.wait(job.state, index, CLAIMED, 1000);
+  // another thread is hashing it right now: reading its first bytes costs less than waiting (in
+  // an open job this thread often asks for files in the order the workers take them)
+  if (Atomics.load(job.state, index) === CLAIMED) return readHead(job.paths[index]);
   if (Atomics.load(job.state, index) !== HASHED) return {};
   return { head: job.heads.subarray(index * HEAD_BYTES, index * HEAD_BYTES + job.headLengths[index]) };
+}
+
+/** The first HEAD_BYTES of `path` read directly; nothing when it cannot be read (the hashing reports why). */
+function readHead(path: string): { head?: Uint8Array } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    if (e instanceof Error && 'code' in e) return {};
+    throw e;
+  }
+  try {
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    return { head: head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0)) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Hashes claimed file `index`, publishes the result and counts it done; returns the failure that aborted the job, if any. */
@@ -125,7 +205,7 @@ function hashClaimed(job: HashJob, index: number, buffer: Buffer): HashFailure |
     Atomics.store(job.ctrl, ABORT, 1);
     Atomics.notify(job.ctrl, DONE);
     const err = e as NodeJS.ErrnoException;
-    return { path: job.paths[index], errno: err.code, message: err.message ?? String(e) };
+    return { path: job.paths[index] ?? `(file ${index})`, errno: err.code, message: err.message ?? String(e) };
   }
   Atomics.store(job.state, index, HASHED);
   Atomics.notify(job.state, index);
@@ -135,6 +215,7 @@ function hashClaimed(job: HashJob, index: number, buffer: Buffer): HashFailure |
 }
 
 function hashOneFile(job: HashJob, index: number, buffer: Buffer): void {
+  if (index >= job.paths.length) receivePaths(job, index);
   const hash = createHash('sha256');
   const fd = openSync(job.paths[index], 'r');
   let size = 0;

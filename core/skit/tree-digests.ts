@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { digestFiles, PARALLEL_MIN_BYTES, prestartHashWorkers, startDigestRun, type DigestOptions, type DigestRun, type HashWorkers } from './file-digests.js';
+import { hasEarlyHashWorkers } from './early-hash-workers.js';
+import { digestFiles, PARALLEL_MIN_BYTES, prestartHashWorkers, startDigestRun, startOpenDigestRun, type DigestOptions, type DigestRun, type OpenDigestRun } from './file-digests.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import type { FileDigest } from './skill-files.js';
 import type { Tree, TreeFile } from './tree.js';
 import { walkTreeSync } from './tree-sync.js';
@@ -30,39 +32,54 @@ export interface TreeDigests {
 
 /** Starts hashing every file below `root` in the background (see TreeDigests). */
 export function startTreeDigests(root: string, options: DigestOptions = {}): TreeDigests {
-  // Once the walk has seen enough bytes to hash in parallel, the workers start (a fresh isolate
-  // takes tens of milliseconds) while the rest of the tree is walked.
-  let workers: HashWorkers | undefined;
+  // Files are handed to the hash workers while the tree is still walked: from the first file when
+  // workers are already booting (cli/sf.ts starts them for `sf skit hash`), else once the walk has
+  // seen enough bytes to be worth starting them (a fresh isolate takes tens of milliseconds).
+  const stream = options.threads === undefined && !options.workers;
+  let open: OpenDigestRun | null = null;
+  const indexOf = new Map<TreeFile, number>();
+  const waiting: TreeFile[] = [];
   let seen = 0;
-  const prestart = (f: TreeFile) => {
+  const add = (f: TreeFile) => {
+    const index = open!.add({ abs: f.abs, size: f.size });
+    if (index >= 0) indexOf.set(f, index);
+  };
+  const onFile = (f: TreeFile) => {
+    if (open) return add(f);
+    waiting.push(f);
     seen += f.size;
-    if (!workers && seen >= PARALLEL_MIN_BYTES) workers = prestartHashWorkers();
+    if (seen >= PARALLEL_MIN_BYTES || hasEarlyHashWorkers()) {
+      open = startOpenDigestRun(DEFAULT_LIMITS.maxSkitFiles, { ...options, workers: prestartHashWorkers() });
+      for (const w of waiting.splice(0)) add(w);
+    }
   };
   let tree: Tree | null;
   try {
-    tree = walkEarly(root, options.threads === undefined && !options.workers ? prestart : undefined);
+    tree = walkEarly(root, stream ? onFile : undefined);
   } catch (e) {
-    workers?.dispose();
+    (open as OpenDigestRun | null)?.cancel();
     throw e;
   }
   const early = tree?.files ?? [];
-  const runOptions = workers ? { ...options, workers } : options;
-  if (early.length === 0) workers?.dispose();
-  const run: DigestRun | null = early.length > 0 ? startDigestRun(early, runOptions) : null;
+  let run: DigestRun | null = open;
+  if (open) (open as OpenDigestRun).close();
+  else if (early.length > 0) {
+    run = startDigestRun(early, options);
+    early.forEach((f, i) => indexOf.set(f, i));
+  }
   let results: Promise<FileDigest[]> | null = null;
-  let indexOf: Map<TreeFile, number> | undefined;
 
   return {
     tree,
     async digestsFor(files) {
       results ??= run ? run.finish() : Promise.resolve([]);
       const digests = await results;
-      // usually `files` is the early walk itself (validated), in the same order: no lookup needed
-      const aligned = files.length === early.length && files.every((f, i) => f.path === early[i].path);
-      const known = aligned ? null : new Map(early.map((f, i) => [f.path, i]));
-      const out: (FileDigest | undefined)[] = files.map((f, i) => {
-        const k = aligned ? i : known!.get(f.path);
-        return k !== undefined && early[k].size === f.size && digests[k].size === f.size ? digests[k] : undefined;
+      // usually `files` is the early walk itself (validated): the same objects, no lookup by path
+      const byPath = files.some((f) => !indexOf.has(f)) ? new Map(early.map((f) => [f.path, f])) : null;
+      const out: (FileDigest | undefined)[] = files.map((f) => {
+        const walked = byPath ? byPath.get(f.path) : f;
+        const k = walked ? indexOf.get(walked) : undefined;
+        return k !== undefined && walked!.size === f.size && digests[k].size === f.size ? digests[k] : undefined;
       });
       const missing = files.flatMap((f, i) => (out[i] === undefined ? [{ index: i, abs: join(root, ...f.path.split('/')), size: f.size }] : []));
       if (missing.length > 0) {
@@ -72,7 +89,6 @@ export function startTreeDigests(root: string, options: DigestOptions = {}): Tre
       return out as FileDigest[];
     },
     headFor(file) {
-      indexOf ??= new Map(early.map((f, i) => [f, i]));
       const index = indexOf.get(file);
       return index === undefined || !run ? undefined : run.head(index);
     },
