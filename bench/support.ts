@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** Shared helpers for bench/*.bench.ts: timing, medians, ratios, clean child environments, temp dirs. */
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const sfBin = join(repoRoot, 'dist', 'cli', 'sf.js');
+export const sfBin = join(repoRoot, 'dist', 'cli', 'sf.cjs');
 
 /** Median of a non-empty list of numbers. */
 export function median(values: readonly number[]): number {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build`: type-checks and emits everything with tsc (dist/ keeps every module for benches,
-// scripts and other consumers; dist/cli/sf.js is cli/sf.ts), then bundles the CLI:
+// scripts and other consumers; dist/cli/sf.cjs is cli/sf.cts), then bundles the CLI:
 //
 //   dist/cli/sf-bundle.cjs    cli/run.ts and everything it reaches, one CommonJS script (esbuild)
 //   dist/cli/sf-bundle.cache  V8 code cache of that script, trained here on real commands
@@ -8,7 +8,7 @@
 //                             bundle (a CommonJS worker boots a few ms faster than a module)
 //   dist/cli/normalize-thread.js  the hub's normalizer thread (hub/normalize/normalize-thread.ts)
 //
-// dist/cli/sf.js starts the bundle from its code cache (see cli/sf.ts). Why: Node 20 has no
+// dist/cli/sf.cjs starts the bundle from its code cache (see cli/sf.cts). Why: Node 20 has no
 // compile cache, so `sf` used to spend most of its start-up resolving, reading and compiling
 // hundreds of module files. CommonJS because only vm.Script takes a code cache on Node 20; modules
 // reached through dynamic import() stay lazy (esbuild initializes them on first import).
@@ -142,7 +142,7 @@ async function trainCodeCache() {
       ['skit', 'remove', 'train/kit'],
     ];
     for (const args of runs) {
-      const r = spawnSync(process.execPath, [join(outdir, 'sf.js'), ...args], { cwd: project, env, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(outdir, 'sf.cjs'), ...args], { cwd: project, env, encoding: 'utf8' });
       if (r.status !== 0 && !(args[0] === '--help')) throw new Error(`training run \`sf ${args.join(' ')}\` failed (${r.status}): ${r.stderr}`);
     }
   } finally {
@@ -169,7 +169,7 @@ async function main() {
   const bytes = await bundle();
   await trainCodeCache();
   const cache = await stat(cacheFile).catch(() => null);
-  if (!cache) throw new Error('the training runs did not write dist/cli/sf-bundle.cache: dist/cli/sf.js did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.ts)');
+  if (!cache) throw new Error('the training runs did not write dist/cli/sf-bundle.cache: dist/cli/sf.cjs did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.cts)');
   process.stdout.write(`bundled dist/cli/sf-bundle.cjs (${Math.round(bytes / 1024)} KiB) with a ${Math.round(cache.size / 1024)} KiB code cache\n`);
   process.exitCode = tsc;
 }

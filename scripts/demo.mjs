@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const sf = join(repo, 'dist', 'cli', 'sf.js');
+const sf = join(repo, 'dist', 'cli', 'sf.cjs');
 const work = mkdtempSync(join(tmpdir(), 'sf-demo-'));
 const env = { ...process.env, SF_HOME: join(work, 'sf-home'), HOME: join(work, 'home'), NO_COLOR: '1' };
 delete env.SF_HUB_URL;

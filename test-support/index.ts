@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (works from source via tsx). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const fixturesDir = join(repoRoot, 'fixtures');
-export const sfBin = join(repoRoot, 'dist', 'cli', 'sf.js');
+export const sfBin = join(repoRoot, 'dist', 'cli', 'sf.cjs');
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export async function tempDir(prefix = 'sf-test-'): Promise<{ path: string; cleanup: () => Promise<void> }> {

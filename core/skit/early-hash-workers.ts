@@ -13,6 +13,7 @@ export interface EarlyHashWorker {
   ended: Promise<Error | null>;
 }
 
+// cli/sf.cts sets the same global (it is CommonJS and cannot import this module)
 const KEY = Symbol.for('forge.sf.early-hash-workers');
 type Holder = { [KEY]?: EarlyHashWorker[] };
 

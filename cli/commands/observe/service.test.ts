@@ -33,7 +33,7 @@ describe('sf observe install: the observer user service', function () {
       assert.equal(r.code, 0, r.stderr);
       const unit = join(s.env.XDG_CONFIG_HOME, 'systemd', 'user', 'sf-observer.service');
       const text = readFileSync(unit, 'utf8');
-      assert.match(text, /ExecStart=\S+node\S* \S+\/dist\/cli\/sf\.js observe daemon --sf-home \S+\/home\/\.sf/);
+      assert.match(text, /ExecStart=\S+node\S* \S+\/dist\/cli\/sf\.cjs observe daemon --sf-home \S+\/home\/\.sf/);
       assert.deepEqual(readFileSync(s.log, 'utf8').trim().split('\n'), ['--user show-environment', '--user daemon-reload', '--user enable sf-observer.service', '--user restart sf-observer.service']);
       assert.match(r.stdout, /enabled and \(re\)started/);
       const record = JSON.parse(readFileSync(join(s.env.SF_HOME, 'observe', 'install.json'), 'utf8'));

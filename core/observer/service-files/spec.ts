@@ -6,7 +6,7 @@
 export interface ServiceSpec {
   /** absolute path of the Node.js executable */
   node: string;
-  /** absolute path of the sf CLI entry (dist/cli/sf.js) */
+  /** absolute path of the sf CLI entry (dist/cli/sf.cjs) */
   sfScript: string;
   /** absolute $SF_HOME */
   sfHome: string;

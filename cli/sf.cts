@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `sf` (dist/cli/sf.js). `npm run build` also bundles the CLI (cli/run.ts and everything it
+ * `sf` (dist/cli/sf.cjs). `npm run build` also bundles the CLI (cli/run.ts and everything it
  * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with a V8 code cache trained on real
  * commands (dist/cli/sf-bundle.cache): Node 20 has no compile cache of its own, and resolving,
  * reading and compiling hundreds of module files used to be most of every command's run time.
@@ -11,20 +11,20 @@
  * bundle (CRC-32 and length; V8 itself checks little more than the length) and this Node (the
  * build trains it with the Node that runs the build); a missing, stale or foreign cache only
  * costs speed. SF_CODE_CACHE_WRITE=1 (the build's training runs) rewrites it.
+ *
+ * This file is CommonJS: a module entry point would start Node's ESM loader first (~4 ms).
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import zlib from 'node:zlib';
-import { offerEarlyHashWorkers, type EarlyHashWorker } from '../core/skit/early-hash-workers.js';
 
 const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
 
 /** Runs dist/cli/sf-bundle.cjs if it is there and current; false when the modules must run instead. */
 function startBundle(): boolean {
-  const self = fileURLToPath(import.meta.url);
+  const self = __filename;
   const here = dirname(self);
   const bundlePath = join(here, 'sf-bundle.cjs');
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
@@ -62,10 +62,9 @@ function startBundle(): boolean {
 
 /** Starts the bundle's hash workers (one per core besides this thread, at most 3) for core/skit/file-digests.ts to adopt. */
 function startHashWorkers(workerFile: string): void {
-  const require = createRequire(import.meta.url);
   const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
   const { availableParallelism } = require('node:os') as typeof import('node:os');
-  const early: EarlyHashWorker[] = [];
+  const early: { worker: import('node:worker_threads').Worker; ended: Promise<Error | null> }[] = [];
   for (let i = 1; i < Math.min(availableParallelism(), 4); i++) {
     const worker = new Worker(workerFile);
     worker.unref();
@@ -75,7 +74,8 @@ function startHashWorkers(workerFile: string): void {
     });
     early.push({ worker, ended });
   }
-  offerEarlyHashWorkers(early);
+  // the hand-off of core/skit/early-hash-workers.ts (an ES module, which this file cannot require)
+  (globalThis as Record<symbol, unknown>)[Symbol.for('forge.sf.early-hash-workers')] = early;
 }
 
 /** The V8 data of the cache file when its header is `id`, else undefined. */
@@ -89,4 +89,4 @@ function readCache(cachePath: string, id: string): Buffer | undefined {
   return file.toString('latin1', 0, id.length) === id ? file.subarray(id.length) : undefined;
 }
 
-if (!startBundle()) await import('./run.js');
+if (!startBundle()) void import('./run.js');
