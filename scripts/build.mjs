@@ -25,7 +25,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -94,10 +95,30 @@ const lmdbLocatesItself = {
       // the package's own node_modules is where require.resolve looks first; resolving the exports
       // map costs ~2 ms, so that file is taken directly when it is there
       const locate = `var __sfLmdbFile = (() => { const p = require('node:path').join(__dirname, '..', '..', 'node_modules', 'lmdb', 'dist', 'index.cjs'); return require('node:fs').existsSync(p) ? p : require.resolve('lmdb'); })();`;
-      return { contents: `${locate}\n${text.replaceAll('__filename', '__sfLmdbFile')}`, loader: 'js' };
+      return { contents: `${locate}\n${nativeAddonFastPath(args.path, text.replaceAll('__filename', '__sfLmdbFile'))}`, loader: 'js' };
     });
   },
 };
+
+/**
+ * lmdb finds its native addon with node-gyp-build-optional-packages, whose start-up (detect-libc
+ * probing the C library among other things) cost ~4 ms of every command that opens the library.
+ * The addon the build resolved is tried first, for the same ABI, platform and arch; when it is
+ * not there or does not load (another machine, another libc), lmdb's own lookup runs, loaded
+ * only then.
+ */
+function nativeAddonFastPath(file, text) {
+  const load = "var loadNAPI = require('node-gyp-build-optional-packages');";
+  const call = 'let nativeAddon = loadNAPI__default["default"](dirName);';
+  if (!text.includes(load) || !text.includes(call)) throw new Error(`${file} no longer loads its addon as this build expects; check nativeAddonFastPath`);
+  const pkgDir = dirname(dirname(file));
+  const addon = createRequire(import.meta.url)('node-gyp-build-optional-packages').resolve(pkgDir);
+  const rel = relative(pkgDir, addon).split(sep).join('/');
+  const fast = `(() => { const p = process; if (p.versions.modules !== ${JSON.stringify(process.versions.modules)} || p.platform !== ${JSON.stringify(process.platform)} || p.arch !== ${JSON.stringify(process.arch)}) return undefined; try { return require(require('node:path').join(dirName, ${JSON.stringify(rel)})); } catch { return undefined; /* not this machine's addon: the lookup below finds the right one */ } })()`;
+  return text
+    .replace(load, "var loadNAPI = { get default() { return require('node-gyp-build-optional-packages'); } };")
+    .replace(call, `let nativeAddon = ${fast} ?? loadNAPI__default["default"](dirName);`);
+}
 
 /**
  * cli/sf.ts decodes the bundle as latin1 (a one-byte string, no UTF-8 decoding at start-up), which
