@@ -36,6 +36,9 @@ const isCodexConfig = (p: string) => parent(p) === '.codex' && base(p) === 'conf
 export function contentNeed(path: string): 'full' | 'head' {
   const b = base(path);
   if (path === 'README.md' || b === 'SKILL.md' || b === 'skill.md') return 'full';
+  // every config file name below starts with one of these letters: most files are out at once
+  const first = b.charCodeAt(0);
+  if (first !== 0x73 /* s */ && first !== 0x70 /* p */ && first !== 0x6f /* o */ && first !== 0x63 /* c */) return 'head';
   return isClaudeSettings(path) || isPluginManifest(path) || isOpencodeConfig(path) || isCodexConfig(path) ? 'full' : 'head';
 }
 

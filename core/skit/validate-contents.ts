@@ -18,8 +18,14 @@ const READ_CONCURRENCY = 64;
  * The files whose contents validation needs. A 'full' file over the per-file quota is not read at
  * all (the quota error explains it); an exec-mode file is an executable whatever its first bytes.
  */
-function wantedFiles(files: readonly TreeFile[], maxFileBytes: number): TreeFile[] {
-  return files.filter((f) => f.size > 0 && (contentNeed(f.path) === 'full' ? f.size <= maxFileBytes : f.mode !== 'exec'));
+function wantedFiles(files: readonly TreeFile[], maxFileBytes: number): { file: TreeFile; need: 'full' | 'head' }[] {
+  const wanted: { file: TreeFile; need: 'full' | 'head' }[] = [];
+  for (const file of files) {
+    if (file.size === 0) continue;
+    const need = contentNeed(file.path);
+    if (need === 'full' ? file.size <= maxFileBytes : file.mode !== 'exec') wanted.push({ file, need });
+  }
+  return wanted;
 }
 
 /** Reads the contents in parallel through the libuv thread pool (for servers: never blocks the event loop). */
@@ -29,9 +35,9 @@ export async function readValidationContents(files: readonly TreeFile[], maxFile
   let next = 0;
   const worker = async () => {
     while (next < wanted.length) {
-      const f = wanted[next++];
+      const { file: f, need } = wanted[next++];
       try {
-        contents.set(f.path, contentNeed(f.path) === 'full' ? await readFile(f.abs) : await readHead(f.abs));
+        contents.set(f.path, need === 'full' ? await readFile(f.abs) : await readHead(f.abs));
       } catch (e) {
         // a file removed between the walk and the read is simply not there any more
         if (!hasErrno(e, 'ENOENT')) throw e;
@@ -67,9 +73,9 @@ export function readValidationContentsSync(files: readonly TreeFile[], maxFileBy
   const wanted = wantedFiles(files, maxFileBytes);
   const heads = readHead ? null : Buffer.allocUnsafe(wanted.length * HEAD_BYTES);
   const onDemand = new Map<string, TreeFile>();
-  wanted.forEach((f, i) => {
+  wanted.forEach(({ file: f, need }, i) => {
     try {
-      if (contentNeed(f.path) === 'full') contents.set(f.path, readFileSync(f.abs));
+      if (need === 'full') contents.set(f.path, readFileSync(f.abs));
       else if (!heads) onDemand.set(f.path, f);
       else {
         const fd = openSync(f.abs, 'r');

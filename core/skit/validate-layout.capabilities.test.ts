@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { codesOf, DECLARED, findDiagnostic, readme, skillMd, validateTree, type MemoryTree } from '../../test-support/skit-layout.js';
+import { contentNeed } from './capabilities.js';
 
 /** Skill a at skills/a, with `capabilities` YAML and extra files. */
 function kit(files: MemoryTree, capabilities = ''): MemoryTree {
@@ -84,5 +85,16 @@ describe('SKIT validation: capabilities', () => {
     assert.equal(r.ok, true);
     assert.deepEqual(codesOf(r, 'warning'), ['SKIT_EXECUTABLE_UNDECLARED', 'SKIT_HOOK_UNDECLARED']);
     assert.match(findDiagnostic(r, 'SKIT_HOOK_UNDECLARED').hint ?? '', /no README.md descriptor/);
+  });
+});
+
+describe('contentNeed (core/skit/capabilities)', () => {
+  it('reads instructions and agent config files in full, only the first bytes of anything else', () => {
+    for (const path of ['README.md', 'skills/a/SKILL.md', 'skill.md', 'skills/a/.claude/settings.json', 'skills/a/.claude/settings.local.json', '.claude-plugin/plugin.json', 'skills/a/opencode.json', 'opencode.jsonc', 'skills/a/.codex/config.toml']) {
+      assert.equal(contentNeed(path), 'full', path);
+    }
+    for (const path of ['skills/a/README.md', 'skills/a/run.sh', 'plugin.json', 'settings.json', 'skills/a/settings.json', 'config.toml', 'skills/a/opencode.yaml', 'scripts/cli.py', 'SKILL.md.bak']) {
+      assert.equal(contentNeed(path), 'head', path);
+    }
   });
 });
