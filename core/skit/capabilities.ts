@@ -36,10 +36,13 @@ const isCodexConfig = (p: string) => parent(p) === '.codex' && base(p) === 'conf
 export function contentNeed(path: string): 'full' | 'head' {
   const b = base(path);
   if (path === 'README.md' || b === 'SKILL.md' || b === 'skill.md') return 'full';
-  // every config file name below starts with one of these letters: most files are out at once
-  const first = b.charCodeAt(0);
-  if (first !== 0x73 /* s */ && first !== 0x70 /* p */ && first !== 0x6f /* o */ && first !== 0x63 /* c */) return 'head';
-  return isClaudeSettings(path) || isPluginManifest(path) || isOpencodeConfig(path) || isCodexConfig(path) ? 'full' : 'head';
+  return mayBeAgentConfig(b) && (isClaudeSettings(path) || isPluginManifest(path) || isOpencodeConfig(path) || isCodexConfig(path)) ? 'full' : 'head';
+}
+
+/** False for most file names at once: every agent config file name starts with s, p, o or c. */
+function mayBeAgentConfig(baseName: string): boolean {
+  const first = baseName.charCodeAt(0);
+  return first === 0x73 /* s */ || first === 0x70 /* p */ || first === 0x6f /* o */ || first === 0x63 /* c */;
 }
 
 export { HEAD_BYTES } from './head-bytes.js';
@@ -88,8 +91,14 @@ export function detectCapabilities(
   for (const f of files) {
     const b = base(f.path);
     if (f.mode === 'exec' || startsWithShebang(read(f.path))) found.executables.push(f.path);
-    let hook = b === 'hooks.json' || inDeclarationDir(f.path, 'hooks', roots);
-    let mcp = b === '.mcp.json' || b === 'mcp.json' || inDeclarationDir(f.path, 'mcp', roots);
+    // the substring tests skip the segment-by-segment check for the many files that cannot match
+    let hook = b === 'hooks.json' || (f.path.includes('hooks/') && inDeclarationDir(f.path, 'hooks', roots));
+    let mcp = b === '.mcp.json' || b === 'mcp.json' || (f.path.includes('mcp/') && inDeclarationDir(f.path, 'mcp', roots));
+    if (!mayBeAgentConfig(b)) {
+      if (hook) found.hooks.push(f.path);
+      if (mcp) found.mcp.push(f.path);
+      continue;
+    }
     if (isClaudeSettings(f.path) || isPluginManifest(f.path)) {
       const keys = jsonKeys(read(f.path));
       if (keys === 'unparsable') {
