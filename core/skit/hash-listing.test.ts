@@ -68,6 +68,13 @@ describe('canonical hash listing', () => {
       }),
       { numRuns: 2000 },
     );
+    // ASCII pairs take the engine's comparison: the same order
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'binary-ascii' }), (a, b) => {
+        assert.equal(Math.sign(compareUtf8(a, b)), Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses a path with a lone surrogate (it has no UTF-8 form)', () => {

@@ -67,6 +67,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * U+FFFF) meets U+E000..U+FFFF, so only that case is remapped.
  */
 export function compareUtf8(a: string, b: string): number {
+  // ASCII strings compare the same by code unit: the engine's comparison is much faster
+  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let x = a.charCodeAt(i);
@@ -129,10 +131,17 @@ export interface PreparedListing<T> {
  * The first half of canonicalListing, for callers that know the paths before the digests (hashing
  * plans its listings while files are still being read): normalizes and sorts the paths, throwing
  * exactly what canonicalListing would throw for them (SF_E_UNSAFE_PATH, SF_E_PATH_COLLISION).
+ * `normalized` memoizes path normalization across listings of the same SKIT (every skill that
+ * receives a shared directory lists the same paths).
  */
-export function prepareListing<T extends { path: string }>(entries: readonly T[]): PreparedListing<T> {
-  const rows = entries.map((entry) => ({ path: normalizeHashPath(entry.path), entry }));
-  rows.sort((a, b) => compareUtf8(a.path, b.path));
+export function prepareListing<T extends { path: string }>(entries: readonly T[], normalized: Map<string, string> = new Map()): PreparedListing<T> {
+  const rows = entries.map((entry) => {
+    let path = normalized.get(entry.path);
+    if (path === undefined) normalized.set(entry.path, (path = normalizeHashPath(entry.path)));
+    return { path, entry };
+  });
+  // listings are usually built in order already (skill projections are): then sorting is skipped
+  if (!rows.every((r, i) => i === 0 || compareUtf8(rows[i - 1].path, r.path) <= 0)) rows.sort((a, b) => compareUtf8(a.path, b.path));
   for (let i = 1; i < rows.length; i++) {
     if (rows[i - 1].path === rows[i].path) {
       throw new SfError('SF_E_PATH_COLLISION', `two files have the same normalized path "${rows[i].path}"`, {
@@ -143,6 +152,7 @@ export function prepareListing<T extends { path: string }>(entries: readonly T[]
   }
   return { paths: rows.map((r) => r.path), entries: rows.map((r) => r.entry) };
 }
+
 
 /**
  * The second half: `digestListing(kind, ...)` over prepared paths, given each entry's mode class

@@ -87,11 +87,12 @@ interface HashPlan {
 }
 
 function planHashes(layout: SkitLayout): HashPlan {
-  const bundle = prepareListing(layout.files.map((f, i) => ({ path: f.path, index: i })));
+  const normalized = new Map<string, string>();
+  const bundle = prepareListing(layout.files.map((f, i) => ({ path: f.path, index: i })), normalized);
   return {
     bundle: { paths: bundle.paths, entries: bundle.entries.map((e) => e.index) },
     // a projection is already normalized and sorted, so preparing it only checks its paths again
-    skills: layout.skills.map((skill) => ({ skill, listing: prepareListing(skillFileSources(layout, skill)) })),
+    skills: layout.skills.map((skill) => ({ skill, listing: prepareListing(skillFileSources(layout, skill), normalized) })),
   };
 }
 
