@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SfError } from '../errors/index.js';
-import { checkRelativePath, PATH_PROBLEM_TEXT } from './safe-path.js';
+import { checkRelativePath, isAscii, PATH_PROBLEM_TEXT } from './safe-path.js';
 import type { ModeClass } from './tree.js';
 
 /**
@@ -42,7 +42,7 @@ export function formatHash(hex: string): string {
  */
 export function normalizeHashPath(path: string): string {
   // ASCII is already NFC; skipping normalize() matters when listing thousands of paths
-  const ascii = ASCII.test(path);
+  const ascii = isAscii(path);
   const nfc = ascii ? path : path.normalize('NFC');
   const problem = checkRelativePath(nfc);
   // a lone surrogate has no UTF-8 form: two such paths would encode to the same listing bytes
@@ -57,8 +57,6 @@ export function normalizeHashPath(path: string): string {
   return nfc;
 }
 
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
@@ -68,7 +66,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function compareUtf8(a: string, b: string): number {
   // ASCII strings compare the same by code unit: the engine's comparison is much faster
-  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (isAscii(a) && isAscii(b)) return a < b ? -1 : a > b ? 1 : 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let x = a.charCodeAt(i);

@@ -116,12 +116,15 @@ export function isSafeRelativePath(p: string): boolean {
 /** The key under which two paths collide on case-insensitive or normalizing filesystems. */
 export function collisionKey(p: string): string {
   // ASCII needs no normalization (most paths: skips two normalize() calls per path)
-  if (ASCII_ONLY.test(p)) return p.toLowerCase();
+  if (isAscii(p)) return p.toLowerCase();
   return p.normalize('NFC').toLowerCase().normalize('NFC');
 }
 
 // eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** True for an all-ASCII string: already NFC, and ordered the same by code units as by UTF-8 bytes. */
+export const isAscii = (s: string): boolean => ASCII_ONLY.test(s);
 
 export interface PathCollision {
   first: string;

@@ -1,5 +1,6 @@
 import { SfError } from '../errors/index.js';
 import { compareUtf8, normalizeHashPath } from './hash-listing.js';
+import { isAscii } from './safe-path.js';
 import { compareCodeUnits, type ModeClass } from './tree.js';
 import type { SkillEntry, SkitLayout } from './types.js';
 
@@ -119,7 +120,7 @@ class NormalizedFiles {
   private readonly sorted: NormalizedFile[];
 
   constructor(files: SkitLayout['files']) {
-    this.inLayoutOrder = files.map((file, position) => ({ nfc: file.path.normalize('NFC'), file, position }));
+    this.inLayoutOrder = files.map((file, position) => ({ nfc: isAscii(file.path) ? file.path : file.path.normalize('NFC'), file, position }));
     this.sorted = [...this.inLayoutOrder].sort((a, b) => compareCodeUnits(a.nfc, b.nfc));
   }
 
