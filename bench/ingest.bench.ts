@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { decodeProtobufDirect } from '../core/telemetry/otlp/direct-decode.js';
 import { decodeOtlpRequest, encodeOtlpRequest } from '../core/telemetry/otlp/index.js';
+import { cpuSplit, processCpuMs, threadCpuMs } from './proc-cpu.js';
 import { benchTempDir, cleanEnv, ms, repoRoot, report } from './support.js';
 import { logBatches } from './telemetry-batches.js';
 
@@ -16,7 +17,10 @@ import { logBatches } from './telemetry-batches.js';
  * dedupe and every projection write, not just the HTTP acknowledgement. Baseline, same run: decode
  * only — the same batches decoded by the same protobuf decoder the ingest path uses (the direct
  * decoder), no storage. The protobufjs reference decoder's rate is printed next to it for
- * comparison only: it is about 3x slower, so a ratio against it would flatter the ingest.
+ * comparison only: it is about 3x slower, so a ratio against it would flatter the ingest. A second
+ * baseline, decode-only via HTTP, runs the same requests through the same hub HTTP server
+ * (bench/hub-process.ts mode `decode-only`: auth, body reading, decoding, the answer, no storage),
+ * so the cost of the HTTP layer itself is visible next to the headline ratio.
  * Targets (issue 5): ingest >= 0.4x decode-only and >= 20,000 records/s.
  *
  * SF_BENCH_INLINE_NORMALIZER=1 normalizes on the hub's HTTP thread instead of its normalizer
@@ -46,8 +50,11 @@ export function hubCommand(): { args: string[]; label: string } {
 /** `SF_BENCH_CPU_PROF=<dir>` profiles the hub process (node --cpu-prof) to find where ingest spends its time. */
 const profileArgs = (): string[] => (process.env.SF_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SF_BENCH_CPU_PROF}`] : []);
 
-function startHubProcess(dataDir: string): Promise<{ child: ChildProcess; info: HubInfo }> {
-  const child = spawn(process.execPath, [...profileArgs(), ...hubCommand().args, dataDir, FINGERPRINT], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'inherit'] });
+type HubMode = 'ingest' | 'decode-only';
+
+function startHubProcess(dataDir: string, mode: HubMode): Promise<{ child: ChildProcess; info: HubInfo }> {
+  // profiles (SF_BENCH_CPU_PROF) are of the ingest hub only
+  const child = spawn(process.execPath, [...(mode === 'ingest' ? profileArgs() : []), ...hubCommand().args, dataDir, FINGERPRINT, mode], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`bench hub exited early (${code})`)));
@@ -56,30 +63,6 @@ function startHubProcess(dataDir: string): Promise<{ child: ChildProcess; info: 
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-/** CPU milliseconds (user + system) from a /proc stat line. */
-function statCpuMs(stat: string): number {
-  const fields = stat.split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
-
-/** CPU milliseconds (user + system, all threads) a process has used so far, from /proc. */
-const processCpuMs = (pid: number): number => statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-
-/** CPU milliseconds of each thread of a process so far, by thread id. */
-function threadCpuMs(pid: number): Map<number, number> {
-  return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))]));
-}
-
-/** How the hub's CPU time in the measured window split: the HTTP (main) thread, the busiest other thread (the normalizer), the rest (GC helpers, libuv, LMDB). */
-function cpuSplit(pid: number, before: Map<number, number>): string {
-  const used = [...threadCpuMs(pid)].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const);
-  const main = used.find(([tid]) => tid === pid)?.[1] ?? 0;
-  const others = used.filter(([tid]) => tid !== pid).map(([, ms]) => ms).sort((a, b) => b - a);
-  const rest = others.slice(1).reduce((a, b) => a + b, 0);
-  const busiest = INLINE ? 'busiest other thread' : 'normalizer thread';
-  return `HTTP thread ${Math.round(main)} ms, ${busiest} ${Math.round(others[0] ?? 0)} ms, other threads ${Math.round(rest)} ms`;
-}
 
 const cpuNow = () => {
   const u = process.cpuUsage();
@@ -111,13 +94,22 @@ async function decodeOnly(bodies: Uint8Array[]): Promise<{ direct: number; direc
   return { direct: direct.wall, directCpu: direct.cpu, reference: reference.wall };
 }
 
-async function run(): Promise<void> {
-  const bodies: Uint8Array[] = [];
-  for (const req of logBatches({ size: BATCH, batches: BATCHES, repositoryFingerprint: FINGERPRINT, startMs: Date.UTC(2026, 7, 1) })) bodies.push(await encodeOtlpRequest(req, 'protobuf'));
-  const decode = await decodeOnly(bodies);
+interface HubRun {
+  /** ms until every request was answered */
+  acknowledged: number;
+  /** ms until every request was answered and (ingest mode) the normalization queue was empty */
+  total: number;
+  /** hub CPU ms in the measured window, all threads */
+  hubCpu: number;
+  split: { main: number; busiest: number; rest: number };
+  /** request latencies in ms, sorted */
+  latencies: number[];
+}
 
-  const dir = await benchTempDir('sf-bench-ingest-');
-  const { child, info } = await startHubProcess(dir.path);
+/** Starts a bench hub in `mode`, warms it up, then POSTs `sends` with IN_FLIGHT requests in flight. */
+async function runHub(mode: HubMode, sends: Uint8Array[]): Promise<HubRun> {
+  const dir = await benchTempDir(`sf-bench-ingest-${mode}-`);
+  const { child, info } = await startHubProcess(dir.path, mode);
   try {
     const headers = { 'content-type': 'application/x-protobuf', authorization: `Bearer ${info.device}` };
     const post = async (body: Uint8Array) => {
@@ -131,7 +123,6 @@ async function run(): Promise<void> {
     for (const req of logBatches({ size: BATCH, batches: 8, seed: 7, repositoryFingerprint: FINGERPRINT })) await post(await encodeOtlpRequest(req, 'protobuf'));
     await waitForDrain(info);
 
-    const sends = [...bodies, ...bodies.slice(0, REPLAYED)];
     const latencies: number[] = [];
     const hubCpuStart = processCpuMs(child.pid!);
     const threadsStart = threadCpuMs(child.pid!);
@@ -145,24 +136,7 @@ async function run(): Promise<void> {
     const total = Number(process.hrtime.bigint() - start) / 1e6;
     const hubCpu = processCpuMs(child.pid!) - hubCpuStart;
     const split = cpuSplit(child.pid!, threadsStart);
-    const records = BATCHES * BATCH;
-    const ingestRate = (records / total) * 1000;
-    latencies.sort((a, b) => a - b);
-    const ratio = ingestRate / decode.direct;
-    const perCpuSecond = (records / hubCpu) * 1000;
-    report([
-      ['batches', `${BATCHES} x ${BATCH} records (+${REPLAYED} replayed deliveries), ${IN_FLIGHT} in flight, protobuf, uncompressed; hub ${hubCommand().label}${INLINE ? ', normalizing on its HTTP thread' : ''}`],
-      ['decode-only (baseline)', `${Math.round(decode.direct).toLocaleString('en')} records/s: the direct decoder the ingest path uses (the ratio's baseline)`],
-      ['decode-only (reference)', `${Math.round(decode.reference).toLocaleString('en')} records/s: the protobufjs reference decoder (comparison only)`],
-      ['ingest, all acknowledged', `${ms(acknowledged)} (${Math.round((records / acknowledged) * 1000).toLocaleString('en')} records/s acknowledged)`],
-      ['ingest, all normalized', `${ms(total)}: ${Math.round(ingestRate).toLocaleString('en')} records/s (target >= 20,000: ${ingestRate >= 20_000 ? 'met' : 'NOT met'})`],
-      ['ingest / decode-only', `${ratio.toFixed(2)}x of the direct decoder (target >= 0.40x: ${ratio >= 0.4 ? 'met' : 'NOT met'}); ${(ingestRate / decode.reference).toFixed(2)}x of the protobufjs reference`],
-      ['request latency', `p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1])}`],
-      // wall-clock figures move with the load of this shared machine; CPU-time figures much less
-      ['per CPU second', `hub ${Math.round(perCpuSecond).toLocaleString('en')} records per hub CPU-second (all its threads) vs decode-only ${Math.round(decode.directCpu).toLocaleString('en')}: ${(perCpuSecond / decode.directCpu).toFixed(2)}x`],
-      ['hub CPU by thread', split],
-      ['machine load', `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on 2 cores`],
-    ]);
+    return { acknowledged, total, hubCpu, split, latencies: latencies.sort((a, b) => a - b) };
   } finally {
     child.removeAllListeners('exit');
     const exited = new Promise((r) => child.once('exit', r));
@@ -172,11 +146,49 @@ async function run(): Promise<void> {
   }
 }
 
+const rate = (records: number, ms: number) => Math.round((records / ms) * 1000).toLocaleString('en');
+const latency = (l: number[]) => `p50 ${ms(percentile(l, 50))}, p99 ${ms(percentile(l, 99))}, max ${ms(l[l.length - 1])}`;
+
+async function run(): Promise<void> {
+  const bodies: Uint8Array[] = [];
+  for (const req of logBatches({ size: BATCH, batches: BATCHES, repositoryFingerprint: FINGERPRINT, startMs: Date.UTC(2026, 7, 1) })) bodies.push(await encodeOtlpRequest(req, 'protobuf'));
+  const decode = await decodeOnly(bodies);
+  const records = BATCHES * BATCH;
+  // the HTTP baseline decodes the same batches, replays included, so both runs answer the same requests
+  const sends = [...bodies, ...bodies.slice(0, REPLAYED)];
+  const http = await runHub('decode-only', sends);
+  const hub = await runHub('ingest', sends);
+
+  const ingestRate = (records / hub.total) * 1000;
+  const httpRate = (records / http.total) * 1000;
+  const ratio = ingestRate / decode.direct;
+  const perCpuSecond = (records / hub.hubCpu) * 1000;
+  const usPerRecord = (cpuMs: number) => `${((cpuMs * 1000) / records).toFixed(1)} µs`;
+  const { main, busiest, rest } = hub.split;
+  report([
+    ['batches', `${BATCHES} x ${BATCH} records (+${REPLAYED} replayed deliveries), ${IN_FLIGHT} in flight, protobuf, uncompressed; hub ${hubCommand().label}${INLINE ? ', normalizing on its HTTP thread' : ''}`],
+    ['decode-only (baseline)', `${Math.round(decode.direct).toLocaleString('en')} records/s: the direct decoder the ingest path uses, in-process (the ratio's baseline)`],
+    ['decode-only (reference)', `${Math.round(decode.reference).toLocaleString('en')} records/s: the protobufjs reference decoder (comparison only)`],
+    ['decode-only via HTTP', `${rate(records, http.total)} records/s: the same hub HTTP server, auth and body handling, decoding each batch and answering, storing nothing; hub CPU ${usPerRecord(http.hubCpu)} per record (HTTP thread ${usPerRecord(http.split.main)}); latency ${latency(http.latencies)}`],
+    ['ingest, all acknowledged', `${ms(hub.acknowledged)} (${rate(records, hub.acknowledged)} records/s acknowledged)`],
+    ['ingest, all normalized', `${ms(hub.total)}: ${Math.round(ingestRate).toLocaleString('en')} records/s (target >= 20,000: ${ingestRate >= 20_000 ? 'met' : 'NOT met'})`],
+    ['ingest / decode-only', `${ratio.toFixed(2)}x of the direct decoder (target >= 0.40x: ${ratio >= 0.4 ? 'met' : 'NOT met'}); ${(ingestRate / httpRate).toFixed(2)}x of decode-only via HTTP; ${(ingestRate / decode.reference).toFixed(2)}x of the protobufjs reference`],
+    ['request latency', latency(hub.latencies)],
+    // wall-clock figures move with the load of this shared machine; CPU-time figures much less
+    ['per CPU second', `hub ${Math.round(perCpuSecond).toLocaleString('en')} records per hub CPU-second (all its threads; ${usPerRecord(hub.hubCpu)} per record) vs decode-only ${Math.round(decode.directCpu).toLocaleString('en')}: ${(perCpuSecond / decode.directCpu).toFixed(2)}x`],
+    ['hub CPU by thread', `HTTP thread ${Math.round(main)} ms (${usPerRecord(main)}/record), ${INLINE ? 'busiest other thread' : 'normalizer thread'} ${Math.round(busiest)} ms (${usPerRecord(busiest)}), other threads ${Math.round(rest)} ms (${usPerRecord(rest)})`],
+    ['machine load', `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on 2 cores`],
+  ]);
+}
+
+/** Waits until the hub's normalization queue is empty; fails after two minutes (a stuck normalizer must not hang the bench). */
 async function waitForDrain(info: HubInfo): Promise<void> {
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const res = await fetch(`${info.url}/api/v1/telemetry/health`, { headers: { authorization: `Bearer ${info.pat}` } });
     const body = (await res.json()) as { queued: number };
     if (body.queued === 0) return;
+    if (Date.now() > deadline) throw new Error(`the hub still has ${body.queued} batches queued after two minutes`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -24,7 +24,7 @@ const EVENTS = 1_000_000;
 const BATCH = 512;
 const DAYS = 60;
 const START = Date.UTC(2026, 5, 1);
-const STORE_VERSION = `${NORMALIZER_VERSION}-timeline-v2`; // v2: actions, changes and feedback derived from events
+const STORE_VERSION = `${NORMALIZER_VERSION}-timeline-v3`; // v2: actions, changes and feedback derived from events; v3: layout-2 projections (compact event rows, account numbers in keys)
 const QUERIES = 200;
 const PAGE = 500;
 

@@ -15,12 +15,21 @@ export interface RunningHub {
 }
 
 /** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
-export async function startHub(options: { dataDir: string; port?: number; host?: string; baseUrl?: string; limits?: Partial<RegistryLimits>; telemetry?: TelemetryConfig }): Promise<RunningHub> {
+export async function startHub(options: {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  baseUrl?: string;
+  limits?: Partial<RegistryLimits>;
+  /** telemetry settings, or a factory of the telemetry service (the ingest bench's decode-only baseline) */
+  telemetry?: TelemetryConfig | ((storage: HubStorage, defaults: TelemetryConfig) => TelemetryService);
+}): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
   // raw telemetry batches past their retention are swept hourly; a queue left by a previous run
   // resumes; normalization runs in a worker thread on the same storage, off the HTTP thread
-  const telemetry = new TelemetryService(storage, { sweepIntervalMs: 60 * 60 * 1000, normalizerThread: { dataDir: options.dataDir }, ...options.telemetry });
+  const defaults: TelemetryConfig = { sweepIntervalMs: 60 * 60 * 1000, normalizerThread: { dataDir: options.dataDir } };
+  const telemetry = typeof options.telemetry === 'function' ? options.telemetry(storage, defaults) : new TelemetryService(storage, { ...defaults, ...options.telemetry });
   await telemetry.start();
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const server: ServerType = await new Promise((resolve) => {

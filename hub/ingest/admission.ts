@@ -47,13 +47,27 @@ function cleanString(s: string, ctx: Ctx): string {
   return (s as Es2024String).toWellFormed();
 }
 
+/** The value with malformed strings repaired: the same value (not a copy) when nothing needed repair. */
 function cleanValue(v: OtlpValue, ctx: Ctx): OtlpValue {
   if (typeof v === 'string') return cleanString(v, ctx);
-  if (Array.isArray(v)) return v.map((x) => cleanValue(x, ctx));
+  if (Array.isArray(v)) {
+    let out: OtlpValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = cleanValue(v[i], ctx);
+      if (x !== v[i]) (out ??= v.slice())[i] = x;
+    }
+    return out ?? v;
+  }
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    let changed = false;
     const out: OtlpAttributes = {};
-    for (const [k, x] of Object.entries(v)) out[cleanString(k, ctx)] = cleanValue(x, ctx);
-    return out;
+    for (const [k, x] of Object.entries(v)) {
+      const key = cleanString(k, ctx);
+      const value = cleanValue(x, ctx);
+      if (key !== k || value !== x) changed = true;
+      out[key] = value;
+    }
+    return changed ? out : v;
   }
   return v;
 }

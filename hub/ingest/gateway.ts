@@ -6,7 +6,7 @@ import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-port
 import { admitRequest } from './admission.js';
 import type { CardinalityGuard } from './cardinality.js';
 import { decodeBody } from './decode.js';
-import { recordDelivery } from './health.js';
+import { deliveryFacts, recordDelivery } from './health.js';
 import { deviceIdOf } from './identity.js';
 import { decoderLimits, type IngestLimits } from './limits.js';
 import type { TokenStore } from '../storage/ports.js';
@@ -72,9 +72,22 @@ function describe(parts: [number, string][]): string | undefined {
   return text.length ? text.join('; ') : undefined;
 }
 
-export async function ingest(deps: IngestDeps, call: IngestCall): Promise<IngestResult> {
+/** A decoded and admitted export, ready to store; it no longer holds the decoded request. */
+interface Staged {
+  partial?: PartialSuccess;
+  /** absent when nothing was accepted */
+  raw?: { record: RawBatchRecord; bytes: Uint8Array; replay: boolean };
+  /** writes the export's health rows (inside the raw batch's transaction when there is one) */
+  health(): void;
+}
+
+/**
+ * Decoding, admission, the raw batch record and the handoff to the normalizer. Kept apart from
+ * the storing awaits so the decoded request (thousands of objects per batch) is garbage before
+ * them and dies young, instead of surviving into the old generation while the disk flushes.
+ */
+async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
   const accountId = call.user.id;
-  checkBacklog(deps, accountId);
   const body = decompressBody(call.body, call.contentEncoding, deps.limits.maxDecompressedBytes);
   const decoded = await decodeBody(call.signal, call.encoding, body, decoderLimits(deps.limits));
   const settings = deps.telemetry.settings.get(accountId);
@@ -103,14 +116,15 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
     foldedCardinality: c.foldedCardinality,
     sanitized: c.sanitized,
   }));
-  recordDelivery(deps.telemetry.health, accountId, deviceId, decoded.request, deliveries, new Date(nowMs).toISOString());
-  if (admitted.accepted === 0) return { partial, stored: false };
+  const facts = deliveryFacts(decoded.request, deliveries);
+  const health = () => recordDelivery(deps.telemetry.health, accountId, deviceId, call.signal, facts, new Date(nowMs).toISOString());
+  if (admitted.accepted === 0) return { partial, health };
 
   // the raw batch is what the hub admitted: the exact bytes when admission changed nothing,
   // otherwise the admitted request re-encoded (dropped content is never retained)
   const verbatim = decoded.lossless && !partial && call.encoding === 'protobuf';
   const bytes = verbatim ? body : await encodeOtlpRequest(decoded.request, call.encoding);
-  const sha256 = await deps.telemetry.rawBlobs.put(bytes);
+  const sha256 = sha256Hex(bytes);
   const record: RawBatchRecord = {
     id: `rb_${sha256}`,
     accountId,
@@ -131,10 +145,24 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
   };
   // a replayed delivery is acknowledged and ignored (admit finds it); the normalizer never sees it
   const replay = deps.telemetry.rawBatches.get(accountId, record.id) !== undefined;
+  // handed over before anything is stored: if storing fails, `queued(record, false)` takes it back
   if (!replay) deps.handoff(record, decoded.request);
+  return { partial, raw: { record, bytes, replay }, health };
+}
+
+export async function ingest(deps: IngestDeps, call: IngestCall): Promise<IngestResult> {
+  checkBacklog(deps, call.user.id);
+  const { partial, raw, health } = await stage(deps, call);
+  if (!raw) {
+    health();
+    return { partial, stored: false };
+  }
+  const { record, bytes, replay } = raw;
   let stored = false;
   try {
-    ({ stored } = await deps.telemetry.rawBatches.admit(record));
+    await deps.telemetry.rawBlobs.put(bytes, record.sha256);
+    // the health rows commit with the batch: one transaction (and one disk flush) per request
+    ({ stored } = await deps.telemetry.rawBatches.admit(record, health));
   } finally {
     if (!replay) deps.queued(record, stored);
   }

@@ -32,24 +32,41 @@ function clientDropped(req: OtlpRequest, index: number): { delta: number; cumula
   return { delta, cumulative };
 }
 
+/** What the health rows need of one resource group of a request (small: taken before the request is dropped). */
+export interface DeliveryFacts {
+  identity: { serviceName: string; serviceInstanceId?: string; hostName?: string; adapterName?: string; adapterVersion?: string };
+  delivery: ResourceDelivery;
+  clientDropped: { delta: number; cumulative?: number };
+  schemaUrl?: string;
+}
+
+/** The health facts of each resource group of a request. */
+export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]): DeliveryFacts[] {
+  return req.resources.map((group, i) => {
+    const a = group.resource.attributes;
+    return {
+      identity: {
+        serviceName: s(a, 'service.name') ?? 'unknown_service',
+        serviceInstanceId: s(a, 'service.instance.id'),
+        hostName: s(a, 'agent.host.name'),
+        adapterName: s(a, 'agent.adapter.name'),
+        adapterVersion: s(a, 'agent.adapter.version'),
+      },
+      delivery: deliveries[i] ?? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 },
+      clientDropped: clientDropped(req, i),
+      ...(group.schemaUrl ? { schemaUrl: group.schemaUrl } : {}),
+    };
+  });
+}
+
 /**
  * Updates the health rows of the processes behind a request (one per resource: device, service,
  * instance, adapter). `lastSeen` is the heartbeat; the counters say what the hub refused or cut.
  */
-export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, req: OtlpRequest, deliveries: ResourceDelivery[], nowIso: string): void {
-  req.resources.forEach((group, i) => {
-    const a = group.resource.attributes;
-    const identity = {
-      serviceName: s(a, 'service.name') ?? 'unknown_service',
-      serviceInstanceId: s(a, 'service.instance.id'),
-      hostName: s(a, 'agent.host.name'),
-      adapterName: s(a, 'agent.adapter.name'),
-      adapterVersion: s(a, 'agent.adapter.version'),
-    };
+export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, signal: OtlpRequest['signal'], facts: DeliveryFacts[], nowIso: string): void {
+  for (const { identity, delivery: d, clientDropped: dropped, schemaUrl: url } of facts) {
     const key = createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
     const prev = store.get(accountId, key);
-    const d = deliveries[i] ?? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 };
-    const dropped = clientDropped(req, i);
     const row: CollectorHealthRow = {
       accountId,
       deviceId,
@@ -57,7 +74,7 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
       serviceName: identity.serviceName,
       firstSeen: prev?.firstSeen ?? nowIso,
       lastSeen: nowIso,
-      lastSignal: req.signal,
+      lastSignal: signal,
       batches: (prev?.batches ?? 0) + 1,
       records: (prev?.records ?? 0) + d.records,
       rejected: (prev?.rejected ?? 0) + d.rejected,
@@ -67,8 +84,8 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
       sanitized: (prev?.sanitized ?? 0) + d.sanitized,
       clientDropped: dropped.cumulative !== undefined ? Math.max(prev?.clientDropped ?? 0, dropped.cumulative) : (prev?.clientDropped ?? 0) + dropped.delta,
     };
-    const schemaUrl = group.schemaUrl ?? prev?.lastSchemaUrl;
+    const schemaUrl = url ?? prev?.lastSchemaUrl;
     if (schemaUrl) row.lastSchemaUrl = schemaUrl.slice(0, 256);
     store.put(key, row);
-  });
+  }
 }

@@ -88,6 +88,12 @@ const TYPED_FIELDS: Record<string, keyof ObservationEventRow> = {
   'agent.skill.evidence.fidelity': 'evidenceFidelity',
 };
 
+/** How remainingAttributes treats a key: skipped (server-authoritative), compared with a typed field, or copied (absent). */
+const ATTRIBUTE_ROUTES: ReadonlyMap<string, keyof ObservationEventRow | null> = new Map<string, keyof ObservationEventRow | null>([
+  ...Object.entries(TYPED_FIELDS),
+  ...[...SERVER_AUTHORITATIVE].map((k) => [k, null] as const),
+]);
+
 /**
  * The admitted record attributes a row does not already carry in a typed field (server-
  * authoritative keys never come from the client). Together with the typed fields this is every
@@ -95,11 +101,12 @@ const TYPED_FIELDS: Record<string, keyof ObservationEventRow> = {
  */
 function remainingAttributes(attrs: OtlpAttributes, row: ObservationEventRow): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const key of Object.keys(attrs)) {
-    if (SERVER_AUTHORITATIVE.has(key)) continue;
+  for (const key in attrs) {
+    // one lookup instead of a server-authoritative check plus a typed-field check
+    const route = ATTRIBUTE_ROUTES.get(key);
+    if (route === null) continue;
     const v = attrs[key];
-    const field = TYPED_FIELDS[key];
-    if (field !== undefined && row[field] === v) continue;
+    if (route !== undefined && row[route] === v) continue;
     if (key === 'agent.skill.activation.ids' && Array.isArray(v) && row.activationIds && v.every((x) => typeof x === 'string' && safeId(x) === x)) continue;
     out[key] = jsonValue(v);
   }
@@ -112,6 +119,10 @@ function baseRow(
 ): ObservationEventRow {
   const r = res.attributes;
   const repo = ctx.resolveRepository(attrs, r);
+  const skillId = idAttr(attrs, 'agent.skill.id');
+  // Every row gets every field, undefined when it has none: all rows share one object shape, so
+  // the row encoder and the normalizer read them with monomorphic property loads. Undefined
+  // fields are never stored (the row encodings and JSON leave them out).
   const row: ObservationEventRow = {
     eventId,
     dedupBasis,
@@ -119,44 +130,47 @@ function baseRow(
     signal,
     time: isoNanos(time.nanos),
     timeSource: time.source,
+    observedTime: undefined,
     accountId: ctx.accountId,
     deviceId: ctx.deviceId,
+    repositoryId: repo.repositoryId,
     repositoryResolution: repo.resolution,
+    sessionId: idAttr(attrs, 'session.id') ?? idAttr(r, 'session.id'),
+    turnId: idAttr(attrs, 'agent.turn.id'),
+    traceId: undefined,
+    spanId: undefined,
+    parentSpanId: undefined,
+    spanName: undefined,
+    serviceName: str(r, 'service.name'),
+    hostName: str(attrs, 'agent.host.name') ?? str(r, 'agent.host.name'),
+    hostVersion: str(attrs, 'agent.host.version') ?? str(r, 'agent.host.version'),
+    adapterName: str(attrs, 'agent.adapter.name') ?? str(r, 'agent.adapter.name'),
+    adapterVersion: str(attrs, 'agent.adapter.version') ?? str(r, 'agent.adapter.version'),
+    conversationId: idAttr(attrs, 'gen_ai.conversation.id'),
+    agentName: str(attrs, 'gen_ai.agent.name'),
+    model: str(attrs, 'gen_ai.request.model'),
+    // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
+    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (skillId?.includes(':') ? skillId.slice(0, skillId.lastIndexOf(':')) : undefined),
+    skillId,
+    skillName: str(attrs, 'agent.skill.name'),
+    artifactVersion: str(attrs, 'artifact.version'),
+    artifactHash: str(attrs, 'artifact.hash'),
+    contentHash: str(attrs, 'agent.skill.content.hash'),
+    activationId: idAttr(attrs, 'agent.skill.activation.id'),
+    activationIds: idList(attrs, 'agent.skill.activation.ids'),
+    phase: str(attrs, 'agent.skill.phase'),
+    result: str(attrs, 'agent.skill.result'),
+    triggerType: str(attrs, 'agent.skill.trigger.type'),
+    reasonCode: str(attrs, 'agent.skill.reason.code'),
+    errorType: str(attrs, 'error.type'),
+    evidenceSource: str(attrs, 'agent.skill.evidence.source'),
+    evidenceFidelity: str(attrs, 'agent.skill.evidence.fidelity'),
+    schemaUrl: res.schemaUrl,
     attributes: {},
+    body: undefined,
     rawBatchId: ctx.batchId,
     normalizerVersion: ctx.normalizerVersion,
   };
-  let v: string | undefined;
-  if ((v = repo.repositoryId) !== undefined) row.repositoryId = v;
-  if ((v = idAttr(attrs, 'session.id') ?? idAttr(r, 'session.id')) !== undefined) row.sessionId = v;
-  if ((v = idAttr(attrs, 'agent.turn.id')) !== undefined) row.turnId = v;
-  if ((v = str(r, 'service.name')) !== undefined) row.serviceName = v;
-  if ((v = str(attrs, 'agent.host.name') ?? str(r, 'agent.host.name')) !== undefined) row.hostName = v;
-  if ((v = str(attrs, 'agent.host.version') ?? str(r, 'agent.host.version')) !== undefined) row.hostVersion = v;
-  if ((v = str(attrs, 'agent.adapter.name') ?? str(r, 'agent.adapter.name')) !== undefined) row.adapterName = v;
-  if ((v = str(attrs, 'agent.adapter.version') ?? str(r, 'agent.adapter.version')) !== undefined) row.adapterVersion = v;
-  if ((v = idAttr(attrs, 'gen_ai.conversation.id')) !== undefined) row.conversationId = v;
-  if ((v = str(attrs, 'gen_ai.agent.name')) !== undefined) row.agentName = v;
-  if ((v = str(attrs, 'gen_ai.request.model')) !== undefined) row.model = v;
-  const skillId = idAttr(attrs, 'agent.skill.id');
-  // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
-  if ((v = idAttr(attrs, 'agent.skill.package.id') ?? (skillId?.includes(':') ? skillId.slice(0, skillId.lastIndexOf(':')) : undefined)) !== undefined) row.packageId = v;
-  if ((v = skillId) !== undefined) row.skillId = v;
-  if ((v = str(attrs, 'agent.skill.name')) !== undefined) row.skillName = v;
-  if ((v = str(attrs, 'artifact.version')) !== undefined) row.artifactVersion = v;
-  if ((v = str(attrs, 'artifact.hash')) !== undefined) row.artifactHash = v;
-  if ((v = str(attrs, 'agent.skill.content.hash')) !== undefined) row.contentHash = v;
-  if ((v = idAttr(attrs, 'agent.skill.activation.id')) !== undefined) row.activationId = v;
-  const ids = idList(attrs, 'agent.skill.activation.ids');
-  if (ids !== undefined) row.activationIds = ids;
-  if ((v = str(attrs, 'agent.skill.phase')) !== undefined) row.phase = v;
-  if ((v = str(attrs, 'agent.skill.result')) !== undefined) row.result = v;
-  if ((v = str(attrs, 'agent.skill.trigger.type')) !== undefined) row.triggerType = v;
-  if ((v = str(attrs, 'agent.skill.reason.code')) !== undefined) row.reasonCode = v;
-  if ((v = str(attrs, 'error.type')) !== undefined) row.errorType = v;
-  if ((v = str(attrs, 'agent.skill.evidence.source')) !== undefined) row.evidenceSource = v;
-  if ((v = str(attrs, 'agent.skill.evidence.fidelity')) !== undefined) row.evidenceFidelity = v;
-  if ((v = res.schemaUrl) !== undefined) row.schemaUrl = v;
   row.attributes = remainingAttributes(attrs, row);
   return row;
 }

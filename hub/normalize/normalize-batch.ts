@@ -5,6 +5,7 @@ import { RollupAccumulator } from '../projections/rollups.js';
 import type { ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionWriter } from '../storage/telemetry-ports.js';
 import { logEvent, spanCatalogEvents, spanEvent, type BatchContext } from './event.js';
+import { msOfIso } from './values.js';
 
 export interface NormalizeStats {
   /** events applied to the projections */
@@ -19,7 +20,6 @@ export interface BatchEvent {
   span?: { endNanos: string; failed: boolean };
 }
 
-const msOf = (iso: string): number => Date.parse(iso);
 
 /**
  * The events of one admitted raw batch, in record order. Pure over the request and the batch
@@ -52,7 +52,7 @@ export function batchEvents(req: OtlpRequest, ctx: BatchContext): BatchEvent[] {
  * Applies a batch's events to the projections, inside the caller's transaction. Every event is
  * deduplicated on its id, so applying the same batch any number of times changes nothing after
  * the first. `encoded(i)` may give event i's row already in the store's encoding (see
- * ProjectionStore.encodeEvent), made ahead of the transaction.
+ * ProjectionStore.encodeEvents), made ahead of the transaction.
  */
 export function applyEvents(store: ProjectionWriter, events: readonly BatchEvent[], normalizerVersion: string, encoded?: (i: number) => Uint8Array): NormalizeStats {
   const stats: NormalizeStats = { events: 0, duplicates: 0 };
@@ -66,7 +66,7 @@ export function applyEvents(store: ProjectionWriter, events: readonly BatchEvent
       continue;
     }
     seen.add(row.eventId);
-    if (applyEvent(w, row, msOf(row.time), rollups, span, encoded?.(i))) stats.events++;
+    if (applyEvent(w, row, msOfIso(row.time), rollups, span, encoded?.(i))) stats.events++;
     else stats.duplicates++;
   }
   rollups.flush(w);

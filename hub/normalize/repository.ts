@@ -20,7 +20,7 @@ export function repositoryResolver(links: RepositoryLinkStore, accountId: string
     }
     return { resolution: 'repo_unresolved' as const };
   };
-  return (record: OtlpAttributes, resource: OtlpAttributes) => {
+  const resolve = (record: OtlpAttributes, resource: OtlpAttributes) => {
     const claimed = str(record, 'forge.repository.id') ?? str(resource, 'forge.repository.id');
     const fps = [
       str(record, 'forge.repository.fingerprint'),
@@ -34,5 +34,19 @@ export function repositoryResolver(links: RepositoryLinkStore, accountId: string
     let hit = cache.get(key);
     if (!hit) cache.set(key, (hit = resolveOne(claimed, fps)));
     return hit;
+  };
+  // most records carry no hint of their own: the answer is then the resource's, worked out once per resource
+  let lastResource: OtlpAttributes | undefined;
+  let lastAnswer: ReturnType<typeof resolve> | undefined;
+  return (record: OtlpAttributes, resource: OtlpAttributes) => {
+    const hinted =
+      record['forge.repository.id'] !== undefined || record['forge.repository.fingerprint'] !== undefined ||
+      record['forge.worktree.fingerprint'] !== undefined || record['forge.workspace.fingerprint'] !== undefined;
+    if (hinted) return resolve(record, resource);
+    if (resource !== lastResource || !lastAnswer) {
+      lastAnswer = resolve(record, resource);
+      lastResource = resource;
+    }
+    return lastAnswer;
   };
 }

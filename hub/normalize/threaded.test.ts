@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeOtlpRequest, encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
-import { deliver, GOLDEN_FIXTURES, GOLDEN_RECEIPT_MS, loadOtlpFixture, projectionSnapshot, setUpAccount, type ProjectionSnapshot } from '../test-support/otlp-fixtures.js';
+import { deliver, deliverGoldenFixtures, GOLDEN_RECEIPT_MS, loadOtlpFixture, projectionSnapshot, type ProjectionSnapshot } from '../test-support/otlp-fixtures.js';
 import { telemetryFixture, type TelemetryFixture } from '../test-support/telemetry-fixture.js';
 
 /**
@@ -11,13 +11,7 @@ import { telemetryFixture, type TelemetryFixture } from '../test-support/telemet
 /** Every golden fixture delivered to one account of `f`, normalized; the projections as the golden tests see them. */
 async function goldenProjections(f: TelemetryFixture): Promise<ProjectionSnapshot> {
   const user = f.user('threaded');
-  const repos = new Map<string, string>();
-  for (const name of GOLDEN_FIXTURES) {
-    const fx = await loadOtlpFixture(name);
-    if (repos.size === 0) for (const [id, n] of await setUpAccount(f, user, fx)) repos.set(id, n);
-    for (const r of await deliver(f, user, fx)) assert.equal(r.status, 200);
-  }
-  await f.telemetry.drain();
+  const repos = await deliverGoldenFixtures(f, user);
   assert.equal(f.telemetry.queued(), 0);
   assert.equal(f.storage.telemetry.queue.depth(), 0);
   return projectionSnapshot(f, user, repos);

@@ -35,7 +35,16 @@ export function strList(attrs: OtlpAttributes, key: string): string[] | undefine
   return out.length ? out : undefined;
 }
 
-const SAFE_ID = /^[\x21-\x7e]{1,128}$/;
+/** Printable ASCII (0x21-0x7e), 1 to 128 characters (a loop: cheaper than a regex for ids this short). */
+function isSafeId(value: string): boolean {
+  const n = value.length;
+  if (n === 0 || n > 128) return false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
 
 /**
  * An identity value as stored in keys and rows: printable ASCII up to 128 characters as is,
@@ -43,7 +52,7 @@ const SAFE_ID = /^[\x21-\x7e]{1,128}$/;
  * so attacker-chosen strings never shape LMDB keys (reliability-anchors.md #72).
  */
 export function safeId(value: string): string {
-  return SAFE_ID.test(value) ? value : `h_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+  return isSafeId(value) ? value : `h_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
 }
 
 export function idAttr(attrs: OtlpAttributes, key: string): string | undefined {
@@ -53,12 +62,13 @@ export function idAttr(attrs: OtlpAttributes, key: string): string | undefined {
 
 export function idList(attrs: OtlpAttributes, key: string): string[] | undefined {
   const v = strList(attrs, key);
+  if (v?.length === 1) return [safeId(v[0])]; // the usual case, without a Set and two more arrays
   return v && [...new Set(v.map(safeId))].sort();
 }
 
 /** An OTLP value as JSON: bigints as decimal strings, bytes as base64. */
 export function jsonValue(v: OtlpValue): JsonValue {
-  if (typeof v === 'bigint') return v.toString();
+  if (typeof v !== 'object' || v === null) return typeof v === 'bigint' ? v.toString() : v;
   if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
   if (Array.isArray(v)) return v.map(jsonValue);
   if (v !== null && typeof v === 'object') {
@@ -90,6 +100,29 @@ export function isoNanos(nanos: string): string {
     lastSecond = second;
   }
   return `${lastPrefix}${padded.slice(-9)}Z`;
+}
+
+let lastMsPrefix = '';
+let lastPrefixMs = 0;
+
+const digit = (s: string, i: number): number => {
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : Number.NaN;
+};
+
+/**
+ * Date.parse of an isoNanos() timestamp (milliseconds, the extra digits dropped), without
+ * parsing the date part again for every event of the same second. Anything else goes to Date.parse.
+ */
+export function msOfIso(iso: string): number {
+  if (iso.length !== 30 || iso.charCodeAt(19) !== 46 || iso.charCodeAt(29) !== 90) return Date.parse(iso);
+  const ms = digit(iso, 20) * 100 + digit(iso, 21) * 10 + digit(iso, 22);
+  if (Number.isNaN(ms)) return Date.parse(iso);
+  if (!iso.startsWith(lastMsPrefix) || lastMsPrefix === '') {
+    lastMsPrefix = iso.slice(0, 19);
+    lastPrefixMs = Date.parse(`${lastMsPrefix}Z`);
+  }
+  return lastPrefixMs + ms;
 }
 
 /** Nanoseconds between two decimal nanosecond strings, as milliseconds with microsecond precision. */

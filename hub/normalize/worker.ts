@@ -150,8 +150,15 @@ export class NormalizationWorker implements Normalizer {
     const held = this.pending.get(k);
     const version = this.options.normalizerVersion();
     if (record && held && isPrepared(held) && held.normalizerVersion === version) {
-      const prepared = openPrepared(this.telemetry.projections, held);
-      await this.telemetry.projections.write(this.options.generation(), (w) => applyEvents(w, prepared.events, version, prepared.encoded), [item.seq]);
+      // rows are decoded inside the transaction, so they are made and dropped in one stretch
+      await this.telemetry.projections.write(
+        this.options.generation(),
+        (w) => {
+          const prepared = openPrepared(this.telemetry.projections, held);
+          return applyEvents(w, prepared.events, version, prepared.encoded);
+        },
+        [item.seq],
+      );
       this.pending.delete(k);
       return;
     }

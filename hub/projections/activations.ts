@@ -160,7 +160,7 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
     r.loadDurationSource = 'reported';
   }
   r.load = loadOf(r);
-  r.activeSet = coactive.length ? coactive.filter((id) => id !== r.activationId).sort() : [];
+  r.activeSet = coactive.length ? coactive.filter((id) => id !== r.activationId).sort() : r.activeSet.length === 0 ? r.activeSet : [];
   r.firstSeen = earliest(r.firstSeen, e.time)!;
   r.lastSeen = latest(r.lastSeen, e.time)!;
   if (!r.rawEventIds.includes(e.eventId)) {

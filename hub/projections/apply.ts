@@ -1,6 +1,6 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList } from '../normalize/values.js';
-import type { ProjectionWriter } from '../storage/telemetry-ports.js';
+import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
 import { ACTION_EVENTS, feedbackKind, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
@@ -17,6 +17,19 @@ function coactiveIds(e: ObservationEventRow): string[] {
   }
   return linkedActivations(e);
 }
+
+/**
+ * Events applyEvent only indexes: actions and change summaries that are not activation phases.
+ * For them it reads nothing beyond the EventHead fields (ids, name, time, phase, activation
+ * links), so the normalizer thread decodes only their heads. Keep this next to applyEvent: a
+ * change there that reads more of such events must change this too.
+ */
+export function indexOnly(head: EventHead): boolean {
+  return INDEX_ONLY_EVENTS.has(head.eventName) && head.phase !== 'deactivated';
+}
+
+/** The event names `indexOnly` can be true for. */
+export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS, 'agent.change.summary']);
 
 /**
  * Applies one normalized event to every projection it touches, through the writer of the current

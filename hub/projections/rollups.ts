@@ -16,11 +16,12 @@ export class RollupAccumulator {
 
   constructor(private readonly normalizerVersion: string) {}
 
-  private bump(dims: Dims, field: keyof UsageCounters, by = 1): void {
+  /** The counters of a rollup row in this batch (its key is built once per event, not once per counter). */
+  private counters(dims: Dims): UsageCounters {
     const key = `${dims.day}\u0000${dims.accountId}\u0000${dims.packageId}\u0000${dims.skillId}\u0000${dims.version}\u0000${dims.host}\u0000${dims.triggerType}`;
     let d = this.deltas.get(key);
     if (!d) this.deltas.set(key, (d = { dims, counters: { ...ZERO_COUNTERS } }));
-    d.counters[field] += by;
+    return d.counters;
   }
 
   /** Counts what the event changed about an activation (`prev` is the row as it was before the event). */
@@ -35,15 +36,20 @@ export class RollupAccumulator {
       host: base.hostName ?? base.serviceName ?? '',
       triggerType: base.triggerType ?? '',
     };
+    const newLoad = !prev?.loadedAt && next.loadedAt;
+    const newTruncation = !(prev?.truncated && prev.loadedAt) && next.instructions?.truncated && next.loadedAt;
+    const newFailure = !prev?.loadFailedAt && next.loadFailedAt;
+    if (prev && !newLoad && !newTruncation && !newFailure) return;
+    const c = this.counters(dims);
     if (!prev) {
-      this.bump(dims, 'activations');
-      if (next.triggerType === 'explicit') this.bump(dims, 'explicit');
-      if (next.triggerType === 'implicit') this.bump(dims, 'implicit');
-      if (next.sessionId && w.markRollupSession(dims, next.sessionId)) this.bump(dims, 'sessions');
+      c.activations++;
+      if (next.triggerType === 'explicit') c.explicit++;
+      if (next.triggerType === 'implicit') c.implicit++;
+      if (next.sessionId && w.markRollupSession(dims, next.sessionId)) c.sessions++;
     }
-    if (!prev?.loadedAt && next.loadedAt) this.bump(dims, 'loaded');
-    if (!(prev?.truncated && prev.loadedAt) && next.instructions?.truncated && next.loadedAt) this.bump(dims, 'truncated');
-    if (!prev?.loadFailedAt && next.loadFailedAt) this.bump(dims, 'loadFailed');
+    if (newLoad) c.loaded++;
+    if (newTruncation) c.truncated++;
+    if (newFailure) c.loadFailed++;
   }
 
   /** Counts a feedback/incident fact under the skill it names (or its activation's skill). */
@@ -61,13 +67,14 @@ export class RollupAccumulator {
     if (kind === 'intervention') {
       // a disable_skill/uninstall_skill intervention is the user's report of what an inventory
       // event observes on disk: it counts as an intervention, so the same act is not counted twice
-      this.bump(dims, 'interventions');
-      if (type === 'negative_feedback') this.bump(dims, 'negativeFeedback');
+      const c = this.counters(dims);
+      c.interventions++;
+      if (type === 'negative_feedback') c.negativeFeedback++;
     } else if (kind === 'feedback') {
-      if (e.attributes['agent.skill.feedback.sentiment'] === 'negative') this.bump(dims, 'negativeFeedback');
-    } else if (kind === 'incident') this.bump(dims, 'incidents');
-    else if (kind === 'disable') this.bump(dims, 'disables');
-    else if (kind === 'uninstall') this.bump(dims, 'uninstalls');
+      if (e.attributes['agent.skill.feedback.sentiment'] === 'negative') this.counters(dims).negativeFeedback++;
+    } else if (kind === 'incident') this.counters(dims).incidents++;
+    else if (kind === 'disable') this.counters(dims).disables++;
+    else if (kind === 'uninstall') this.counters(dims).uninstalls++;
   }
 
   /** Merges the batch's deltas into the stored rows (inside the batch's transaction). */

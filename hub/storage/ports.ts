@@ -156,8 +156,11 @@ export interface RegistryStore {
 }
 
 export interface BlobStore {
-  /** stores bytes under their sha256 and returns it; idempotent */
-  put(bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores bytes under their sha256 and returns it; idempotent. `sha256` is the bytes' hash when
+   * the caller already computed it (so they are not hashed twice); it must be right.
+   */
+  put(bytes: Uint8Array, sha256?: string): Promise<string>;
   get(sha256: string): Promise<Buffer | undefined>;
   has(sha256: string): Promise<boolean>;
   delete(sha256: string): Promise<void>;

@@ -79,8 +79,10 @@ export interface RawBatchStore {
   /**
    * Records a raw batch and enqueues it for normalization in one transaction. Resolves false
    * (nothing written) when the account already stored this batch: a replayed delivery.
+   * `alongside` runs inside the same transaction either way (the request's other writes, such as
+   * its health rows, so one request commits once).
    */
-  admit(record: RawBatchRecord): Promise<{ stored: boolean; seq?: number }>;
+  admit(record: RawBatchRecord, alongside?: () => void): Promise<{ stored: boolean; seq?: number }>;
   /** every stored batch in receipt order */
   listByReceipt(): Iterable<RawBatchRecord>;
   /** batches received before `ms`, oldest first */
@@ -113,11 +115,15 @@ export interface ActivationItem {
   kind: string;
 }
 
+/** What the normalizer reads of the events it only indexes (see hub/projections/apply.ts `indexOnly`). */
+export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
+
 /** Writes of one normalization transaction, bound to a projection generation. */
 export interface ProjectionWriter {
   /**
    * Stores the event unless the account already has one with that id (the dedupe); true when
-   * stored. `encoded` is the row as ProjectionStore.encodeEvent made it, when it was encoded ahead.
+   * stored. `encoded` is the row as ProjectionStore.encodeEvents made it, when it was encoded
+   * ahead: then it is what is stored, and only `row`'s account and event id are read.
    */
   insertEvent(row: ObservationEventRow, encoded?: Uint8Array): boolean;
   indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
@@ -188,12 +194,19 @@ export interface ProjectionStore {
    */
   write<T>(generation: number, fn: (w: ProjectionWriter) => T, ack?: readonly number[]): Promise<T>;
   /**
-   * An event row in the store's own encoding, for ProjectionWriter.insertEvent: lets another
-   * thread do the encoding ahead of the write transaction. Safe to call outside transactions.
+   * Event rows in the store's own encoding, back to back (row i ends at `ends[i]`), for
+   * ProjectionWriter.insertEvent: lets another thread do the encoding ahead of the write
+   * transaction (a store may ignore it for a generation that stores rows differently). Pure, and
+   * safe to call outside transactions.
    */
-  encodeEvent(row: ObservationEventRow): Uint8Array;
-  /** An event row from `encodeEvent`'s bytes. */
+  encodeEvents(rows: readonly ObservationEventRow[]): { values: Uint8Array; ends: Uint32Array };
+  /** One event row from `encodeEvents`' bytes (fields it does not have may be present as undefined). */
   decodeEvent(bytes: Uint8Array): ObservationEventRow;
+  /**
+   * The head of an event row from `encodeEvents`' bytes (cheaper than the whole row); undefined,
+   * with no more than the name decoded, when `wanted` says no to the event's name.
+   */
+  decodeEventHead(bytes: Uint8Array, wanted?: (eventName: string) => boolean): EventHead | undefined;
   /** removes every row of a generation */
   drop(generation: number): Promise<void>;
 }

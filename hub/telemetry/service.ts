@@ -146,9 +146,15 @@ export class TelemetryService {
         limits: this.limits,
         cardinality: this.cardinality,
         backlog: (accountId) => ({ total: this.backlogTotal, account: this.backlogByAccount.get(accountId) ?? 0 }),
-        handoff: (record, request) => this.worker.handoff(record, request),
+        // counted before the queue item commits: the normalizer thread can take the item off the
+        // queue (and report it) before this thread sees the commit, and a count made after that
+        // would stay behind for good
+        handoff: (record, request) => {
+          this.worker.handoff(record, request);
+          this.countBacklog(record.accountId, 1);
+        },
         queued: (record, stored) => {
-          if (stored) this.countBacklog(record.accountId, 1);
+          if (!stored) this.countBacklog(record.accountId, -1);
           this.worker.queued(record, stored);
         },
         now: this.now,

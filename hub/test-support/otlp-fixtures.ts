@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeExportResponse, decodeOtlpRequest, encodeOtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
@@ -72,6 +73,21 @@ export async function deliver(f: TelemetryFixture, user: TelemetryUser, fx: Otlp
     out.push({ status: res.status, contentType: res.headers.get('content-type'), partialSuccess: partial ?? null });
   }
   return out;
+}
+
+/**
+ * Delivers every golden fixture to `user` (its repositories linked from the first fixture), checks
+ * each delivery was accepted and waits until all are normalized; returns repository id -> name.
+ */
+export async function deliverGoldenFixtures(f: TelemetryFixture, user: TelemetryUser): Promise<Map<string, string>> {
+  const repos = new Map<string, string>();
+  for (const name of GOLDEN_FIXTURES) {
+    const fx = await loadOtlpFixture(name);
+    if (repos.size === 0) for (const [id, n] of await setUpAccount(f, user, fx)) repos.set(id, n);
+    for (const r of await deliver(f, user, fx)) assert.equal(r.status, 200);
+  }
+  await f.telemetry.drain();
+  return repos;
 }
 
 export interface ProjectionSnapshot {

@@ -44,8 +44,12 @@ export interface TelemetryFixture {
  * `normalizerThread`, it normalizes in the background in a worker thread, as `sf hub serve` does
  * (`normalizerThread: 'unavailable'` gives it a data directory the thread cannot open).
  */
-export async function telemetryFixture(config: TelemetryConfig = {}, options: { normalizerThread?: true | 'unavailable' } = {}): Promise<TelemetryFixture> {
+export async function telemetryFixture(
+  config: TelemetryConfig = {},
+  options: { normalizerThread?: true | 'unavailable'; /** runs on the empty data directory before the hub opens it */ beforeOpen?: (dataDir: string) => Promise<void> } = {},
+): Promise<TelemetryFixture> {
   const dir = await tempDir('sf-hub-telemetry-');
+  await options.beforeOpen?.(dir.path);
   const storage = openEmbeddedStorage(dir.path);
   const thread = options.normalizerThread;
   const threadConfig: TelemetryConfig = thread ? { autoNormalize: true, normalizerThread: { dataDir: thread === true ? dir.path : join(dir.path, 'hub.lmdb', 'data.mdb') } } : {};

@@ -21,8 +21,8 @@ export class BlobDir implements BlobStore {
     return join(this.root, sha256.slice(0, 2), sha256);
   }
 
-  async put(bytes: Uint8Array): Promise<string> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+  async put(bytes: Uint8Array, known?: string): Promise<string> {
+    const sha256 = known ?? createHash('sha256').update(bytes).digest('hex');
     const target = this.pathFor(sha256);
     if (await this.has(sha256)) return sha256;
     const shard = sha256.slice(0, 2);

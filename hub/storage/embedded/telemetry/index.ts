@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
+import type { SkillActivationRow } from '../../../projections/rows.js';
 import type { QueueItem, TelemetryStorage } from '../../telemetry-ports.js';
 import { BlobDir } from '../blob-dir.js';
 import { LmdbHealth, LmdbRepositoryLinks, LmdbTelemetrySettings } from './accounts.js';
@@ -19,8 +20,10 @@ export function openEmbeddedTelemetry(root: RootDatabase, dataDir: string): Tele
   const queue: Database<QueueItem, number> = root.openDB<QueueItem, number>({ name: 'tm-queue' });
   const dbs: ProjectionDbs = {
     events: rows('tm-events'),
+    eventsV2: root.openDB<Buffer, (string | number)[]>({ name: 'tm-events-v2', encoding: 'binary' }),
     timeline: index('tm-timeline'),
     activations: rows('tm-activations'),
+    activationsV2: root.openDB<SkillActivationRow, (string | number)[]>({ name: 'tm-activations-v2', encoding: 'json' }),
     actItems: index('tm-act-items'),
     coactive: index('tm-coactive'),
     skillItems: index('tm-skill-items'),

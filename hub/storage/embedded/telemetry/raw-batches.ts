@@ -27,9 +27,10 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
     return this.dbs.batches.get([accountId, batchId]);
   }
 
-  admit(record: RawBatchRecord): Promise<{ stored: boolean; seq?: number }> {
+  admit(record: RawBatchRecord, alongside?: () => void): Promise<{ stored: boolean; seq?: number }> {
     const { batches, byTime, bySha, queue, meta } = this.dbs;
     return this.root.transaction(() => {
+      alongside?.();
       if (batches.doesExist([record.accountId, record.id])) return { stored: false };
       const seq = ((meta.get('queueSeq') as number | undefined) ?? 0) + 1;
       void meta.put('queueSeq', seq);

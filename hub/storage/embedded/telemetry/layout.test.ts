@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { NORMALIZER_VERSION } from '../../../normalize/version.js';
+import { TelemetryService } from '../../../telemetry/service.js';
+import { deliverGoldenFixtures, GOLDEN_RECEIPT_MS, projectionSnapshot } from '../../../test-support/otlp-fixtures.js';
+import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../../../test-support/telemetry-fixture.js';
+import { openEmbeddedStorage } from '../lmdb-store.js';
+
+/**
+ * Projection key layouts (layout.ts): a hub whose live generation was written before layouts
+ * existed keeps reading and writing it in the old layout (account-id keys, msgpack event rows),
+ * with the same projections a new hub builds in layout 2, and its next rebuild moves it to layout 2.
+ */
+
+const now = () => GOLDEN_RECEIPT_MS;
+
+
+/** What the hub's LMDB holds per generation, read with a plain handle while the hub is closed. */
+async function storedRows(dataDir: string): Promise<{ legacy: Map<number, number>; v2: Map<number, number>; layouts: Record<string, unknown>; legacyKey?: unknown[] }> {
+  const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
+  try {
+    const count = (name: string) => {
+      const byGen = new Map<number, number>();
+      for (const key of root.openDB({ name, encoding: 'binary' }).getKeys()) byGen.set((key as number[])[0], (byGen.get((key as number[])[0]) ?? 0) + 1);
+      return byGen;
+    };
+    const meta = root.openDB<unknown, string>({ name: 'tm-meta' });
+    const layouts: Record<string, unknown> = {};
+    for (const { key, value } of meta.getRange({ start: 'layout:', end: 'layout:\uffff' })) layouts[key] = value;
+    const [legacyKey] = root.openDB({ name: 'tm-events', encoding: 'binary' }).getKeys({ limit: 1 });
+    return { legacy: count('tm-events'), v2: count('tm-events-v2'), layouts, legacyKey: legacyKey as unknown[] | undefined };
+  } finally {
+    await root.close();
+  }
+}
+
+/** Writes what a hub from before layouts left in tm-meta: a live generation 1 and no layout record. */
+async function preLayoutHub(dataDir: string): Promise<void> {
+  const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
+  const meta = root.openDB<unknown, string>({ name: 'tm-meta' });
+  await root.transaction(() => {
+    meta.putSync('lastGeneration', 1);
+    meta.putSync('activeGeneration', { generation: 1, normalizerVersion: NORMALIZER_VERSION, builtAt: '2026-08-01T00:00:00.000Z' });
+  });
+  await root.close();
+}
+
+describe('hub projection layouts', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  it('a new hub writes layout 2: account numbers in keys, compact event rows', async () => {
+    const f = await telemetryFixture({ now });
+    const user = f.user('fresh');
+    await deliverGoldenFixtures(f, user);
+    const events = [...f.telemetry.reader().allEvents()].length;
+    await f.telemetry.stop();
+    await f.storage.close();
+    cleanups.push(() => rm(f.dataDir, { recursive: true, force: true }));
+    const stored = await storedRows(f.dataDir);
+    assert.deepStrictEqual(stored.layouts, { 'layout:1': 2 });
+    assert.equal(stored.v2.get(1), events);
+    assert.equal(stored.legacy.size, 0);
+  });
+
+  it('the normalizer thread writes a pre-layout generation in its own layout too', async () => {
+    const fresh = await telemetryFixture({ now });
+    cleanups.push(() => fresh.cleanup());
+    const freshUser = fresh.user('threaded-layouts');
+    const expected = projectionSnapshot(fresh, freshUser, await deliverGoldenFixtures(fresh, freshUser));
+    const old = await telemetryFixture({ now }, { beforeOpen: preLayoutHub, normalizerThread: true });
+    const user = old.user('threaded-layouts');
+    const repos = await deliverGoldenFixtures(old, user);
+    assert.deepStrictEqual(projectionSnapshot(old, user, repos), expected);
+    await old.telemetry.stop();
+    await old.storage.close();
+    cleanups.push(() => rm(old.dataDir, { recursive: true, force: true }));
+    const stored = await storedRows(old.dataDir);
+    assert.equal(stored.legacy.get(1), expected.observation_events.length);
+    assert.equal(stored.v2.size, 0);
+  });
+
+  it('an existing hub keeps its pre-layout generation readable and writable, and a rebuild moves it to layout 2', async () => {
+    const fresh = await telemetryFixture({ now });
+    cleanups.push(() => fresh.cleanup());
+    const freshUser = fresh.user('layouts');
+    const freshRepos = await deliverGoldenFixtures(fresh, freshUser);
+    const expected = projectionSnapshot(fresh, freshUser, freshRepos);
+
+    const old = await telemetryFixture({ now }, { beforeOpen: preLayoutHub });
+    const user = old.user('layouts');
+    const repos = await deliverGoldenFixtures(old, user);
+    assert.equal(old.telemetry.generation(), 1);
+    assert.deepStrictEqual(projectionSnapshot(old, user, repos), expected, 'the old layout holds the same projections');
+    await old.telemetry.stop();
+    await old.storage.close();
+    cleanups.push(() => rm(old.dataDir, { recursive: true, force: true }));
+
+    const before = await storedRows(old.dataDir);
+    assert.deepStrictEqual(before.layouts, {}, 'generation 1 stays without a layout record');
+    assert.equal(before.v2.size, 0);
+    assert.equal(before.legacy.get(1), expected.observation_events.length);
+    assert.equal(before.legacyKey?.[1], user.id, 'layout-1 keys carry the account id');
+
+    // reopened (a restart), still layout 1; then a rebuild writes generation 2 in layout 2
+    const storage = openEmbeddedStorage(old.dataDir);
+    const telemetry = new TelemetryService(storage, { now, autoNormalize: false });
+    try {
+      await telemetry.start();
+      const reopened = { ...old, storage, telemetry } as TelemetryFixture;
+      assert.deepStrictEqual(projectionSnapshot(reopened, user, repos), expected);
+      await telemetry.rebuild();
+      assert.equal(telemetry.generation(), 2);
+      assert.deepStrictEqual(projectionSnapshot(reopened, user, repos), expected, 'layout 2 after the rebuild holds the same projections');
+    } finally {
+      await telemetry.stop();
+      await storage.close();
+    }
+    const after = await storedRows(old.dataDir);
+    assert.deepStrictEqual(after.layouts, { 'layout:2': 2 });
+    assert.equal(after.legacy.size, 0, 'the old generation is dropped');
+    assert.equal(after.v2.get(2), expected.observation_events.length);
+  });
+});

@@ -1,0 +1,164 @@
+import type { Database } from 'lmdb';
+import { actionOf, changeOf, feedbackOf } from '../../../projections/facts.js';
+import type { ObservationEventRow, SkillActivationRow, UsageRollupRow } from '../../../projections/rows.js';
+import type { ActivationItem, ProjectionReader, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange } from '../../telemetry-ports.js';
+import { decodeEventRow, encodeEventRow } from './event-codec.js';
+import type { Layout } from './layout.js';
+
+export type Key = (string | number)[];
+type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>;
+
+/**
+ * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
+ * complete new generation next to the live one and the switch is one meta write. `acct` is the
+ * account id (layout 1) or the account's number (layout 2, see layout.ts). Key layouts:
+ *   events, activations (layout 1), eventsV2, activationsV2 (layout 2): [gen, acct, id]   (actions, changes and feedback are derived from events on read)
+ *   timeline:     [gen, acct, repositoryKey, timeMs, eventId] -> kind   (per-repository time order)
+ *   actItems:     [gen, acct, activationId, timeMs, eventId] -> kind
+ *   skillItems:   [gen, acct, skillId, timeMs, eventId] -> kind
+ *   coactive:     [gen, acct, activationId] -> the activation ids seen active with it
+ *   rollups:      [gen, package, skill, day, account, version, host, trigger]
+ *   rollupSessions: rollup key + sessionKey
+ */
+export interface ProjectionDbs {
+  /** layout-1 events: msgpack rows */
+  events: Database<ObservationEventRow, Key>;
+  /** layout-2 events: event-codec.ts rows */
+  eventsV2: Database<Buffer, Key>;
+  timeline: Database<string, Key>;
+  /** layout-1 activations: msgpack rows */
+  activations: Database<SkillActivationRow, Key>;
+  /** layout-2 activations: JSON (about twice as fast as msgpack records for these nested rows) */
+  activationsV2: Database<SkillActivationRow, Key>;
+  actItems: Database<string, Key>;
+  coactive: Database<string[], Key>;
+  skillItems: Database<string, Key>;
+  rollups: Database<UsageRollupRow, Key>;
+  rollupSessions: Database<true, Key>;
+  queue: Database<QueueItem, number>;
+  meta: Database<unknown, string>;
+}
+
+/** The key component of an account in a generation (its id, or its number). */
+export type AccountKey = (accountId: string) => string | number;
+
+const END = '\uffff';
+
+const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.host, r.triggerType];
+
+/** The row without its undefined fields (rows carry every field; msgpack would keep the undefined ones). */
+function definedFields(row: ObservationEventRow): ObservationEventRow {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (v !== undefined) out[k] = v;
+  return out as unknown as ObservationEventRow;
+}
+
+/** The writes of one transaction against generation `gen`. */
+export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionWriter {
+  // noOverwrite: the put fails (false) when the id exists, so the dedupe check and the write are one operation
+  const insertEvent: ProjectionWriter['insertEvent'] =
+    layout === 2
+      ? (row, encoded) => dbs.eventsV2.putSync([gen, acct(row.accountId), row.eventId], (encoded ?? encodeEventRow(row)) as Buffer, { noOverwrite: true }) as unknown as boolean
+      : (row, encoded) => dbs.events.putSync([gen, row.accountId, row.eventId], definedFields(encoded ? decodeEventRow(encoded) : row), { noOverwrite: true }) as unknown as boolean;
+  const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
+  return {
+    insertEvent,
+    indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, e.eventId], e.kind),
+    getActivation: (a, id) => activations.get([gen, acct(a), id]),
+    putActivation: (row) => activations.putSync([gen, acct(row.accountId), row.activationId], row),
+    linkActivationItem: (a, id, item) => dbs.actItems.putSync([gen, acct(a), id, item.timeMs, item.eventId], item.kind),
+    addCoactive(a, x, y) {
+      const k = acct(a);
+      const xs = dbs.coactive.get([gen, k, x]) ?? [];
+      if (xs.includes(y)) return false;
+      dbs.coactive.putSync([gen, k, x], [...xs, y].sort());
+      dbs.coactive.putSync([gen, k, y], [...(dbs.coactive.get([gen, k, y]) ?? []), x].sort());
+      return true;
+    },
+    coactive: (a, id) => dbs.coactive.get([gen, acct(a), id]) ?? [],
+    indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, item.eventId], item.kind),
+    getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
+    putRollup: (row) => dbs.rollups.putSync(rollupKey(gen, row), row),
+    markRollupSession(r, session) {
+      const key = [...rollupKey(gen, r), session];
+      if (dbs.rollupSessions.doesExist(key)) return false;
+      dbs.rollupSessions.putSync(key, true);
+      return true;
+    },
+  };
+}
+
+function items(db: Database<string, Key>, prefix: Key, fromMs: number, toMs: number, limit: number): ActivationItem[] {
+  const out: ActivationItem[] = [];
+  for (const { key, value } of db.getRange({ start: [...prefix, fromMs], end: [...prefix, toMs, END], limit })) {
+    const k = key as Key;
+    out.push({ timeMs: k[prefix.length] as number, eventId: k[prefix.length + 1] as string, kind: value });
+  }
+  return out;
+}
+
+function* values<V>(db: Database<V, Key>, gen: number): Iterable<V> {
+  for (const { value } of db.getRange({ start: [gen], end: [gen + 1] })) yield value;
+}
+
+function* derived<T>(events: Iterable<ObservationEventRow>, of: (e: ObservationEventRow) => T | undefined): Iterable<T> {
+  for (const e of events) {
+    const row = of(e);
+    if (row) yield row;
+  }
+}
+
+function* decoded(rows: Iterable<Buffer>): Iterable<ObservationEventRow> {
+  for (const bytes of rows) yield decodeEventRow(bytes);
+}
+
+/** The reads of generation `gen`. */
+export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionReader {
+  const getEvent =
+    layout === 2
+      ? (a: string, id: string) => {
+          const bytes = dbs.eventsV2.get([gen, acct(a), id]);
+          return bytes && decodeEventRow(bytes);
+        }
+      : (a: string, id: string) => dbs.events.get([gen, a, id]);
+  const allEvents = (): Iterable<ObservationEventRow> => (layout === 2 ? decoded(values(dbs.eventsV2, gen)) : values(dbs.events, gen));
+  const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
+  const derivedOne = <T>(a: string, id: string, of: (e: ObservationEventRow) => T | undefined): T | undefined => {
+    const e = getEvent(a, id);
+    return e && of(e);
+  };
+  return {
+    getEvent,
+    getActivation: (a, id) => activations.get([gen, acct(a), id]),
+    getAction: (a, id) => derivedOne(a, id, actionOf),
+    getChange: (a, id) => derivedOne(a, id, changeOf),
+    getFeedback: (a, id) => derivedOne(a, id, feedbackOf),
+    timeline(a, repo, range: TimelineRange): TimelineEntry[] {
+      const prefix = [gen, acct(a), repo];
+      const start = range.before ? [...prefix, range.before.timeMs, range.before.eventId] : [...prefix, range.toMs, END];
+      const out: TimelineEntry[] = [];
+      for (const { key, value } of dbs.timeline.getRange({ start, end: [...prefix, range.fromMs], reverse: true, exclusiveStart: !!range.before, limit: range.limit })) {
+        const k = key as Key;
+        out.push({ timeMs: k[3] as number, eventId: k[4] as string, kind: value });
+      }
+      return out;
+    },
+    countTimeline: (a, repo, fromMs, toMs, cap) => dbs.timeline.getKeysCount({ start: [gen, acct(a), repo, fromMs], end: [gen, acct(a), repo, toMs, END], limit: cap }),
+    activationItems: (a, id, limit) => items(dbs.actItems, [gen, acct(a), id], 0, Number.MAX_SAFE_INTEGER, limit),
+    skillItems: (a, skill, fromMs, toMs, limit) => items(dbs.skillItems, [gen, acct(a), skill], fromMs, toMs, limit),
+    rollups(pkg, skill, fromDay, toDay) {
+      const out: UsageRollupRow[] = [];
+      const prefix = skill === undefined ? [gen, pkg] : [gen, pkg, skill];
+      for (const { value } of dbs.rollups.getRange({ start: prefix, end: [...prefix, END] })) {
+        if (value.day >= fromDay && value.day <= toDay) out.push(value);
+      }
+      return out;
+    },
+    allEvents,
+    allActivations: () => values(activations, gen),
+    allActions: () => derived(allEvents(), actionOf),
+    allChanges: () => derived(allEvents(), changeOf),
+    allFeedback: () => derived(allEvents(), feedbackOf),
+    allRollups: () => values(dbs.rollups, gen),
+  };
+}
