@@ -53,7 +53,7 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
   id: 'claude-code',
   displayName: HOST,
   signal: 'native OTel logs (skill_activated, tool_decision, tool_result) to the observer; no hook: the observer registers each session from Claude\'s own transcript file',
-  fidelity: 'exact skill names and per-call load results; project resolved from the cwd in Claude\'s transcript file (no pid: a session expires 12 h after its last telemetry)',
+  fidelity: 'exact skill names and per-call load results; project resolved from Claude\'s own session records: the running-session file (cwd and pid) or else the transcript (cwd only; such a session expires 12 h after its last telemetry)',
   detect: (ctx) => createClaudeCodeAdapter().detect(hostCtx(ctx)),
 
   async apply(ctx, previous) {

@@ -34,6 +34,24 @@ async function openRegular(file: string): Promise<FileHandle | undefined> {
   return undefined;
 }
 
+/** The whole of a small regular file; undefined when it is absent, unreadable, not a regular file or over `maxBytes`. */
+export async function readSmallRegularFile(file: string, maxBytes: number): Promise<Buffer | undefined> {
+  const fh = await openRegular(file);
+  if (!fh) return undefined;
+  try {
+    const buf = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, size, buf.length - size, size);
+      if (bytesRead === 0) return buf.subarray(0, size);
+      size += bytesRead;
+      if (size > maxBytes) return undefined;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * Yields the complete (newline-terminated) lines at the start of `file`, as UTF-8 text, within
  * `limits`. A last line without its newline is not yielded: the host may be writing it. Nothing

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixturesDir, tempDir } from '../../test-support/index.js';
-import { claudeConfigDirOf, claudeSessionCwd } from './claude-sessions.js';
+import { claudeConfigDirOf, claudeLiveSession, claudeSessionCwd, claudeSessionLookup } from './claude-sessions.js';
 
 /** The first lines of a transcript the real Claude Code 2.1.328 wrote (paths under /home/dev/work). */
 const HEAD = join(fixturesDir, 'host-transcripts', 'claude-code', 'head.jsonl');
@@ -67,5 +67,52 @@ describe('Claude Code session registration from transcripts', () => {
   it('uses $CLAUDE_CONFIG_DIR, else ~/.claude of the observer\'s environment', () => {
     assert.equal(claudeConfigDirOf({ CLAUDE_CONFIG_DIR: '/cfg', HOME: '/h' }), '/cfg');
     assert.equal(claudeConfigDirOf({ CLAUDE_CONFIG_DIR: '', HOME: '/h' }), '/h/.claude');
+  });
+});
+
+describe('Claude Code running-session records ($CLAUDE_CONFIG_DIR/sessions/<pid>.json)', () => {
+  /** A record the real Claude Code 2.1.328 kept while `claude -p` ran (cwd and session id replaced). */
+  const RECORD = join(fixturesDir, 'host-transcripts', 'claude-code', 'session-record.json');
+  let tmp: { path: string; cleanup: () => Promise<void> };
+  let sessions: string;
+  beforeEach(async () => {
+    tmp = await tempDir();
+    sessions = join(tmp.path, 'sessions');
+    await mkdir(sessions, { recursive: true });
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('gives the pid, cwd and version of a running session, and is preferred to the transcript', async () => {
+    await writeFile(join(sessions, '12916.json'), await readFile(RECORD));
+    await writeFile(join(sessions, '12916.c2f2103b.key'), '{"peerToken":"x"}');
+    assert.deepEqual(await claudeLiveSession(tmp.path, ID), { cwd: '/home/dev/work/my proj.x', pid: 12916, hostVersion: '2.1.328' });
+    await mkdir(join(tmp.path, 'projects', '-elsewhere'), { recursive: true });
+    await writeFile(join(tmp.path, 'projects', '-elsewhere', `${ID}.jsonl`), line({ cwd: '/elsewhere' }));
+    assert.deepEqual(await claudeSessionLookup(tmp.path).find(ID), { cwd: '/home/dev/work/my proj.x', pid: 12916, hostVersion: '2.1.328' });
+  });
+
+  it('falls back to the transcript once the record is gone (claude -p removes it when it exits)', async () => {
+    await mkdir(join(tmp.path, 'projects', '-srv-p'), { recursive: true });
+    await writeFile(join(tmp.path, 'projects', '-srv-p', `${ID}.jsonl`), line({ cwd: '/srv/p' }));
+    assert.equal(await claudeLiveSession(tmp.path, ID), undefined);
+    assert.deepEqual(await claudeSessionLookup(tmp.path).find(ID), { cwd: '/srv/p' });
+  });
+
+  it('trusts no pid the file name disagrees with, and skips other sessions, torn, oversized and odd records', async () => {
+    const record = JSON.parse(await readFile(RECORD, 'utf8')) as Record<string, unknown>;
+    await writeFile(join(sessions, '111.json'), JSON.stringify({ ...record, sessionId: 'aaaaaaaa-0000-4000-8000-000000000000' }));
+    await writeFile(join(sessions, '222.json'), JSON.stringify(record).slice(0, 40));
+    await writeFile(join(sessions, '333.json'), JSON.stringify({ ...record, cwd: 'relative/dir' }));
+    await writeFile(join(sessions, '444.json'), JSON.stringify({ ...record, padding: 'x'.repeat(70_000) }));
+    await writeFile(join(sessions, 'x.json'), JSON.stringify(record)); // not named after a pid
+    assert.equal(await claudeLiveSession(tmp.path, ID), undefined);
+    await writeFile(join(sessions, '555.json'), JSON.stringify({ ...record, version: 'x; rm -rf /' }));
+    assert.deepEqual(await claudeLiveSession(tmp.path, ID), { cwd: '/home/dev/work/my proj.x' }, 'pid 12916 is not file 555; the version is not a version');
+    assert.equal(await claudeLiveSession(tmp.path, '../sessions/555'), undefined, 'not a session id');
+  });
+
+  it('does not hang on a FIFO named like a record', async () => {
+    execFileSync('mkfifo', [join(sessions, '777.json')]);
+    assert.equal(await claudeLiveSession(tmp.path, ID), undefined);
   });
 });

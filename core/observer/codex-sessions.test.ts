@@ -38,7 +38,7 @@ describe('Codex session registration from rollout files', () => {
       assert.deepEqual(hostSessionIds(logs('codex_exec', [ID, ID, other]), 'codex', 'conversation.id'), [ID, other]);
       assert.deepEqual(hostSessionIds(logs('claude-code', [ID]), 'codex', 'conversation.id'), []);
       const registered: [string, string][] = [];
-      const sink = { touch: (_h: string, id: string) => registered.some(([x]) => x === id), register: async (_h: string, id: string, cwd: string) => void registered.push([id, cwd]) };
+      const sink = { touch: (_h: string, id: string) => registered.some(([x]) => x === id), register: async (_h: string, id: string, found: { cwd: string }) => void registered.push([id, found.cwd]) };
       const source = new HostSessionSource(codexSessionLookup(tmp.path), sink);
       await source.registerFrom(logs('codex_exec', [ID, other]));
       await source.registerFrom(logs('codex_exec', [ID, other]));

@@ -58,5 +58,8 @@ export async function codexSessionCwd(codexHome: string, id: string, at: Date = 
 
 /** Codex conversations (log attribute `conversation.id`) found through their rollout files in `codexHome`. */
 export const codexSessionLookup = (codexHome: string): HostSessionLookup => ({
-  host: 'codex', attribute: 'conversation.id', cwdOf: (id) => codexSessionCwd(codexHome, id),
+  host: 'codex', attribute: 'conversation.id', find: async (id) => {
+    const cwd = await codexSessionCwd(codexHome, id);
+    return cwd ? { cwd } : undefined;
+  },
 });

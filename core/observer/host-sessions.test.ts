@@ -18,10 +18,14 @@ function world(retry = { attempts: 3, cooldownMs: 60_000 }) {
   const asked: string[] = [];
   const cwds = new Map<string, string>();
   let now = 0;
-  const lookup: HostSessionLookup = { host: 'claude-code', attribute: 'session.id', cwdOf: async (id) => (asked.push(id), cwds.get(id)) };
+  const lookup: HostSessionLookup = { host: 'claude-code', attribute: 'session.id', find: async (id) => {
+    asked.push(id);
+    const cwd = cwds.get(id);
+    return cwd ? { cwd } : undefined;
+  } };
   const source = new HostSessionSource(lookup, {
     touch: (host, id) => (known.has(`${host}|${id}`) ? (touched.push(id), true) : false),
-    register: async (host, id, cwd) => void known.set(`${host}|${id}`, cwd),
+    register: async (host, id, found) => void known.set(`${host}|${id}`, found.cwd),
   }, retry, () => now);
   return { known, touched, asked, cwds, source, tick: (ms: number) => (now += ms) };
 }

@@ -13,20 +13,29 @@ import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
 /** Host session ids are UUID-like tokens, never paths: checked before one is used in a file name. */
 export const isHostSessionId = (id: string): boolean => /^[0-9A-Za-z-]{8,128}$/.test(id);
 
+/** What a host recorded about one of its sessions. */
+export interface FoundSession {
+  /** absolute working directory */
+  cwd: string;
+  /** the host process, when its record names it */
+  pid?: number;
+  hostVersion?: string;
+}
+
 /** How one host's sessions are found. */
 export interface HostSessionLookup {
   host: HostId;
   /** the log record attribute that carries the session id */
   attribute: string;
-  /** the absolute cwd the host recorded for session `id`, or undefined when nothing says (yet) */
-  cwdOf(id: string): Promise<string | undefined>;
+  /** what the host recorded for session `id`, or undefined when nothing says (yet) */
+  find(id: string): Promise<FoundSession | undefined>;
 }
 
 /** What the source needs of the session registry. */
 export interface SessionSink {
   /** refreshes a known session (its expiry counts from its last telemetry); false when unknown */
   touch(host: HostId, id: string): boolean;
-  register(host: HostId, id: string, cwd: string): Promise<unknown>;
+  register(host: HostId, id: string, found: FoundSession): Promise<unknown>;
 }
 
 /** The distinct session ids of `host` in a logs request. */
@@ -74,10 +83,10 @@ export class HostSessionSource {
       const miss = this.misses.get(id);
       const now = this.now();
       if (miss && miss.attempts >= this.retry.attempts && now - miss.last < this.retry.cooldownMs) continue;
-      const cwd = isHostSessionId(id) ? await this.lookup.cwdOf(id) : undefined;
-      if (cwd) {
+      const found = isHostSessionId(id) ? await this.lookup.find(id) : undefined;
+      if (found) {
         this.misses.delete(id);
-        await this.sink.register(host, id, cwd);
+        await this.sink.register(host, id, found);
         continue;
       }
       if (!miss && this.misses.size >= MAX_MISSES) this.misses.clear();

@@ -179,6 +179,23 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     assert.equal(w.observer.status().errors, 0);
   });
 
+  it('registers a running Claude Code session from its sessions/<pid>.json record, before any transcript exists', async () => {
+    w = await world();
+    const capture = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
+    // what a running Claude keeps: $HOME/.claude/sessions/<its pid>.json (this test's pid: a live process)
+    const sessionsDir = join(dirname(w.home), '.claude', 'sessions');
+    await mkdir(sessionsDir, { recursive: true });
+    await writeFile(join(sessionsDir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, sessionId: SESSION, cwd: w.project, version: '2.1.328', kind: 'interactive' }));
+    const res = await fetch(`${w.observer.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: Buffer.from(await encodeOtlpRequest(capture, 'protobuf')) });
+    assert.equal(res.status, 200);
+    const events = await waitFor(async () => ((await fileEnvelopes(w.file)).length >= 3 ? fileEnvelopes(w.file) : undefined), 15_000, 'file events');
+    for (const e of events) {
+      assert.equal(e.attributes['agent.skill.id'], `${GREETINGS}:hello-skill`, 'the project installation, not ambiguous');
+      assert.match(String(e.resource['forge.repository.fingerprint']), /^[0-9a-f]{64}$/);
+    }
+    assert.equal(w.observer.status().sessions, 1);
+  });
+
   it('keeps delivering when a destination dies: retries with counters, then delivers everything once it is back', async () => {
     w = await world();
     const port = w.generic.port;

@@ -174,7 +174,8 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   // records (Codex rollout files, Claude transcripts), and their telemetry keeps them alive
   const sink: SessionSink = {
     touch: (host, id) => sessions.heartbeat({ type: 'heartbeat', agent: host, session_id: id }),
-    register: (host, id, cwd) => sessions.register({ type: 'register', agent: host, session_id: id, cwd }),
+    register: (host, id, found) =>
+      sessions.register({ type: 'register', agent: host, session_id: id, cwd: found.cwd, ...(found.pid ? { pid: found.pid } : {}), ...(found.hostVersion ? { host_version: found.hostVersion } : {}) }),
   };
   const sessionSources = [codexSessionLookup(codexHomeOf(env)), claudeSessionLookup(claudeConfigDirOf(env))].map((l) => new HostSessionSource(l, sink));
   const registerSessions = async (req: OtlpLogsRequest) => {
