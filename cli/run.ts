@@ -1,6 +1,6 @@
 /**
  * The `sf` process: start-up tracing, pipe handling and the one call into main(). Started by
- * cli/sf.ts, either from the bundle (dist/cli/sf-bundle.cjs, built from this file) or as modules.
+ * cli/sf.cts, either from the bundle (dist/cli/sf-bundle.cjs, built from this file) or as modules.
  */
 import { trace } from '../core/trace/startup.js';
 import { main } from './main.js';

@@ -67,7 +67,7 @@ async function bundle() {
     // import() becomes require() (and lazy initialization for bundled modules): a script run from a
     // code cache has no dynamic-import callback, and require() of the CommonJS builds is faster
     supported: { 'dynamic-import': false },
-    // cli/sf.ts runs the script as a CommonJS module body, so __filename is the bundle
+    // cli/sf.cts runs the script as a CommonJS module body, so __filename is the bundle
     define: { 'import.meta.url': '__sfBundleUrl' },
     banner: { js: "const __sfBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     metafile: true,
@@ -121,7 +121,7 @@ function nativeAddonFastPath(file, text) {
 }
 
 /**
- * cli/sf.ts decodes the bundle as latin1 (a one-byte string, no UTF-8 decoding at start-up), which
+ * cli/sf.cts decodes the bundle as latin1 (a one-byte string, no UTF-8 decoding at start-up), which
  * is exact only for ASCII. esbuild escapes non-ASCII in strings and templates but leaves it in
  * regular expression literals, where `\uXXXX` means the same character (surrogate pairs included,
  * with or without the u flag) unless it follows a backslash, which is refused.

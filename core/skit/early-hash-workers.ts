@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 
 /**
- * Hash workers started at process start. A worker isolate takes 30-40 ms to boot, so cli/sf.ts
+ * Hash workers started at process start. A worker isolate takes 30-40 ms to boot, so cli/sf.cts
  * starts them for `sf skit hash` before it even loads the bundle, and file-digests.ts adopts them
  * instead of starting its own. They wait for a job as their first message; until adopted they are
  * unref'd, so a run that never hashes in parallel exits without them.

@@ -6,7 +6,7 @@ import { CLOSED, type HashFailure, type HashJob } from './hash-job.js';
 
 /**
  * The hash worker threads of core/skit/file-digests.ts: starting them (or adopting the ones
- * cli/sf.ts started at process start), handing a job over, and noticing when they end.
+ * cli/sf.cts started at process start), handing a job over, and noticing when they end.
  */
 
 const MAX_THREADS = 4;

@@ -33,7 +33,7 @@ export interface TreeDigests {
 /** Starts hashing every file below `root` in the background (see TreeDigests). */
 export function startTreeDigests(root: string, options: DigestOptions = {}): TreeDigests {
   // Files are handed to the hash workers while the tree is still walked: from the first file when
-  // workers are already booting (cli/sf.ts starts them for `sf skit hash`), else once the walk has
+  // workers are already booting (cli/sf.cts starts them for `sf skit hash`), else once the walk has
   // seen enough bytes to be worth starting them (a fresh isolate takes tens of milliseconds).
   const stream = options.threads === undefined && !options.workers;
   let open: OpenDigestRun | null = null;
