@@ -94,23 +94,21 @@ export function detectCapabilities(
     // the substring tests skip the segment-by-segment check for the many files that cannot match
     let hook = b === 'hooks.json' || (f.path.includes('hooks/') && inDeclarationDir(f.path, 'hooks', roots));
     let mcp = b === '.mcp.json' || b === 'mcp.json' || (f.path.includes('mcp/') && inDeclarationDir(f.path, 'mcp', roots));
-    if (!mayBeAgentConfig(b)) {
-      if (hook) found.hooks.push(f.path);
-      if (mcp) found.mcp.push(f.path);
-      continue;
-    }
-    if (isClaudeSettings(f.path) || isPluginManifest(f.path)) {
-      const keys = jsonKeys(read(f.path));
-      if (keys === 'unparsable') {
-        found.unparsable.push(f.path);
-        hook = true;
-      } else {
-        hook ||= keys.has('hooks');
-        mcp ||= keys.has('mcpServers');
+    // agent config files: only names that can be one are looked at any closer
+    if (mayBeAgentConfig(b)) {
+      if (isClaudeSettings(f.path) || isPluginManifest(f.path)) {
+        const keys = jsonKeys(read(f.path));
+        if (keys === 'unparsable') {
+          found.unparsable.push(f.path);
+          hook = true;
+        } else {
+          hook ||= keys.has('hooks');
+          mcp ||= keys.has('mcpServers');
+        }
       }
+      if (isOpencodeConfig(f.path)) mcp ||= /"mcp"\s*:/.test(text(read(f.path)));
+      if (isCodexConfig(f.path)) mcp ||= /^\s*\[mcp_servers[.\]]/m.test(text(read(f.path)));
     }
-    if (isOpencodeConfig(f.path)) mcp ||= /"mcp"\s*:/.test(text(read(f.path)));
-    if (isCodexConfig(f.path)) mcp ||= /^\s*\[mcp_servers[.\]]/m.test(text(read(f.path)));
     if (hook) found.hooks.push(f.path);
     if (mcp) found.mcp.push(f.path);
   }
