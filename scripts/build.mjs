@@ -4,6 +4,7 @@
 //
 //   dist/cli/sf-bundle.cjs    cli/run.ts and everything it reaches, one CommonJS script (esbuild)
 //   dist/cli/sf-bundle.cache  V8 code cache of that script, trained here on real commands
+//   dist/cli/sf-bundle.skit-read.cache  the same for `sf skit hash` and `validate` alone (cli/sf.cts cacheGroup)
 //   dist/cli/hash-worker.cjs  the hashing worker (core/skit/hash-worker.ts), its own small CommonJS
 //                             bundle (a CommonJS worker boots a few ms faster than a module)
 //   dist/cli/normalize-thread.js  the hub's normalizer thread (hub/normalize/normalize-thread.ts)
@@ -34,6 +35,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'cli');
 const bundleFile = join(outdir, 'sf-bundle.cjs');
 const cacheFile = join(outdir, 'sf-bundle.cache');
+// trained by the `skit hash` and `skit validate` runs only (cli/sf.cts picks it for them)
+const skitReadCacheFile = join(outdir, 'sf-bundle.skit-read.cache');
 const EXTERNAL = ['bun:ffi', 'msgpackr-extract', 'protobufjs', 'hono', 'hono/*', '@hono/node-server', 'isomorphic-git', 'isomorphic-git/*', '@opentelemetry/*'];
 
 /** tsc over the whole project; returns its exit code (it still emits when files have type errors). */
@@ -139,6 +142,7 @@ function asciiOnly(text) {
  */
 async function trainCodeCache() {
   await rm(cacheFile, { force: true });
+  await rm(skitReadCacheFile, { force: true });
   const tmp = await mkdtemp(join(tmpdir(), 'sf-build-'));
   try {
     const home = join(tmp, 'home');
@@ -154,7 +158,9 @@ async function trainCodeCache() {
     const runs = [
       ['--help'],
       ['skit', 'validate', kit],
+      ['skit', 'validate', kit, '--json'],
       ['skit', 'hash', kit],
+      ['skit', 'hash', kit, '--json'],
       ['add', 'skit', kit, '--agent', 'claude-code', '--yes'],
       ['skit', 'list'],
       ['skit', 'list', '--json'],
@@ -189,9 +195,13 @@ async function main() {
   // bundle even when tsc reported type errors: the emitted JS still runs, and so must the CLI
   const bytes = await bundle();
   await trainCodeCache();
-  const cache = await stat(cacheFile).catch(() => null);
-  if (!cache) throw new Error('the training runs did not write dist/cli/sf-bundle.cache: dist/cli/sf.cjs did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.cts)');
-  process.stdout.write(`bundled dist/cli/sf-bundle.cjs (${Math.round(bytes / 1024)} KiB) with a ${Math.round(cache.size / 1024)} KiB code cache\n`);
+  const sizes = [];
+  for (const file of [cacheFile, skitReadCacheFile]) {
+    const cache = await stat(file).catch(() => null);
+    if (!cache) throw new Error(`the training runs did not write ${relative(process.cwd(), file)}: dist/cli/sf.cjs did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.cts)`);
+    sizes.push(`${Math.round(cache.size / 1024)} KiB`);
+  }
+  process.stdout.write(`bundled dist/cli/sf-bundle.cjs (${Math.round(bytes / 1024)} KiB) with code caches of ${sizes.join(' and ')}\n`);
   process.exitCode = tsc;
 }
 

@@ -32,6 +32,15 @@ export interface DigestOptions {
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 const DEFAULT_CHUNK = 256 * 1024;
 
+/**
+ * Largest file that head() hashes on this thread when workers share the job. A caller that wants
+ * every head (validation) would otherwise hash in step with the workers until the queue is empty,
+ * and its own remaining work (planning the listings) would run after the last digest, with the
+ * workers idle; reading the head of a larger file directly costs one open and leaves the file to
+ * the queue, so the workers still have files to hash while this thread does that work.
+ */
+const HASH_FOR_HEAD_MAX = 64 * 1024;
+
 /** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
 export interface DigestRun {
   /** Joins the hashing on this thread and resolves with index-aligned digests (SF_E_IO when a file cannot be read). */
@@ -151,7 +160,7 @@ function runJob(job: HashJob, { workers }: JobWorkers): DigestRun {
     for (const w of workers) void w.worker.terminate();
   };
   const head = (index: number) => {
-    const got = headOf(job, index);
+    const got = headOf(job, index, workers.length > 0 ? HASH_FOR_HEAD_MAX : Infinity);
     headFailure ??= got.failure ?? null;
     return got.head;
   };

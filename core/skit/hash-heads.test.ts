@@ -7,6 +7,7 @@ import { isSfError } from '../errors/index.js';
 import { offerEarlyHashWorkers, takeEarlyHashWorkers } from './early-hash-workers.js';
 import { prestartHashWorkers, spawnHashWorker, startDigestRun } from './file-digests.js';
 import { HEAD_BYTES } from './head-bytes.js';
+import { createHashJob, DONE, hashClaimedFiles, headOf } from './hash-job.js';
 import { startTreeDigests } from './tree-digests.js';
 import { validateSkitDirSync } from './validate.js';
 
@@ -35,6 +36,20 @@ describe('heads from the hashing and early hash workers (core/skit/hash-job, ear
     for (const [i, head] of heads) assert.deepEqual(Buffer.from(head!), readFileSync(files[i].abs).subarray(0, HEAD_BYTES), files[i].abs);
     const digests = await run.finish();
     assert.deepEqual(digests, files.map((f) => ({ sha256: sha(readFileSync(f.abs)), size: f.size })));
+  });
+
+  it('reads the head of a file above the hash-on-demand size directly and leaves the file to the queue', () => {
+    const small = files.findIndex((f) => f.size === 3000);
+    const big = files.findIndex((f) => f.size === 200_000);
+    const job = createHashJob(files.map((f) => f.abs), files.map((_, i) => i), 1024, files.map((f) => f.size));
+    assert.deepEqual(Buffer.from(headOf(job, big, 64 * 1024).head!), readFileSync(files[big].abs).subarray(0, HEAD_BYTES));
+    assert.equal(Atomics.load(job.ctrl, DONE), 0, 'the large file was not hashed for its head');
+    assert.deepEqual(Buffer.from(headOf(job, small, 64 * 1024).head!), readFileSync(files[small].abs).subarray(0, HEAD_BYTES));
+    assert.equal(Atomics.load(job.ctrl, DONE), 1, 'a small file is hashed when its head is asked for');
+    assert.equal(hashClaimedFiles(job), null);
+    assert.equal(Atomics.load(job.ctrl, DONE), files.length, 'every file hashed exactly once');
+    const hex = (i: number) => Buffer.from(job.digests.subarray(i * 32, i * 32 + 32)).toString('hex');
+    assert.deepEqual(files.map((_, i) => hex(i)), files.map((f) => sha(readFileSync(f.abs))));
   });
 
   it('gives no head for a file that vanished, and finish() names it', async () => {

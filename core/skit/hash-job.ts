@@ -161,11 +161,14 @@ let ownBuffer: Buffer | undefined;
 
 /**
  * The first bytes of file `index` (at most HEAD_BYTES), hashing the file on this thread first when
- * no thread has claimed it yet, or reading them directly while another thread hashes it. Nothing
- * when the file could not be read; the job is aborted then, and `failure` says why when this
- * thread read it.
+ * no thread has claimed it yet and it is listed at no more than `hashUpTo` bytes, or reading them
+ * directly while another thread hashes it (or will: a larger unclaimed file is left to the
+ * queue). Nothing when the file could not be read; the job is aborted then, and `failure` says
+ * why when this thread read it.
  */
-export function headOf(job: HashJob, index: number): { head?: Uint8Array; failure?: HashFailure } {
+export function headOf(job: HashJob, index: number, hashUpTo = Infinity): { head?: Uint8Array; failure?: HashFailure } {
+  // expected is -1 when the size is not known: such a file is hashed here like a small one
+  if (job.expected[index] > hashUpTo && Atomics.load(job.state, index) === FREE) return readHead(job.paths[index]);
   if (Atomics.compareExchange(job.state, index, FREE, CLAIMED) === FREE) {
     if (!ownBuffer || ownBuffer.length !== job.chunkSize) ownBuffer = Buffer.allocUnsafe(job.chunkSize);
     const failure = hashClaimed(job, index, ownBuffer);
