@@ -51,6 +51,20 @@ describe('file digests (core/skit/file-digests)', () => {
     });
   }
 
+  it('hashes what a file holds when its listed size is stale (grew or shrank since it was listed)', async () => {
+    const small = files.find((f) => f.size === 5000)!;
+    const large = files.find((f) => f.size === 70_000)!;
+    const stale = [
+      { abs: small.abs, size: small.size - 1 },
+      { abs: small.abs, size: small.size + 1 },
+      { abs: large.abs, size: large.size - CHUNK },
+      { abs: large.abs, size: -1 },
+    ];
+    // a chunk larger than the files: each fits one read, the case that may skip the second read
+    const got = await digestFiles(stale, { threads: 1, chunkSize: 128 * 1024 });
+    assert.deepEqual(got, [small, small, large, large].map((f) => ({ sha256: sha(readFileSync(f.abs)), size: f.size })));
+  });
+
   it('workers started before the job exists take it when it is handed over', async () => {
     const workers = prestartHashWorkers(2);
     assert.equal(workers.count, 2);

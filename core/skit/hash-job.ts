@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
@@ -219,27 +220,38 @@ function hashClaimed(job: HashJob, index: number, buffer: Buffer): HashFailure |
 
 function hashOneFile(job: HashJob, index: number, buffer: Buffer): void {
   if (index >= job.paths.length) receivePaths(job, index);
-  const hash = createHash('sha256');
   const fd = openSync(job.paths[index], 'r');
   let size = 0;
+  let digest: Buffer;
   try {
-    for (;;) {
-      const n = readSync(fd, buffer, 0, buffer.length, null);
-      if (n === 0) break;
-      if (size === 0) {
-        const head = Math.min(n, HEAD_BYTES);
-        job.heads.set(buffer.subarray(0, head), index * HEAD_BYTES);
-        job.headLengths[index] = head;
+    let n = readSync(fd, buffer, 0, buffer.length, null);
+    const head = Math.min(n, HEAD_BYTES);
+    job.heads.set(buffer.subarray(0, head), index * HEAD_BYTES);
+    job.headLengths[index] = head;
+    size = n;
+    // a short read that reaches the size the walk saw is the whole file: most files fit one read,
+    // so this saves a second system call per file (anything else reads on to a 0-byte read)
+    if (n < buffer.length && n === job.expected[index] && oneShot) {
+      digest = oneShot('sha256', buffer.subarray(0, n), 'buffer');
+    } else {
+      const hash = createHash('sha256');
+      while (n > 0) {
+        hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
+        if (n < buffer.length && size === job.expected[index]) break;
+        n = readSync(fd, buffer, 0, buffer.length, null);
+        size += n;
       }
-      hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
-      size += n;
-      // a short read that reaches the size the walk saw is the end: most files fit one read, so
-      // this saves a second system call per file (anything else reads on to a 0-byte read)
-      if (n < buffer.length && size === job.expected[index]) break;
+      digest = hash.digest();
     }
   } finally {
     closeSync(fd);
   }
-  job.digests.set(hash.digest(), index * 32);
+  job.digests.set(digest, index * 32);
   job.sizes[index] = size;
 }
+
+/**
+ * crypto.hash (Node >= 20.12): a one-shot digest without a Hash object, a few microseconds less
+ * per file, which adds up over thousands of small files. Older Node 20 releases stream instead.
+ */
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
