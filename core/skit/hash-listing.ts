@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SfError } from '../errors/index.js';
 import { checkRelativePath, isAscii, PATH_PROBLEM_TEXT } from './safe-path.js';
-import type { ModeClass } from './tree.js';
+import { compareCodeUnits, type ModeClass } from './tree.js';
 
 /**
  * The canonical listing and digest behind every Forge content hash (spec: schemas/hashing.md).
@@ -82,6 +82,16 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 /**
+ * A comparator that orders `paths` like compareUtf8: plain code-unit order when every one of them
+ * is ASCII (one scan per path instead of two per comparison, which is most of sorting a listing
+ * of thousands of paths), else compareUtf8 itself.
+ */
+export function utf8OrderFor(paths: Iterable<string>): (a: string, b: string) => number {
+  for (const p of paths) if (!isAscii(p)) return compareUtf8;
+  return compareCodeUnits;
+}
+
+/**
  * The canonical listing of `entries`: paths normalized, sorted by UTF-8 bytes, one
  * `<mode>\t<sha256>\t<path>\n` line each. Throws SF_E_PATH_COLLISION when two entries share a
  * normalized path and SF_E_UNSAFE_PATH for a path that cannot be listed.
@@ -139,7 +149,8 @@ export function prepareListing<T extends { path: string }>(entries: readonly T[]
     return { path, entry };
   });
   // listings are usually built in order already (skill projections are): then sorting is skipped
-  if (!rows.every((r, i) => i === 0 || compareUtf8(rows[i - 1].path, r.path) <= 0)) rows.sort((a, b) => compareUtf8(a.path, b.path));
+  const order = utf8OrderFor(rows.map((r) => r.path));
+  if (!rows.every((r, i) => i === 0 || order(rows[i - 1].path, r.path) <= 0)) rows.sort((a, b) => order(a.path, b.path));
   for (let i = 1; i < rows.length; i++) {
     if (rows[i - 1].path === rows[i].path) {
       throw new SfError('SF_E_PATH_COLLISION', `two files have the same normalized path "${rows[i].path}"`, {
@@ -154,14 +165,16 @@ export function prepareListing<T extends { path: string }>(entries: readonly T[]
 
 /**
  * The second half: `digestListing(kind, ...)` over prepared paths, given each entry's mode class
- * and sha256 (`rows`, index-aligned with `paths`).
+ * and sha256 (`rows`, index-aligned with `paths`; lowercase hex as the hashing writes it).
  */
 export function digestPreparedListing(kind: HashKind, paths: readonly string[], rows: readonly { mode: ModeClass; sha256: string }[]): string {
   let listing = '';
   for (let i = 0; i < paths.length; i++) {
     const { mode, sha256 } = rows[i];
     if (mode !== 'file' && mode !== 'exec') throw new SfError('SF_E_INTERNAL', `invalid mode class "${String(mode)}" for ${paths[i]}`);
-    if (!HEX_SHA256.test(sha256)) throw new SfError('SF_E_INTERNAL', `invalid sha256 "${sha256}" for ${paths[i]}`);
+    // the digests come from the hashing (Buffer#toString('hex')): the length is checked, not every
+    // character (a regex per row was most of this, in the tail of \`sf skit hash\`)
+    if (typeof sha256 !== 'string' || sha256.length !== 64) throw new SfError('SF_E_INTERNAL', `invalid sha256 "${sha256}" for ${paths[i]}`);
     listing += `${mode}\t${sha256}\t${paths[i]}\n`;
   }
   const hash = createHash('sha256');

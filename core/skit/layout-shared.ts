@@ -63,6 +63,8 @@ export function checkShared(skills: readonly DescriptorSkill[], index: FileIndex
 class Occupancy {
   private readonly files = new Map<string, string>();
   private readonly dirs = new Map<string, string>();
+  /** directories already taken, as written (their ancestors are taken too) */
+  private readonly taken = new Set<string>();
 
   constructor(own: readonly string[]) {
     for (const p of own) this.take(p);
@@ -83,6 +85,13 @@ class Occupancy {
 
   private take(path: string): void {
     this.files.set(collisionKey(path), path);
-    for (const a of ancestors(path)) this.dirs.set(collisionKey(a), a);
+    // deepest directory first: once one is taken, so is everything above it (files of one
+    // directory share their ancestors, so each is keyed once instead of once per file)
+    for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+      const dir = path.slice(0, cut);
+      if (this.taken.has(dir)) break;
+      this.taken.add(dir);
+      this.dirs.set(collisionKey(dir), dir);
+    }
   }
 }

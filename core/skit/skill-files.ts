@@ -1,5 +1,5 @@
 import { SfError } from '../errors/index.js';
-import { compareUtf8, normalizeHashPath } from './hash-listing.js';
+import { normalizeHashPath, utf8OrderFor } from './hash-listing.js';
 import { isAscii } from './safe-path.js';
 import { compareCodeUnits, type ModeClass } from './tree.js';
 import type { SkillEntry, SkitLayout } from './types.js';
@@ -101,7 +101,8 @@ export function skillFileSources(layout: SkitLayout, skill: SkillEntry): SkillFi
   });
 
   assertNoFileDirectoryClash(skill, out);
-  return [...out.values()].sort((a, b) => compareUtf8(a.path, b.path));
+  const order = utf8OrderFor(out.keys());
+  return [...out.values()].sort((a, b) => order(a.path, b.path));
 }
 
 interface NormalizedFile {
