@@ -135,29 +135,25 @@ export interface PathCollision {
 /**
  * Finds paths that would land on the same file on a case-insensitive (macOS, Windows) or
  * normalizing (macOS NFD) filesystem, and exact duplicates. Also catches a file colliding with a
- * directory prefix of another path ("a" vs "A/b").
+ * directory prefix of another path ("a" vs "A/b"). Each colliding name is reported once, with the
+ * first name of its key (a directory that collides is not reported again for every file in it);
+ * each repeated path is reported as a duplicate.
  */
 export function findCollisions(paths: Iterable<string>): PathCollision[] {
   const seen = new Map<string, string>();
-  // Noting an exact prefix always has the same outcome once it has been noted (`seen` keeps the
-  // first path per key), so each distinct prefix is keyed once: a SKIT's files share a few
-  // hundred directories. null = no collision.
-  const noted = new Map<string, string | null>();
+  // exact names already keyed: a SKIT's files share a few hundred directories
+  const noted = new Set<string>();
   const collisions: PathCollision[] = [];
   const note = (p: string) => {
-    let prior = noted.get(p);
-    if (prior === undefined) {
-      const key = collisionKey(p);
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, p);
-      prior = first === undefined || first === p ? null : first;
-      noted.set(p, prior);
-    }
-    if (prior === null) return;
-    const kind = prior.normalize('NFC') === p.normalize('NFC') ? 'unicode-normalization' : 'case';
-    collisions.push({ first: prior, second: p, kind });
+    if (noted.has(p)) return;
+    noted.add(p);
+    const key = collisionKey(p);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, p);
+    else if (first !== p) collisions.push({ first, second: p, kind: first.normalize('NFC') === p.normalize('NFC') ? 'unicode-normalization' : 'case' });
   };
   const exact = new Set<string>();
+  const fresh: string[] = [];
   for (const raw of paths) {
     const p = raw.endsWith('/') ? raw.slice(0, -1) : raw;
     if (exact.has(p)) {
@@ -165,8 +161,15 @@ export function findCollisions(paths: Iterable<string>): PathCollision[] {
       continue;
     }
     exact.add(p);
-    // every directory prefix of the path occupies its name too
-    for (let cut = p.indexOf('/'); cut !== -1; cut = p.indexOf('/', cut + 1)) note(p.slice(0, cut));
+    // every directory prefix of the path occupies its name too; the deepest one already noted
+    // means all above it were (they are noted with it), so only the new ones are keyed, outermost first
+    fresh.length = 0;
+    for (let cut = p.lastIndexOf('/'); cut > 0; cut = p.lastIndexOf('/', cut - 1)) {
+      const dir = p.slice(0, cut);
+      if (noted.has(dir)) break;
+      fresh.push(dir);
+    }
+    for (let i = fresh.length - 1; i >= 0; i--) note(fresh[i]);
     note(p);
   }
   return collisions;

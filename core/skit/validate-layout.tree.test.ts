@@ -35,6 +35,14 @@ describe('SKIT validation: file tree and quotas', () => {
     assert.deepEqual(codesOf(dir), ['SKIT_PATH_COLLISION']);
   });
 
+  it('reports a colliding directory once, not once for every file in it', () => {
+    const r = validateTree({ ...scaffoldTree(), 'Docs/a.md': 'a', 'docs/b.md': 'b', 'docs/c.md': 'c', 'docs/d.md': 'd' });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.code === 'SKIT_PATH_COLLISION').map((d) => d.message),
+      ['"Docs" and "docs" differ only in letter case'],
+    );
+  });
+
   it('rejects symbolic links and special files reported by the walk', () => {
     const r = validateSkitLayout({
       ...layoutInput(scaffoldTree()),
