@@ -226,7 +226,8 @@ function hashOneFile(job: HashJob, index: number, buffer: Buffer): void {
   try {
     let n = readSync(fd, buffer, 0, buffer.length, null);
     const head = Math.min(n, HEAD_BYTES);
-    job.heads.set(buffer.subarray(0, head), index * HEAD_BYTES);
+    // byte by byte: a subarray per file would be one more object for the garbage collector
+    for (let k = 0, at = index * HEAD_BYTES; k < head; k++) job.heads[at + k] = buffer[k];
     job.headLengths[index] = head;
     size = n;
     // a short read that reaches the size the walk saw is the whole file: most files fit one read,
