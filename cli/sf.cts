@@ -2,9 +2,9 @@
 /**
  * `sf` (dist/cli/sf.cjs). `npm run build` also bundles the CLI (cli/run.ts and everything it
  * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with V8 code caches trained on real
- * commands (dist/cli/sf-bundle.cache; some commands have their own, see cacheGroup): Node 20
- * has no compile cache of its own, and resolving,
- * reading and compiling hundreds of module files used to be most of every command's run time.
+ * commands (dist/cli/sf-bundle.cache; some commands have their own, see cacheGroup): Node 20 has
+ * no compile cache of its own, and resolving, reading and compiling hundreds of module files used
+ * to be most of every command's run time.
  *
  * This file starts the bundle when the bundle is at least as new as this file; otherwise (a plain
  * `npx tsc -p .` rewrote this file after the last bundle, so the bundle may hold older code) it

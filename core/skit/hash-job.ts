@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { HEAD_BYTES } from './head-bytes.js';
@@ -235,7 +234,7 @@ function hashOneFile(job: HashJob, index: number, buffer: Buffer): void {
     if (n < buffer.length && n === job.expected[index] && oneShot) {
       digest = oneShot('sha256', buffer.subarray(0, n), 'buffer');
     } else {
-      const hash = createHash('sha256');
+      const hash = crypto.createHash('sha256');
       while (n > 0) {
         hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
         if (n < buffer.length && size === job.expected[index]) break;

@@ -173,7 +173,7 @@ export function digestPreparedListing(kind: HashKind, paths: readonly string[], 
     const { mode, sha256 } = rows[i];
     if (mode !== 'file' && mode !== 'exec') throw new SfError('SF_E_INTERNAL', `invalid mode class "${String(mode)}" for ${paths[i]}`);
     // the digests come from the hashing (Buffer#toString('hex')): the length is checked, not every
-    // character (a regex per row was most of this, in the tail of \`sf skit hash\`)
+    // character (a regex per row was most of this, in the tail of `sf skit hash`)
     if (typeof sha256 !== 'string' || sha256.length !== 64) throw new SfError('SF_E_INTERNAL', `invalid sha256 "${sha256}" for ${paths[i]}`);
     listing += `${mode}\t${sha256}\t${paths[i]}\n`;
   }
