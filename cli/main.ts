@@ -1,47 +1,7 @@
-import { binary, runSafely, subcommands } from 'cmd-ts';
-import { exitCodeFor, isSfError } from '../core/errors/index.js';
-import { FORGE_VERSION } from '../core/version.js';
 import { families } from './commands/index.js';
-import { err } from './output/print.js';
-import { red, dim, sanitize } from './output/style.js';
+import { runApp } from './app.js';
 
-/** True when the user asked for machine output, so errors go out as JSON too. */
-const wantsJson = (argv: string[]) => argv.includes('--json');
-
-/**
- * The single error funnel of the CLI: every command failure ends here, is printed once, and turns
- * into the exit code registered for its error code.
- */
+/** `sf` with every command family (each loaded only when the command line names it). */
 export async function main(argv: string[]): Promise<number> {
-  const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds: await families(argv) });
-  try {
-    const result = await runSafely(binary(app), argv);
-    if (result._tag === 'error') {
-      const { exitCode, message, into } = result.error.config;
-      (into === 'stdout' ? process.stdout : process.stderr).write(message + '\n');
-      return exitCode === 0 ? 0 : 2;
-    }
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
-  } catch (e) {
-    return reportError(e, wantsJson(argv));
-  }
-}
-
-function reportError(e: unknown, json: boolean): number {
-  if (isSfError(e)) {
-    if (json) {
-      process.stderr.write(JSON.stringify({ error: e.toJSON() }, null, 2) + '\n');
-    } else {
-      const loc = e.location?.file
-        ? ` (${sanitize(e.location.file)}${e.location.line ? `:${e.location.line}${e.location.column ? `:${e.location.column}` : ''}` : ''}${e.location.pointer ? ` ${e.location.pointer}` : ''})`
-        : '';
-      err(`${red('error', process.stderr)}[${e.code}]: ${sanitize(e.message)}${loc}`);
-      if (e.hint) err(dim(`  hint: ${sanitize(e.hint)}`, process.stderr));
-    }
-    return exitCodeFor(e.code);
-  }
-  const message = e instanceof Error ? e.stack ?? e.message : String(e);
-  if (json) process.stderr.write(JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e) } }) + '\n');
-  else err(`${red('internal error', process.stderr)}[SF_E_INTERNAL]: ${message}\n  please report this with the command you ran and \`sf --version\``);
-  return exitCodeFor('SF_E_INTERNAL');
+  return runApp(await families(argv), argv);
 }

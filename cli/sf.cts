@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * `sf` (dist/cli/sf.cjs). `npm run build` also bundles the CLI (cli/run.ts and everything it
- * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with V8 code caches trained on real
- * commands (dist/cli/sf-bundle.cache; some commands have their own, see cacheGroup): Node 20 has
- * no compile cache of its own, and resolving, reading and compiling hundreds of module files used
- * to be most of every command's run time.
+ * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with a V8 code cache trained on real
+ * commands (dist/cli/sf-bundle.cache): Node 20 has no compile cache of its own, and resolving,
+ * reading and compiling hundreds of module files used to be most of every command's run time.
+ * `sf skit hash` and `sf skit validate` run a bundle of their own, a quarter of the size
+ * (cli/run-skit-read.ts: dist/cli/sf-skit-read.cjs and .cache).
  *
  * This file starts the bundle when the bundle is at least as new as this file; otherwise (a plain
  * `npx tsc -p .` rewrote this file after the last bundle, so the bundle may hold older code) it
@@ -20,14 +21,19 @@ import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import zlib from 'node:zlib';
+import { isSkitRead } from './skit-read.cjs';
 
 const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
 
-/** Runs dist/cli/sf-bundle.cjs if it is there and current; false when the modules must run instead. */
+/**
+ * Runs the bundle for this command line (dist/cli/sf-bundle.cjs, or sf-skit-read.cjs) if it is
+ * there and current; false when the modules must run instead.
+ */
 function startBundle(): boolean {
   const self = __filename;
   const here = dirname(self);
-  const bundlePath = join(here, 'sf-bundle.cjs');
+  const name = isSkitRead(process.argv) ? 'sf-skit-read' : 'sf-bundle';
+  const bundlePath = join(here, `${name}.cjs`);
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
   if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;
   // `sf skit hash` hashes on every core; its workers boot (30-40 ms) while the bundle loads
@@ -38,13 +44,13 @@ function startBundle(): boolean {
   const source = bytes.toString('latin1');
   const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32; // Node >= 20.15
   const id = crc32 ? `${CACHE_MAGIC} ${crc32(bytes).toString(16)} ${bytes.length}\n` : undefined;
-  const cachePath = join(here, `sf-bundle${cacheGroup(process.argv) ?? ''}.cache`);
+  const cachePath = join(here, `${name}.cache`);
   const cachedData = id ? readCache(cachePath, id) : undefined;
 
   const script = new Script(Module.wrap(source), { filename: bundlePath, cachedData });
   if (process.env.SF_TRACE_STARTUP === '1') {
     const state = cachedData ? (script.cachedDataRejected ? 'rejected by V8' : 'used') : 'none for this bundle';
-    process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  bundle compiled (code cache ${state})\n`);
+    process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  bundle compiled (${name}.cjs, code cache ${state})\n`);
   }
   if (process.env.SF_CODE_CACHE_WRITE === '1' && id) {
     process.on('exit', () => {
@@ -77,16 +83,6 @@ function startHashWorkers(workerFile: string): void {
   }
   // the hand-off of core/skit/early-hash-workers.ts (an ES module, which this file cannot require)
   (globalThis as Record<symbol, unknown>)[Symbol.for('forge.sf.early-hash-workers')] = early;
-}
-
-/**
- * The commands with a code cache of their own (dist/cli/sf-bundle<group>.cache), else undefined
- * (dist/cli/sf-bundle.cache). V8 deserializes a whole cache before the script runs; one trained
- * on `sf skit hash` and `validate` alone holds only what they compile, about 40% less, which
- * saves ~5 ms of every hash, the command measured against openssl.
- */
-function cacheGroup(argv: readonly string[]): string | undefined {
-  return argv[2] === 'skit' && (argv[3] === 'hash' || argv[3] === 'validate') ? '.skit-read' : undefined;
 }
 
 /** The V8 data of the cache file when its header is `id`, else undefined. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { sfBin } from '../test-support/index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repoRoot, sfBin, tempDir } from '../test-support/index.js';
 
 describe('sf process behaviour', () => {
   it('exits quietly when the reader closes the pipe early (sf ... | head)', async () => {
@@ -13,15 +15,56 @@ describe('sf process behaviour', () => {
     assert.equal(code, 0);
   });
 
-  it('starts the bundle with the code cache trained for its command (skit hash/validate have their own)', () => {
-    // npm test builds first, so the bundle and both caches are current
-    const trace = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [sfBin, ...args], { env: { ...process.env, SF_TRACE_STARTUP: '1' }, encoding: 'utf8' });
-      return /bundle compiled \(code cache ([^)]*)\)/.exec(r.stderr)?.[1];
-    };
-    assert.equal(trace('skit', 'hash', '--help'), 'used');
-    assert.equal(trace('skit', 'validate', '--help'), 'used');
-    assert.equal(trace('skit', 'list', '--help'), 'used');
+  // npm test builds first, so both bundles and their caches are current
+  const startedFrom = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [sfBin, ...args], { env: { ...process.env, SF_TRACE_STARTUP: '1' }, encoding: 'utf8' });
+    return /bundle compiled \(([^,]+), code cache ([^)]*)\)/.exec(r.stderr)?.slice(1);
+  };
+
+  it('runs skit hash and skit validate from their own bundle, every other command from the whole CLI, each with its code cache', () => {
+    assert.deepEqual(startedFrom('skit', 'hash', '--help'), ['sf-skit-read.cjs', 'used']);
+    assert.deepEqual(startedFrom('skit', 'validate', '--help'), ['sf-skit-read.cjs', 'used']);
+    assert.deepEqual(startedFrom('skit', 'list', '--help'), ['sf-bundle.cjs', 'used']);
+    assert.deepEqual(startedFrom('skit', '--help'), ['sf-bundle.cjs', 'used']);
+  });
+
+  it('answers skit hash and skit validate exactly as the whole CLI does: output, errors and exit codes', async () => {
+    const dir = await tempDir('sf-skit-read-');
+    try {
+      const kit = join(dir.path, 'kit');
+      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit], { encoding: 'utf8' }).status, 0);
+      // a second SKIT with an undeclared executable and a case collision: invalid
+      const bad = join(dir.path, 'bad');
+      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', bad], { encoding: 'utf8' }).status, 0);
+      await mkdir(join(bad, 'skills', 'review', 'Scripts'), { recursive: true });
+      await mkdir(join(bad, 'skills', 'review', 'scripts'), { recursive: true });
+      await writeFile(join(bad, 'skills', 'review', 'scripts', 'run.sh'), '#!/bin/sh\necho\n');
+      await writeFile(join(bad, 'skills', 'review', 'Scripts', 'a.md'), 'a\n');
+      const whole = join(repoRoot, 'dist', 'cli', 'sf-bundle.cjs');
+      const cases = [
+        ['skit', 'hash', kit],
+        ['skit', 'hash', kit, '--json'],
+        ['skit', 'validate', kit],
+        ['skit', 'validate', kit, '--json'],
+        ['skit', 'hash', bad],
+        ['skit', 'hash', bad, '--json'],
+        ['skit', 'validate', bad],
+        ['skit', 'hash', join(dir.path, 'missing')],
+        ['skit', 'validate', join(dir.path, 'missing'), '--json'],
+        ['skit', 'hash', '--bogus'],
+        ['skit', 'hash', '--help'],
+        ['skit', 'validate', '--help'],
+      ];
+      for (const args of cases) {
+        const run = (script: string) => {
+          const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+          return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+        };
+        assert.deepEqual(run(sfBin), run(whole), args.join(' '));
+      }
+    } finally {
+      await dir.cleanup();
+    }
   });
 
   it('usage errors exit 2 and unknown subcommands name the fix', async () => {

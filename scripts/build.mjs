@@ -4,7 +4,8 @@
 //
 //   dist/cli/sf-bundle.cjs    cli/run.ts and everything it reaches, one CommonJS script (esbuild)
 //   dist/cli/sf-bundle.cache  V8 code cache of that script, trained here on real commands
-//   dist/cli/sf-bundle.skit-read.cache  the same for `sf skit hash` and `validate` alone (cli/sf.cts cacheGroup)
+//   dist/cli/sf-skit-read.cjs, .cache  the same for cli/run-skit-read.ts: `sf skit hash` and
+//                             `sf skit validate` alone (cli/sf.cts picks the bundle)
 //   dist/cli/hash-worker.cjs  the hashing worker (core/skit/hash-worker.ts), its own small CommonJS
 //                             bundle (a CommonJS worker boots a few ms faster than a module)
 //   dist/cli/normalize-thread.js  the hub's normalizer thread (hub/normalize/normalize-thread.ts)
@@ -35,8 +36,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'cli');
 const bundleFile = join(outdir, 'sf-bundle.cjs');
 const cacheFile = join(outdir, 'sf-bundle.cache');
-// trained by the `skit hash` and `skit validate` runs only (cli/sf.cts picks it for them)
-const skitReadCacheFile = join(outdir, 'sf-bundle.skit-read.cache');
+const skitReadBundleFile = join(outdir, 'sf-skit-read.cjs');
+// trained by the `skit hash` and `skit validate` runs, which cli/sf.cts starts from that bundle
+const skitReadCacheFile = join(outdir, 'sf-skit-read.cache');
 const EXTERNAL = ['bun:ffi', 'msgpackr-extract', 'protobufjs', 'hono', 'hono/*', '@hono/node-server', 'isomorphic-git', 'isomorphic-git/*', '@opentelemetry/*'];
 
 /** tsc over the whole project; returns its exit code (it still emits when files have type errors). */
@@ -57,10 +59,25 @@ const common = {
 };
 
 async function bundle() {
+  const result = await bundleCli('cli/run.ts', bundleFile);
+  const skitRead = await bundleCli('cli/run-skit-read.ts', skitReadBundleFile);
+  await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.cjs'), format: 'cjs' });
+  // the hub's normalizer thread (hub/normalize/threaded.ts starts ./normalize-thread.js next to the bundle)
+  await build({ ...common, entryPoints: ['hub/normalize/normalize-thread.ts'], outfile: join(outdir, 'normalize-thread.js'), format: 'esm', external: [...EXTERNAL, 'lmdb'] });
+  await writeFile(join(root, 'dist', 'cli-bundle.meta.json'), JSON.stringify(result.metafile));
+  const bytes = (r) => r.metafile.outputs[Object.keys(r.metafile.outputs)[0]].bytes;
+  return [
+    { file: bundleFile, cache: cacheFile, bytes: bytes(result) },
+    { file: skitReadBundleFile, cache: skitReadCacheFile, bytes: bytes(skitRead) },
+  ];
+}
+
+/** One CLI entry as a CommonJS script for cli/sf.cts to run from a code cache. */
+async function bundleCli(entry, outfile) {
   const result = await build({
     ...common,
-    entryPoints: ['cli/run.ts'],
-    outfile: bundleFile,
+    entryPoints: [entry],
+    outfile,
     format: 'cjs',
     external: EXTERNAL,
     alias: { lmdb: './node_modules/lmdb/dist/index.cjs' },
@@ -75,12 +92,8 @@ async function bundle() {
     banner: { js: "const __sfBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     metafile: true,
   });
-  await writeFile(bundleFile, asciiOnly(await readFile(bundleFile, 'utf8')));
-  await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.cjs'), format: 'cjs' });
-  // the hub's normalizer thread (hub/normalize/threaded.ts starts ./normalize-thread.js next to the bundle)
-  await build({ ...common, entryPoints: ['hub/normalize/normalize-thread.ts'], outfile: join(outdir, 'normalize-thread.js'), format: 'esm', external: [...EXTERNAL, 'lmdb'] });
-  await writeFile(join(root, 'dist', 'cli-bundle.meta.json'), JSON.stringify(result.metafile));
-  return result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes;
+  await writeFile(outfile, asciiOnly(await readFile(outfile, 'utf8'), relative(root, outfile)));
+  return result;
 }
 
 /**
@@ -129,9 +142,9 @@ function nativeAddonFastPath(file, text) {
  * regular expression literals, where `\uXXXX` means the same character (surrogate pairs included,
  * with or without the u flag) unless it follows a backslash, which is refused.
  */
-function asciiOnly(text) {
+function asciiOnly(text, name) {
   return text.replace(/[^\x00-\x7f]/g, (ch, offset) => {
-    if (text[offset - 1] === '\\') throw new Error(`sf-bundle.cjs: cannot escape the escaped non-ASCII character at offset ${offset}`);
+    if (text[offset - 1] === '\\') throw new Error(`${name}: cannot escape the escaped non-ASCII character at offset ${offset}`);
     return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
@@ -193,15 +206,15 @@ async function writeKit(dir) {
 async function main() {
   const tsc = process.argv.includes('--bundle-only') ? 0 : typecheckAndEmit();
   // bundle even when tsc reported type errors: the emitted JS still runs, and so must the CLI
-  const bytes = await bundle();
+  const bundles = await bundle();
   await trainCodeCache();
-  const sizes = [];
-  for (const file of [cacheFile, skitReadCacheFile]) {
-    const cache = await stat(file).catch(() => null);
-    if (!cache) throw new Error(`the training runs did not write ${relative(process.cwd(), file)}: dist/cli/sf.cjs did not start the bundle (run the full build, not --bundle-only, after changing cli/sf.cts)`);
-    sizes.push(`${Math.round(cache.size / 1024)} KiB`);
+  const lines = [];
+  for (const b of bundles) {
+    const cache = await stat(b.cache).catch(() => null);
+    if (!cache) throw new Error(`the training runs did not write ${relative(root, b.cache)}: dist/cli/sf.cjs did not start ${relative(root, b.file)} (run the full build, not --bundle-only, after changing cli/sf.cts)`);
+    lines.push(`bundled ${relative(root, b.file)} (${Math.round(b.bytes / 1024)} KiB) with a ${Math.round(cache.size / 1024)} KiB code cache\n`);
   }
-  process.stdout.write(`bundled dist/cli/sf-bundle.cjs (${Math.round(bytes / 1024)} KiB) with code caches of ${sizes.join(' and ')}\n`);
+  process.stdout.write(lines.join(''));
   process.exitCode = tsc;
 }
 

@@ -12,12 +12,12 @@ import { packCommand } from './pack.js';
 import { publishCommand } from './publish.js';
 import { pullCommand } from './pull.js';
 import { validateCommand } from './validate.js';
+import { SKIT_FAMILY } from './read-family.js';
 
 /** `sf skit ...`: the SKIT package-manager family. */
 export function skitFamily() {
   return subcommands({
-    name: 'skit',
-    description: 'Create, validate, hash, pack, install and manage SKITs',
+    ...SKIT_FAMILY,
     cmds: {
       init: initCommand,
       validate: validateCommand,
