@@ -195,7 +195,9 @@ async function writeKit(dir) {
     'README.md': '---\nskit: 1\nid: train/kit\nskills:\n  - name: alpha\n    path: skills/alpha\n  - name: beta\n    path: skills/beta\n---\n\n# train kit\n',
     'skills/alpha/SKILL.md': '---\nname: alpha\ndescription: Trains the code cache. Use it never.\n---\n\n# alpha\n',
     'skills/alpha/references/notes.md': '# notes\n',
-    'skills/beta/SKILL.md': '---\nname: beta\ndescription: Trains the code cache too. Use it never.\n---\n\n# beta\n',
+    // quoted and commented: read by the yaml library (alpha's plain frontmatter is not), so the
+    // cache holds both readers
+    'skills/beta/SKILL.md': '---\nname: beta # the second skill\ndescription: "Trains the code cache too: use it never."\n---\n\n# beta\n',
   };
   for (const [rel, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, rel)), { recursive: true });

@@ -17,14 +17,19 @@ export function pointerSegment(key: string | number): string {
  * YAML was cut out of a larger file (frontmatter starts on line 2).
  */
 export class YamlPositions {
-  private readonly offsets = new Map<string, number>();
-
+  /**
+   * `offsets`: the offset behind each pointer (see yaml-plain.ts; fromDocument finds them in a
+   * parsed document).
+   */
   constructor(
-    doc: Document,
+    private readonly offsets: Map<string, number>,
     private readonly lines: LineCounter,
     private readonly lineOffset: number,
-  ) {
-    if (doc.contents) this.visit(doc.contents as Node, '');
+  ) {}
+
+  /** The positions of a document parsed by the yaml library. */
+  static fromDocument(doc: Document, lines: LineCounter, lineOffset: number): YamlPositions {
+    return new YamlPositions(documentOffsets(doc), lines, lineOffset);
   }
 
   /** Position of `pointer`, or of its nearest ancestor that has one; the document start for ''. */
@@ -42,24 +47,32 @@ export class YamlPositions {
     const { line, col } = this.lines.linePos(offset);
     return { line: line + this.lineOffset, column: col };
   }
+}
 
-  private visit(node: Node | null, pointer: string): void {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        const keyNode = pair.key as Node | null;
-        const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-        const child = `${pointer}/${pointerSegment(key)}`;
-        const start = keyNode?.range?.[0] ?? (pair.value as Node | null)?.range?.[0];
-        if (start !== undefined && !this.offsets.has(child)) this.offsets.set(child, start);
-        this.visit(pair.value as Node | null, child);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        const child = `${pointer}/${i}`;
-        const start = (item as Node | null)?.range?.[0];
-        if (start !== undefined) this.offsets.set(child, start);
-        this.visit(item as Node | null, child);
-      });
+/** The offset behind every pointer of a parsed document. */
+export function documentOffsets(doc: Document): Map<string, number> {
+  const offsets = new Map<string, number>();
+  if (doc.contents) visit(doc.contents as Node, '', offsets);
+  return offsets;
+}
+
+/** Records the offset of every pointer below `node` (the key of a pair, the start of an item). */
+function visit(node: Node | null, pointer: string, offsets: Map<string, number>): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const child = `${pointer}/${pointerSegment(key)}`;
+      const start = keyNode?.range?.[0] ?? (pair.value as Node | null)?.range?.[0];
+      if (start !== undefined && !offsets.has(child)) offsets.set(child, start);
+      visit(pair.value as Node | null, child, offsets);
     }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      const child = `${pointer}/${i}`;
+      const start = (item as Node | null)?.range?.[0];
+      if (start !== undefined) offsets.set(child, start);
+      visit(item as Node | null, child, offsets);
+    });
   }
 }
