@@ -1,4 +1,5 @@
-import { lstat, readdir } from 'node:fs/promises';
+// fs.promises is read when first used: the sync walk (tree-sync.ts) never loads node:fs/promises
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 
 /** Mode class of a tree entry. Only two classes exist so hashes do not depend on umask or OS. */
@@ -47,7 +48,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const files: TreeFile[] = [];
   const oddities: TreeOddity[] = [];
   async function visit(dirAbs: string, dirRel: string): Promise<void> {
-    const entries = await readdir(dirAbs, { withFileTypes: true });
+    const entries = await fsp.readdir(dirAbs, { withFileTypes: true });
     await Promise.all(
       entries.map(async (entry) => {
         const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
@@ -59,7 +60,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
         if (ignore(rel, false)) return;
         if (entry.isSymbolicLink()) return void oddities.push({ path: rel, kind: 'symlink' });
         if (!entry.isFile()) return void oddities.push({ path: rel, kind: 'special' });
-        const st = await lstat(abs);
+        const st = await fsp.lstat(abs);
         files.push({ path: rel, mode: st.mode & 0o111 ? 'exec' : 'file', size: st.size, abs });
       }),
     );

@@ -1,5 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, readSync, promises as fsp } from 'node:fs';
 import { hasErrno } from '../errors/index.js';
 import { contentNeed, HEAD_BYTES } from './capabilities.js';
 import type { TreeFile } from './tree.js';
@@ -37,7 +36,7 @@ export async function readValidationContents(files: readonly TreeFile[], maxFile
     while (next < wanted.length) {
       const { file: f, need } = wanted[next++];
       try {
-        contents.set(f.path, need === 'full' ? await readFile(f.abs) : await readHead(f.abs));
+        contents.set(f.path, need === 'full' ? await fsp.readFile(f.abs) : await readHead(f.abs));
       } catch (e) {
         // a file removed between the walk and the read is simply not there any more
         if (!hasErrno(e, 'ENOENT')) throw e;
@@ -49,7 +48,7 @@ export async function readValidationContents(files: readonly TreeFile[], maxFile
 }
 
 async function readHead(abs: string): Promise<Uint8Array> {
-  const fh = await open(abs, 'r');
+  const fh = await fsp.open(abs, 'r');
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);

@@ -1,5 +1,4 @@
-import { statSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { statSync, type Stats, promises as fsp } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { hasErrno, SfError } from '../errors/index.js';
 import { resolveLimits, type SkitLimits } from './limits.js';
@@ -38,7 +37,7 @@ export interface ValidateOptions {
  */
 export async function validateSkitDir(root: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const abs = resolve(root);
-  assertDirectory(abs, await stat(abs).catch((e: unknown) => notFound(abs, e)));
+  assertDirectory(abs, await fsp.stat(abs).catch((e: unknown) => notFound(abs, e)));
   const tree = options.tree ?? (await walkTree(abs));
   const contents = await readValidationContents(tree.files, resolveLimits(options.limits).maxFileBytes);
   return validateTree(abs, tree, contents, options);

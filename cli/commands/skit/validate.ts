@@ -1,5 +1,5 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
-import { stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { hasErrno } from '../../../core/errors/index.js';
 import { out, printDiagnostics, printJson } from '../../output/print.js';
@@ -36,7 +36,7 @@ export const validateCommand = command({
 async function skitRoot(path: string): Promise<string> {
   if (!DESCRIPTOR_FILES.has(basename(path))) return path;
   try {
-    return (await stat(path)).isFile() ? dirname(path) : path;
+    return (await fsp.stat(path)).isFile() ? dirname(path) : path;
   } catch (e) {
     if (hasErrno(e, 'ENOENT')) return path;
     throw e;
