@@ -32,15 +32,6 @@ export interface DigestOptions {
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 const DEFAULT_CHUNK = 256 * 1024;
 
-/**
- * Largest file that head() hashes on this thread when workers share the job. A caller that wants
- * every head (validation) would otherwise hash in step with the workers until the queue is empty,
- * and its own remaining work (planning the listings) would run after the last digest, with the
- * workers idle; reading the head of a larger file directly costs one open and leaves the file to
- * the queue, so the workers still have files to hash while this thread does that work.
- */
-const HASH_FOR_HEAD_MAX = 64 * 1024;
-
 /** A hashing job in progress: workers are already reading; the caller joins with `finish()`. */
 export interface DigestRun {
   /** Joins the hashing on this thread and resolves with index-aligned digests (SF_E_IO when a file cannot be read). */
@@ -162,8 +153,13 @@ function runJob(job: HashJob, { workers }: JobWorkers): DigestRun {
     abort(job);
     for (const w of workers) void w.worker.terminate();
   };
+  // With workers, this thread hashes a file for its head only when the file fits one read (opening
+  // it to hash costs little more than opening it for its first bytes). A caller that wants every
+  // head (validation) would otherwise hash in step with the workers until the queue is empty, and
+  // its own remaining work (planning the listings) would run after the last digest with the workers
+  // idle; a larger file has its first bytes read directly and stays in the queue for them.
   const head = (index: number) => {
-    const got = headOf(job, index, workers.length > 0 ? HASH_FOR_HEAD_MAX : Infinity);
+    const got = headOf(job, index, workers.length > 0 ? job.chunkSize : Infinity);
     headFailure ??= got.failure ?? null;
     return got.head;
   };
