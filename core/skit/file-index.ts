@@ -70,3 +70,18 @@ export function ancestors(path: string): string[] {
   for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
   return out;
 }
+
+/**
+ * The ancestors of `path` not in `seen`, deepest first, for callers that record every ancestor of
+ * each path they see: the deepest one already seen means all above it were, so a tree's
+ * directories are each visited once instead of once per file below them.
+ */
+export function unseenAncestors(path: string, seen: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+    const dir = path.slice(0, cut);
+    if (seen.has(dir)) break;
+    out.push(dir);
+  }
+  return out;
+}

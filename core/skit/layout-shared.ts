@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { DescriptorSkill } from './descriptor.js';
 import type { Locate } from './descriptor-source.js';
-import { ancestors, type FileIndex, type LayoutFile } from './file-index.js';
+import { ancestors, unseenAncestors, type FileIndex, type LayoutFile } from './file-index.js';
 import { diagnostic } from './rules.js';
 import { checkRelativePath, collisionKey, isWithin, PATH_PROBLEM_TEXT } from './safe-path.js';
 
@@ -85,11 +85,7 @@ class Occupancy {
 
   private take(path: string): void {
     this.files.set(collisionKey(path), path);
-    // deepest directory first: once one is taken, so is everything above it (files of one
-    // directory share their ancestors, so each is keyed once instead of once per file)
-    for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
-      const dir = path.slice(0, cut);
-      if (this.taken.has(dir)) break;
+    for (const dir of unseenAncestors(path, this.taken)) {
       this.taken.add(dir);
       this.dirs.set(collisionKey(dir), dir);
     }

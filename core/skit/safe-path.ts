@@ -1,3 +1,5 @@
+import { unseenAncestors } from './file-index.js';
+
 /**
  * Safe relative paths: the one rule set used by validation, hashing, archive unpacking and
  * projection. A safe path is a forward-slash relative path that stays inside its root on every
@@ -153,7 +155,6 @@ export function findCollisions(paths: Iterable<string>): PathCollision[] {
     else if (first !== p) collisions.push({ first, second: p, kind: first.normalize('NFC') === p.normalize('NFC') ? 'unicode-normalization' : 'case' });
   };
   const exact = new Set<string>();
-  const fresh: string[] = [];
   for (const raw of paths) {
     const p = raw.endsWith('/') ? raw.slice(0, -1) : raw;
     if (exact.has(p)) {
@@ -161,14 +162,8 @@ export function findCollisions(paths: Iterable<string>): PathCollision[] {
       continue;
     }
     exact.add(p);
-    // every directory prefix of the path occupies its name too; the deepest one already noted
-    // means all above it were (they are noted with it), so only the new ones are keyed, outermost first
-    fresh.length = 0;
-    for (let cut = p.lastIndexOf('/'); cut > 0; cut = p.lastIndexOf('/', cut - 1)) {
-      const dir = p.slice(0, cut);
-      if (noted.has(dir)) break;
-      fresh.push(dir);
-    }
+    // every directory prefix of the path occupies its name too; the new ones are keyed outermost first
+    const fresh = unseenAncestors(p, noted);
     for (let i = fresh.length - 1; i >= 0; i--) note(fresh[i]);
     note(p);
   }
