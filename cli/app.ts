@@ -2,6 +2,7 @@ import { binary, runSafely, subcommands } from 'cmd-ts';
 import { exitCodeFor, isSfError } from '../core/errors/index.js';
 import { FORGE_VERSION } from '../core/version.js';
 import { err } from './output/print.js';
+import { write } from './output/stdio.js';
 import { red, dim, sanitize } from './output/style.js';
 
 /** True when the user asked for machine output, so errors go out as JSON too. */
@@ -21,7 +22,7 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {
       const { exitCode, message, into } = result.error.config;
-      (into === 'stdout' ? process.stdout : process.stderr).write(message + '\n');
+      write(into === 'stdout' ? 'stdout' : 'stderr', message + '\n');
       return exitCode === 0 ? 0 : 2;
     }
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -33,18 +34,18 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
 function reportError(e: unknown, json: boolean): number {
   if (isSfError(e)) {
     if (json) {
-      process.stderr.write(JSON.stringify({ error: e.toJSON() }, null, 2) + '\n');
+      write('stderr', JSON.stringify({ error: e.toJSON() }, null, 2) + '\n');
     } else {
       const loc = e.location?.file
         ? ` (${sanitize(e.location.file)}${e.location.line ? `:${e.location.line}${e.location.column ? `:${e.location.column}` : ''}` : ''}${e.location.pointer ? ` ${e.location.pointer}` : ''})`
         : '';
-      err(`${red('error', process.stderr)}[${e.code}]: ${sanitize(e.message)}${loc}`);
-      if (e.hint) err(dim(`  hint: ${sanitize(e.hint)}`, process.stderr));
+      err(`${red('error', 'stderr')}[${e.code}]: ${sanitize(e.message)}${loc}`);
+      if (e.hint) err(dim(`  hint: ${sanitize(e.hint)}`, 'stderr'));
     }
     return exitCodeFor(e.code);
   }
   const message = e instanceof Error ? e.stack ?? e.message : String(e);
-  if (json) process.stderr.write(JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e) } }) + '\n');
-  else err(`${red('internal error', process.stderr)}[SF_E_INTERNAL]: ${message}\n  please report this with the command you ran and \`sf --version\``);
+  if (json) write('stderr', JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e) } }) + '\n');
+  else err(`${red('internal error', 'stderr')}[SF_E_INTERNAL]: ${message}\n  please report this with the command you ran and \`sf --version\``);
   return exitCodeFor('SF_E_INTERNAL');
 }

@@ -4,6 +4,7 @@
  * `sf skit validate` alone, a bundle a quarter the size); cli/sf.cts picks one.
  */
 import { trace } from '../core/trace/startup.js';
+import { whenFlushed, write } from './output/stdio.js';
 
 export interface CliOptions {
   /**
@@ -19,32 +20,19 @@ export function startCli(main: (argv: string[]) => Promise<number>, { exitWhenDo
   trace('cli loaded');
   process.on('exit', () => trace('exit'));
 
-  // A closed pipe (`sf skit hash | head`) is the reader's choice, not an error: stop quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
-
   main(process.argv).then(
     (code) => {
       process.exitCode = code;
       if (exitWhenDone) exitAfterFlush(code);
     },
     (e) => {
-      process.stderr.write(`internal error[SF_E_INTERNAL]: ${String(e)}\n`);
+      write('stderr', `internal error[SF_E_INTERNAL]: ${String(e)}\n`);
       process.exitCode = 10;
     },
   );
 }
 
-/** Exits with `code` once everything written to stdout and stderr has reached the OS (a pipe whose reader is slow holds the rest in memory). */
+/** Exits with `code` once everything written to stdout and stderr has reached the OS (see output/stdio.ts). */
 function exitAfterFlush(code: number): void {
-  let pending = 2;
-  const done = () => {
-    if (--pending === 0) process.exit(code);
-  };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+  whenFlushed(() => process.exit(code));
 }

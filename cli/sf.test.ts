@@ -75,4 +75,18 @@ describe('sf process behaviour', () => {
     assert.equal(code, 2);
     assert.match(stderr, /Not a valid subcommand name/);
   });
+
+  it('starts without node:tty or a stderr stream when output goes to pipes, and still honours DEBUG for cmd-ts', () => {
+    // cli/bundle/debug.ts and cli/bundle/tty.ts stand in for what cmd-ts's dependencies load at start-up
+    const quiet = spawnSync(process.execPath, ['--require', join(repoRoot, 'cli', 'fixtures', 'print-modules.cjs'), sfBin, 'skit', 'list', '--help'], { encoding: 'utf8' });
+    assert.equal(quiet.status, 0, quiet.stderr);
+    const modules = /^MODULES (.*)$/m.exec(quiet.stderr)?.[1].split(' ') ?? [];
+    assert.ok(modules.includes('hook-ran'), `the fixture printed no module list: ${quiet.stderr}`);
+    for (const m of ['tty', 'net']) assert.ok(!modules.includes(m), `node:${m} was loaded: ${modules.join(', ')}`);
+    assert.doesNotMatch(quiet.stderr, /cmd-ts:parser/);
+
+    const debug = spawnSync(process.execPath, [sfBin, 'skit', 'list', '--help'], { encoding: 'utf8', env: { ...process.env, DEBUG: 'cmd-ts:*' } });
+    assert.equal(debug.status, 0);
+    assert.match(debug.stderr, /cmd-ts:parser Registered/);
+  });
 });

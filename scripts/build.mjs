@@ -83,7 +83,7 @@ async function bundleCli(entry, outfile) {
     alias: { lmdb: './node_modules/lmdb/dist/index.cjs' },
     // lmdbLocatesItself resolves lmdb's real file on purpose
     logOverride: { 'require-resolve-not-external': 'silent' },
-    plugins: [lmdbLocatesItself],
+    plugins: [lmdbLocatesItself, lightStartupChecks],
     // import() becomes require() (and lazy initialization for bundled modules): a script run from a
     // code cache has no dynamic-import callback, and require() of the CommonJS builds is faster
     supported: { 'dynamic-import': false },
@@ -112,6 +112,23 @@ const lmdbLocatesItself = {
       // map costs ~2 ms, so that file is taken directly when it is there
       const locate = `var __sfLmdbFile = (() => { const p = require('node:path').join(__dirname, '..', '..', 'node_modules', 'lmdb', 'dist', 'index.cjs'); return require('node:fs').existsSync(p) ? p : require.resolve('lmdb'); })();`;
       return { contents: `${locate}\n${nativeAddonFastPath(args.path, text.replaceAll('__filename', '__sfLmdbFile'))}`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Two dependencies ask at load time whether stdout and stderr are terminals, in ways that load
+ * node:tty and net (and create process.stderr): cmd-ts's `debug` and the supports-color vendored
+ * in cmd-ts's chalk. In the CLI bundles they get cli/bundle/debug.ts (the real package only with
+ * DEBUG set) and cli/bundle/tty.ts (isatty answered by fstat first, see cli/output/stdio.ts).
+ */
+const lightStartupChecks = {
+  name: 'light-startup-checks',
+  setup(b) {
+    b.onResolve({ filter: /^debug$/ }, () => ({ path: join(root, 'cli', 'bundle', 'debug.ts') }));
+    b.onResolve({ filter: /^node:tty$/ }, (args) => {
+      if (!/[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]/.test(args.importer)) return undefined;
+      return { path: join(root, 'cli', 'bundle', 'tty.ts') };
     });
   },
 };

@@ -1,9 +1,11 @@
-/** Colours only when writing to a TTY and NO_COLOR is unset. */
-const enabled = (stream: NodeJS.WriteStream): boolean =>
-  Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+import { isTerminal, type Output } from './stdio.js';
 
-const wrap = (open: number, close: number) => (text: string, stream: NodeJS.WriteStream = process.stdout) =>
-  enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+/** Colours only when writing to a TTY and NO_COLOR is unset. */
+const enabled = (output: Output): boolean => !process.env.NO_COLOR && process.env.TERM !== 'dumb' && isTerminal(output);
+
+/** `text` in a colour or weight when it goes to a terminal (`output`, stdout unless told). */
+const wrap = (open: number, close: number) => (text: string, output: Output = 'stdout') =>
+  enabled(output) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 export const red = wrap(31, 39);
 export const yellow = wrap(33, 39);

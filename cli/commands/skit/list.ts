@@ -1,6 +1,6 @@
 import { command, flag, option, optional, string } from 'cmd-ts';
 import { compareIds } from '../../../core/text/compare.js';
-import { out, printJson, printTable } from '../../output/print.js';
+import { err, out, printJson, printTable } from '../../output/print.js';
 
 export const listCommand = command({
   name: 'list',
@@ -44,6 +44,6 @@ export const listCommand = command({
         }),
       );
     }
-    if (interrupted > 0) process.stderr.write(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\`\n`);
+    if (interrupted > 0) err(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\``);
   },
 });

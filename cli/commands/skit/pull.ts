@@ -30,7 +30,7 @@ export const pullCommand = command({
     const dest = resolve(a.out ?? ref.id.split('/')[1]);
     await downloadRelease(client, release, dest);
     if (release.deprecated && !a.json) {
-      err(yellow(`warning: ${release.skitId}@${release.version} is deprecated: ${sanitize(release.deprecated.message)}${release.deprecated.replacement ? ` (use ${sanitize(release.deprecated.replacement)})` : ''}`, process.stderr));
+      err(yellow(`warning: ${release.skitId}@${release.version} is deprecated: ${sanitize(release.deprecated.message)}${release.deprecated.replacement ? ` (use ${sanitize(release.deprecated.replacement)})` : ''}`, 'stderr'));
     }
     if (a.json) printJson({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated });
     else out(`pulled ${sanitize(release.skitId)}@${sanitize(release.version)} into ${sanitize(dest)} (bundle ${release.bundleHash} verified)`);

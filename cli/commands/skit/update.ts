@@ -36,7 +36,7 @@ export const updateCommand = command({
       if (outcomes.length === 0) out('nothing is installed here');
       for (const o of outcomes) {
         if (o.error) {
-          err(`${red('error', process.stderr)}[${o.error.code}]: ${sanitize(o.skitId)}: ${sanitize(o.error.message)}`);
+          err(`${red('error', 'stderr')}[${o.error.code}]: ${sanitize(o.skitId)}: ${sanitize(o.error.message)}`);
           if (o.error.hint) err(`  hint: ${sanitize(o.error.hint)}`);
         } else printChange(o.result!.changed ? 'updated' : 'unchanged', o.result!.record, o.result!.plan.notes);
       }

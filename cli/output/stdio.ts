@@ -1,0 +1,96 @@
+import { fstatSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * stdout and stderr, written with write(2) directly. Node's process.stdout for a pipe is a
+ * net.Socket, and asking whether a stream is a TTY loads node:tty: either costs 3-6 ms of start-up
+ * (net, stream and tty modules) in every command whose output goes to a pipe, as in scripts and
+ * benchmarks. A descriptor that will not take a write (EAGAIN: a non-blocking pipe shared with the
+ * parent) goes through Node's stream from then on, so the output stays in order; a reader that
+ * closed the pipe (`sf skit hash | head`) ends the command quietly, as it asked.
+ */
+
+export type Output = 'stdout' | 'stderr';
+
+const FD: Record<Output, 1 | 2> = { stdout: 1, stderr: 2 };
+/** outputs that went over to Node's stream (and stay there) */
+const viaStream = new Set<Output>();
+
+const streamOf = (output: Output): NodeJS.WriteStream => {
+  const stream = output === 'stdout' ? process.stdout : process.stderr;
+  if (!viaStream.has(output)) {
+    viaStream.add(output);
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') readerGone();
+      throw e;
+    });
+  }
+  return stream;
+};
+
+const readerGone = (): never => process.exit(process.exitCode ?? 0);
+
+/** Writes `text` to `output` completely (or hands the rest to Node's stream, see above). */
+export function write(output: Output, text: string): void {
+  if (viaStream.has(output)) {
+    streamOf(output).write(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(FD[output], bytes, done);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') readerGone();
+    if (code !== 'EAGAIN') throw e;
+  }
+  streamOf(output).write(bytes.subarray(done));
+}
+
+/**
+ * Calls `done` once everything written has reached the OS: at once unless an output went over to
+ * Node's stream (a slow reader can leave data queued there).
+ */
+export function whenFlushed(done: () => void): void {
+  let pending = viaStream.size;
+  if (pending === 0) return done();
+  const one = () => {
+    if (--pending === 0) done();
+  };
+  for (const output of viaStream) streamOf(output).write('', one);
+}
+
+const terminal = new Map<number, boolean>();
+
+/** Whether `output` is a terminal (see isTerminalFd). */
+export const isTerminal = (output: Output): boolean => isTerminalFd(FD[output]);
+
+/**
+ * Whether file descriptor `fd` is a terminal, as tty.isatty answers. Pipes, files and sockets are
+ * told apart by fstat without loading node:tty; so are Linux's memory devices (major 1: /dev/null,
+ * /dev/zero, ...), which are character devices like terminals. Any other character device is
+ * asked of tty.isatty.
+ */
+export function isTerminalFd(fd: number): boolean {
+  let answer = terminal.get(fd);
+  if (answer === undefined) {
+    answer = checkTerminal(fd);
+    terminal.set(fd, answer);
+  }
+  return answer;
+}
+
+function checkTerminal(fd: number): boolean {
+  let st;
+  try {
+    st = fstatSync(fd);
+  } catch {
+    return false;
+  }
+  if (!st.isCharacterDevice()) return false;
+  if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return false;
+  const tty = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  return tty.isatty(fd);
+}
