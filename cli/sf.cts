@@ -20,7 +20,6 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import zlib from 'node:zlib';
 import { isSkitRead } from './skit-read.cjs';
 
 const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
@@ -42,6 +41,8 @@ function startBundle(): boolean {
   const bytes = readFileSync(bundlePath);
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest
   const source = bytes.toString('latin1');
+  // node:zlib takes 2-4 ms to load: required only after the hash workers have started booting
+  const zlib = require('node:zlib') as typeof import('node:zlib');
   const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32; // Node >= 20.15
   const id = crc32 ? `${CACHE_MAGIC} ${crc32(bytes).toString(16)} ${bytes.length}\n` : undefined;
   const cachePath = join(here, `${name}.cache`);

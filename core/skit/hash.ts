@@ -104,9 +104,8 @@ function completeHashes(layout: SkitLayout, plan: HashPlan, digests: readonly Fi
     size: digests[index].size,
   }));
   const bundle = digestPreparedListing('bundle', plan.bundle.paths, files);
-  const byPath = new Map<string, FileDigest>(layout.files.map((f, i) => [f.path, digests[i]]));
   const skills = plan.skills.map(({ skill, listing }): SkillHash => {
-    const skillFiles: SkillFile[] = listing.entries.map((source) => withDigest(source, byPath.get(source.source)));
+    const skillFiles: SkillFile[] = listing.entries.map((source) => withDigest(source, digests[source.index]));
     return {
       name: skill.name,
       id: skillId(layout.id, skill.name),

@@ -86,12 +86,12 @@ describe('skill projections (core/skit/skill-files)', () => {
     );
   });
 
-  it('plans a projection without digests: the same files, each naming its SKIT source', () => {
+  it('plans a projection without digests: the same files, each naming its SKIT source and position', () => {
     const files = ['shared/ref/a.md', 'skills/one/SKILL.md', 'skills/one-two/x.md'].map((path) => ({ path, mode: 'file' as const, size: 1, abs: '' }));
     const layout: SkitLayout = { id: 'acme/kit', provisional: false, files, skills: [{ name: 'one', path: 'skills/one', defaultEnabled: true, shared: [{ from: 'shared/ref', to: 'references' }] }] };
     assert.deepEqual(skillFileSources(layout, layout.skills[0]), [
-      { path: 'SKILL.md', mode: 'file', source: 'skills/one/SKILL.md' },
-      { path: 'references/a.md', mode: 'file', source: 'shared/ref/a.md', from: 'shared/ref/a.md' },
+      { path: 'SKILL.md', mode: 'file', source: 'skills/one/SKILL.md', index: 1 },
+      { path: 'references/a.md', mode: 'file', source: 'shared/ref/a.md', index: 0, from: 'shared/ref/a.md' },
     ]);
   });
 });

@@ -33,6 +33,8 @@ export interface SkillFileSource {
   mode: ModeClass;
   /** the SKIT-relative path of the file in `layout.files` (its digest's key) */
   source: string;
+  /** the file's position in `layout.files` */
+  index: number;
   /** SKIT-relative (NFC) source path when the file comes from a shared mapping */
   from?: string;
 }
@@ -78,8 +80,8 @@ export function skillFileSources(layout: SkitLayout, skill: SkillEntry): SkillFi
 
   const skillDir = skill.path === '' ? '' : normalizeHashPath(skill.path);
   const ownPrefix = skillDir === '' ? '' : `${skillDir}/`;
-  for (const { nfc, file } of files.below(ownPrefix)) {
-    add({ path: nfc.slice(ownPrefix.length), mode: file.mode, source: file.path });
+  for (const { nfc, file, position } of files.below(ownPrefix)) {
+    add({ path: nfc.slice(ownPrefix.length), mode: file.mode, source: file.path, index: position });
   }
 
   skill.shared.forEach((mapping, i) => {
@@ -87,10 +89,10 @@ export function skillFileSources(layout: SkitLayout, skill: SkillEntry): SkillFi
     const to = normalizeHashPath(stripSlash(mapping.to));
     const below = `${from}/`;
     let matched = 0;
-    for (const { nfc, file } of files.fileOrBelow(from)) {
+    for (const { nfc, file, position } of files.fileOrBelow(from)) {
       const rest = nfc === from ? '' : nfc.slice(below.length);
       matched++;
-      add({ path: rest === '' ? to : `${to}/${rest}`, mode: file.mode, source: file.path, from: nfc }, i);
+      add({ path: rest === '' ? to : `${to}/${rest}`, mode: file.mode, source: file.path, index: position, from: nfc }, i);
     }
     if (matched === 0) {
       throw new SfError('SF_E_NOT_FOUND', `shared mapping ${i} of skill "${skill.name}": "${mapping.from}" matches no file of the SKIT`, {

@@ -81,7 +81,10 @@ export function startTreeDigests(root: string, options: DigestOptions = {}): Tre
         const k = walked ? indexOf.get(walked) : undefined;
         return k !== undefined && walked!.size === f.size && digests[k].size === f.size ? digests[k] : undefined;
       });
-      const missing = files.flatMap((f, i) => (out[i] === undefined ? [{ index: i, abs: join(root, ...f.path.split('/')), size: f.size }] : []));
+      const missing: { index: number; abs: string; size: number }[] = [];
+      for (let i = 0; i < files.length; i++) {
+        if (out[i] === undefined) missing.push({ index: i, abs: join(root, ...files[i].path.split('/')), size: files[i].size });
+      }
       if (missing.length > 0) {
         const fresh = await digestFiles(missing, options);
         missing.forEach((m, k) => (out[m.index] = fresh[k]));

@@ -13,7 +13,7 @@ import { diagnostic, type RuleCode } from './rules.js';
 import { checkSchema, skitSchema } from './schemas.js';
 import { checkSkillLinks } from './skill-links.js';
 import { validateSkillMd } from './skill-md.js';
-import type { TreeOddity } from './tree.js';
+import type { TreeFile, TreeOddity } from './tree.js';
 import type { SkitLayout } from './types.js';
 
 /**
@@ -161,5 +161,9 @@ function disclose(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.map((d) => (d.code === 'SKIT_SKILL_TRAVERSAL' && d.severity === 'error' ? { ...d, severity: 'warning' } : d));
 }
 
-const treeFiles = (index: FileIndex) => index.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, abs: f.abs ?? '' }));
+/**
+ * The layout's files. A walked file is passed on as it is (the same object): early hashing
+ * (tree-digests.ts) then finds its digest by identity instead of by path.
+ */
+const treeFiles = (index: FileIndex): TreeFile[] => index.files.map((f) => (f.abs !== undefined ? (f as TreeFile) : { path: f.path, mode: f.mode, size: f.size, abs: '' }));
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
