@@ -4,6 +4,6 @@
  */
 import { main } from './main.js';
 import { startCli } from './process.js';
-import { isSkitRead } from './skit-read.cjs';
+import { isSkitRead } from './entries.cjs';
 
 startCli(main, { exitWhenDone: isSkitRead(process.argv) });

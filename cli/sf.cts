@@ -4,8 +4,9 @@
  * reaches) into one CommonJS script, dist/cli/sf-bundle.cjs, with a V8 code cache trained on real
  * commands (dist/cli/sf-bundle.cache): Node 20 has no compile cache of its own, and resolving,
  * reading and compiling hundreds of module files used to be most of every command's run time.
- * `sf skit hash` and `sf skit validate` run a bundle of their own, a quarter of the size
- * (cli/run-skit-read.ts: dist/cli/sf-skit-read.cjs and .cache).
+ * The most frequent commands run smaller bundles of their own (cli/entries.cts): `sf skit hash`
+ * and `sf skit validate` one a quarter of the size, `sf add skit` and the library commands one
+ * about 60%.
  *
  * This file starts the bundle when the bundle is at least as new as this file; otherwise (a plain
  * `npx tsc -p .` rewrote this file after the last bundle, so the bundle may hold older code) it
@@ -20,18 +21,18 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { isSkitRead } from './skit-read.cjs';
+import { entryFor } from './entries.cjs';
 
 const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
 
 /**
- * Runs the bundle for this command line (dist/cli/sf-bundle.cjs, or sf-skit-read.cjs) if it is
+ * Runs the bundle for this command line (dist/cli/sf-bundle.cjs, sf-skit-read.cjs or sf-library.cjs, see cli/entries.cts) if it is
  * there and current; false when the modules must run instead.
  */
 function startBundle(): boolean {
   const self = __filename;
   const here = dirname(self);
-  const name = isSkitRead(process.argv) ? 'sf-skit-read' : 'sf-bundle';
+  const name = entryFor(process.argv);
   const bundlePath = join(here, `${name}.cjs`);
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
   if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot, sfBin, tempDir } from '../test-support/index.js';
 
@@ -21,11 +21,62 @@ describe('sf process behaviour', () => {
     return /bundle compiled \(([^,]+), code cache ([^)]*)\)/.exec(r.stderr)?.slice(1);
   };
 
-  it('runs skit hash and skit validate from their own bundle, every other command from the whole CLI, each with its code cache', () => {
+  it('runs hash/validate and the library commands from bundles of their own, every other command from the whole CLI, each with its code cache', () => {
     assert.deepEqual(startedFrom('skit', 'hash', '--help'), ['sf-skit-read.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', 'validate', '--help'), ['sf-skit-read.cjs', 'used']);
-    assert.deepEqual(startedFrom('skit', 'list', '--help'), ['sf-bundle.cjs', 'used']);
+    for (const args of [['add', 'skit'], ...['install', 'enable', 'disable', 'update', 'remove', 'list', 'doctor'].map((c) => ['skit', c])]) {
+      assert.deepEqual(startedFrom(...args, '--help'), ['sf-library.cjs', 'used'], args.join(' '));
+    }
+    assert.deepEqual(startedFrom('skit', 'pack', '--help'), ['sf-bundle.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', '--help'), ['sf-bundle.cjs', 'used']);
+    assert.deepEqual(startedFrom('add', '--help'), ['sf-bundle.cjs', 'used']);
+  });
+
+  it('answers add skit and the library commands exactly as the whole CLI does: output, state, errors and exit codes', async () => {
+    const dir = await tempDir('sf-library-');
+    try {
+      const kit = join(dir.path, 'kit');
+      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit, '--id', 'acme/kit'], { encoding: 'utf8' }).status, 0);
+      const home = join(dir.path, 'home');
+      const project = join(dir.path, 'project');
+      const steps = [
+        ['skit', 'list'],
+        ['skit', 'list', '--json'],
+        ['add', 'skit', kit, '--agent', 'claude-code', '--yes'],
+        ['skit', 'list'],
+        ['skit', 'disable', 'acme/kit:review', '--agent', 'claude-code'],
+        ['skit', 'enable', 'acme/kit:review', '--agent', 'claude-code'],
+        ['skit', 'doctor'],
+        ['skit', 'update', '--all'],
+        ['skit', 'remove', 'acme/kit'],
+        ['skit', 'install', kit, '--agent', 'claude-code', '--yes', '--json'],
+        ['skit', 'remove', 'nosuch/kit'],
+        ['add', 'skit', join(dir.path, 'missing'), '--yes'],
+        ['skit', 'list', '--bogus'],
+        ['add', 'skit', '--help'],
+        ['skit', 'doctor', '--help'],
+      ];
+      // the same steps in the same (fresh) directories, once through each entry
+      const replay = async (script: string) => {
+        await rm(home, { recursive: true, force: true });
+        await rm(project, { recursive: true, force: true });
+        await mkdir(join(project, '.git'), { recursive: true });
+        await mkdir(join(project, '.claude'), { recursive: true });
+        const env = { ...process.env, HOME: home, SF_HOME: join(home, '.sf'), NO_COLOR: '1' };
+        return steps.map((args) => {
+          const r = spawnSync(process.execPath, [script, ...args], { cwd: project, encoding: 'utf8', env });
+          // ids and times minted per run
+          const stable = (text: string) => text.replace(/"(installedAt|updatedAt|at|time|timestamp|id)": "[^"]*"/g, '"$1": "<varies>"');
+          return { args: args.join(' '), status: r.status, stdout: stable(r.stdout), stderr: stable(r.stderr) };
+        });
+      };
+      const library = await replay(sfBin);
+      const whole = await replay(join(repoRoot, 'dist', 'cli', 'sf-bundle.cjs'));
+      assert.equal(library[2].status, 0, library[2].stderr);
+      assert.deepEqual(library, whole);
+    } finally {
+      await dir.cleanup();
+    }
   });
 
   it('answers skit hash and skit validate exactly as the whole CLI does: output, errors and exit codes', async () => {

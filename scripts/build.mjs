@@ -5,7 +5,9 @@
 //   dist/cli/sf-bundle.cjs    cli/run.ts and everything it reaches, one CommonJS script (esbuild)
 //   dist/cli/sf-bundle.cache  V8 code cache of that script, trained here on real commands
 //   dist/cli/sf-skit-read.cjs, .cache  the same for cli/run-skit-read.ts: `sf skit hash` and
-//                             `sf skit validate` alone (cli/sf.cts picks the bundle)
+//                             `sf skit validate` alone
+//   dist/cli/sf-library.cjs, .cache    the same for cli/run-library.ts: `sf add skit` and the
+//                             library commands (cli/entries.cts says which bundle runs what)
 //   dist/cli/hash-worker.cjs  the hashing worker (core/skit/hash-worker.ts), its own small CommonJS
 //                             bundle (a CommonJS worker boots a few ms faster than a module)
 //   dist/cli/normalize-thread.js  the hub's normalizer thread (hub/normalize/normalize-thread.ts)
@@ -36,9 +38,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'cli');
 const bundleFile = join(outdir, 'sf-bundle.cjs');
 const cacheFile = join(outdir, 'sf-bundle.cache');
-const skitReadBundleFile = join(outdir, 'sf-skit-read.cjs');
-// trained by the `skit hash` and `skit validate` runs, which cli/sf.cts starts from that bundle
-const skitReadCacheFile = join(outdir, 'sf-skit-read.cache');
+/** The CLI bundles besides sf-bundle.cjs, by entry (cli/entries.cts); each cache is trained by the runs cli/sf.cts starts from it. */
+const ENTRY_BUNDLES = [
+  { entry: 'cli/run-skit-read.ts', name: 'sf-skit-read' },
+  { entry: 'cli/run-library.ts', name: 'sf-library' },
+];
 const EXTERNAL = ['bun:ffi', 'msgpackr-extract', 'protobufjs', 'hono', 'hono/*', '@hono/node-server', 'isomorphic-git', 'isomorphic-git/*', '@opentelemetry/*'];
 
 /** tsc over the whole project; returns its exit code (it still emits when files have type errors). */
@@ -60,17 +64,19 @@ const common = {
 
 async function bundle() {
   const result = await bundleCli('cli/run.ts', bundleFile);
-  const skitRead = await bundleCli('cli/run-skit-read.ts', skitReadBundleFile);
+  const entries = [];
+  for (const { entry, name } of ENTRY_BUNDLES) {
+    const file = join(outdir, `${name}.cjs`);
+    entries.push({ file, cache: join(outdir, `${name}.cache`), bytes: bytes(await bundleCli(entry, file)) });
+  }
   await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.cjs'), format: 'cjs' });
   // the hub's normalizer thread (hub/normalize/threaded.ts starts ./normalize-thread.js next to the bundle)
   await build({ ...common, entryPoints: ['hub/normalize/normalize-thread.ts'], outfile: join(outdir, 'normalize-thread.js'), format: 'esm', external: [...EXTERNAL, 'lmdb'] });
   await writeFile(join(root, 'dist', 'cli-bundle.meta.json'), JSON.stringify(result.metafile));
-  const bytes = (r) => r.metafile.outputs[Object.keys(r.metafile.outputs)[0]].bytes;
-  return [
-    { file: bundleFile, cache: cacheFile, bytes: bytes(result) },
-    { file: skitReadBundleFile, cache: skitReadCacheFile, bytes: bytes(skitRead) },
-  ];
+  return [{ file: bundleFile, cache: cacheFile, bytes: bytes(result) }, ...entries];
 }
+
+const bytes = (r) => r.metafile.outputs[Object.keys(r.metafile.outputs)[0]].bytes;
 
 /** One CLI entry as a CommonJS script for cli/sf.cts to run from a code cache. */
 async function bundleCli(entry, outfile) {
@@ -172,7 +178,7 @@ function asciiOnly(text, name) {
  */
 async function trainCodeCache() {
   await rm(cacheFile, { force: true });
-  await rm(skitReadCacheFile, { force: true });
+  for (const { name } of ENTRY_BUNDLES) await rm(join(outdir, `${name}.cache`), { force: true });
   const tmp = await mkdtemp(join(tmpdir(), 'sf-build-'));
   try {
     const home = join(tmp, 'home');
@@ -187,6 +193,9 @@ async function trainCodeCache() {
     delete env.SF_HUB_TOKEN;
     const runs = [
       ['--help'],
+      ['skit', 'init', join(tmp, 'scaffold')],
+      ['skit', 'pack', kit, '-o', join(tmp, 'kit.tgz')],
+      ['skit', 'agents'],
       ['skit', 'validate', kit],
       ['skit', 'validate', kit, '--json'],
       ['skit', 'hash', kit],
@@ -196,6 +205,9 @@ async function trainCodeCache() {
       ['skit', 'list', '--json'],
       ['skit', 'doctor'],
       ['skit', 'disable', 'train/kit:beta', '--agent', 'claude-code'],
+      ['skit', 'remove', 'train/kit'],
+      // from an archive too, so the library bundle's cache also holds the archive reader
+      ['add', 'skit', join(tmp, 'kit.tgz'), '--agent', 'claude-code', '--yes'],
       ['skit', 'remove', 'train/kit'],
     ];
     for (const args of runs) {

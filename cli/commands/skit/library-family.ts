@@ -1,0 +1,19 @@
+import { subcommands } from 'cmd-ts';
+import { disableCommand, enableCommand } from './enable.js';
+import { doctorCommand } from './doctor.js';
+import { installCommand } from './install-command.js';
+import { listCommand } from './list.js';
+import { removeCommand } from './remove.js';
+import { updateCommand } from './update.js';
+import { SKIT_FAMILY } from './read-family.js';
+
+/**
+ * `sf skit` with only the commands that install and manage SKITs in the local library: the
+ * command tree of cli/run-library.ts (with `sf add skit`), whose bundle holds nothing else.
+ */
+export function skitLibraryFamily() {
+  return subcommands({
+    ...SKIT_FAMILY,
+    cmds: { install: installCommand, enable: enableCommand, disable: disableCommand, update: updateCommand, remove: removeCommand, list: listCommand, doctor: doctorCommand },
+  });
+}
