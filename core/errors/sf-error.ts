@@ -16,14 +16,28 @@ export interface SfErrorOptions {
   cause?: unknown;
 }
 
+/** Marks SfError instances across module copies (see SfError[Symbol.hasInstance]). */
+const SF_ERROR = Symbol.for('forge.sf-error');
+
 /**
  * The base of every user-facing Forge error: a stable `code`, a message that says what was wrong,
- * the offending location, and a hint that says how to fix it.
+ * the offending location, and a hint that says how to fix it. Not meant to be subclassed (the
+ * instanceof check below recognizes every SfError, whatever its class).
  *
  * @example throw new SfError('SF_E_UNSAFE_PATH', 'path "../x" leaves the SKIT root', { hint: 'use a path inside the SKIT', location: { file: 'README.md' } })
  */
 export class SfError extends Error {
+  /**
+   * `instanceof SfError` holds for an SfError made by any copy of this module: code reached through
+   * a dynamic import() can be a second module instance (CommonJS and ES module copies under a
+   * loader such as tsx), and its errors must not stop being recognized.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [SF_ERROR]?: unknown })[SF_ERROR] === true;
+  }
+
   override readonly name = 'SfError';
+  private readonly [SF_ERROR] = true;
   readonly code: ErrorCode;
   readonly location?: ErrorLocation;
   readonly hint?: string;

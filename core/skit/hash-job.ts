@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { lazyBuiltin } from '../runtime/lazy-builtin.js';
 import { HEAD_BYTES } from './head-bytes.js';
 
 /**
@@ -151,11 +152,14 @@ export function hashClaimedFiles(job: HashJob): HashFailure | null {
 /** Takes path batches from this thread's port until file `index` has its path (they were sent before it was published). */
 function receivePaths(job: HashJob, index: number): void {
   while (index >= job.paths.length) {
-    const batch = job.port ? receiveMessageOnPort(job.port) : undefined;
+    const batch = job.port ? workerThreads().receiveMessageOnPort(job.port) : undefined;
     if (!batch) throw new Error(`file ${index} was published without its path reaching this thread`);
     for (const path of (batch.message as { paths: string[] }).paths) job.paths.push(path);
   }
 }
+
+// only a thread that receives paths over a port needs it (a worker, which has it loaded anyway)
+const workerThreads = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
 
 let ownBuffer: Buffer | undefined;
 

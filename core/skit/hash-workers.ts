@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { lazyBuiltin } from '../runtime/lazy-builtin.js';
 import { SfError } from '../errors/index.js';
 import { takeEarlyHashWorkers, type EarlyHashWorker } from './early-hash-workers.js';
 import { CLOSED, type HashFailure, type HashJob } from './hash-job.js';
@@ -10,6 +11,9 @@ import { CLOSED, type HashFailure, type HashJob } from './hash-job.js';
  */
 
 const MAX_THREADS = 4;
+
+// loaded when the first worker starts: most SKITs are hashed on this thread alone
+const workerThreads = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
 
 // From dist/ the worker is compiled JS. Under tsx (tests) it is the .ts source; Node 20 workers do
 // not inherit tsx's `--import` hooks, so a tiny bootstrap registers tsx before loading it.
@@ -23,8 +27,8 @@ const workerUrl = new URL(workerFile, import.meta.url);
  */
 export const spawnHashWorker = (job?: HashJob): Worker =>
   fromSource
-    ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
-    : new Worker(workerUrl, { workerData: job });
+    ? new (workerThreads().Worker)(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
+    : new (workerThreads().Worker)(workerUrl, { workerData: job });
 
 /**
  * Hash workers started before their job exists, so that their start-up (tens of milliseconds
@@ -58,7 +62,7 @@ function handOver(job: HashJob, workers: RunningWorker[]): JobWorkers {
       w.worker.postMessage(job);
       continue;
     }
-    const channel = new MessageChannel();
+    const channel = new (workerThreads().MessageChannel)();
     ports.push(channel.port1);
     w.worker.postMessage({ ...job, paths: [...job.paths], port: channel.port2 }, [channel.port2]);
   }

@@ -1,6 +1,5 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unpackArchive } from '../archive/index.js';
 import { SfError } from '../errors/index.js';
 import { describeTree } from './describe.js';
 import { discoverLayout } from './discover.js';
@@ -31,6 +30,8 @@ export function sniffArchive(bytes: Uint8Array): ArchiveFormat | undefined {
  * also unwrap a SKIT whose only top-level entry is `skills/`.
  */
 export async function materializeArchive(archive: string | Buffer, workDir: string): Promise<string> {
+  // the archive readers (zlib, streams, tar and zip parsers) load only for an archive source
+  const { unpackArchive } = await import('../archive/index.js');
   const dest = join(await mkdtemp(join(workDir, 'archive-')), 'tree');
   await unpackArchive(archive, dest, { strip: 0 });
   if ((await discoverLayout(dest)).kind !== 'empty') return dest;

@@ -1,8 +1,11 @@
-import { spawn } from 'node:child_process';
+import { lazyBuiltin } from '../runtime/lazy-builtin.js';
 import { SfError } from '../errors/index.js';
 import { isFullSha, type GitTransport } from './git-spec.js';
 import type { CloneResult } from './git-http.js';
 import { redactText } from './redact.js';
+
+// loaded only when a clone runs: node:child_process brings net and dgram with it
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /**
  * Clone over ssh:// (and scp-like user@host:path) or file:// with the system `git` binary, which
@@ -47,7 +50,7 @@ interface RunResult {
 
 function runGit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    const child = childProcess().spawn('git', args, {
       // PATH falls back to ours so a caller passing only credentials still finds git and ssh
       env: { PATH: process.env.PATH, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
