@@ -3,7 +3,7 @@ import type { HostAdapter, HostContext, HostDetection, ProjectedPath, Projection
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
-import { projectSkillDir } from '../shared/project.js';
+import { projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
 import { checkDestinations } from './collisions.js';
 import { isManagedConfigEdit, type ManagedConfigEdit } from './managed.js';
@@ -59,11 +59,9 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
       await spec.control.reconcile(old.file, ctx, old, { ...req, skills: [] }, new Map(), new Set());
     }
     const mode = projectionModeFrom(ctx.env);
-    const paths: ProjectedPath[] = [];
-    for (const skill of req.skills) {
-      const path = destMap.get(skill.skillId)!;
-      paths.push({ skillId: skill.skillId, path, mode: await projectSkillDir(skill.sourceDir, path, { mode, link: spec.link }) });
-    }
+    const targets = req.skills.map((skill) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: destMap.get(skill.skillId)! }));
+    const modes = await projectSkillDirs(targets, { mode, link: spec.link });
+    const paths: ProjectedPath[] = targets.map((t, i) => ({ skillId: t.skillId, path: t.dest, mode: modes[i] }));
     return {
       agent: spec.id,
       scope: ctx.scope,

@@ -5,7 +5,7 @@ import type { HostAdapter, HostContext, HostDetection, ProjectedPath, Projection
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
-import { cleanStaleStaging, projectSkillDir } from '../shared/project.js';
+import { cleanStaleStaging, projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
 import type { GenericAgentEntry } from './agents.js';
 import { expandAgentPath } from './paths.js';
@@ -66,13 +66,9 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
     const root = skillRoot(ctx);
     await cleanStaleStaging(root);
     const mode = projectionModeFrom(ctx.env);
-    const paths: ProjectedPath[] = [];
-    for (const skill of req.skills) {
-      if (!skill.enabled) continue;
-      const path = join(root, skillDirName(skill.name));
-      paths.push({ skillId: skill.skillId, path, mode: await projectSkillDir(skill.sourceDir, path, { mode, link: options.link }) });
-    }
-    return paths;
+    const targets = req.skills.filter((skill) => skill.enabled).map((skill) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: join(root, skillDirName(skill.name)) }));
+    const modes = await projectSkillDirs(targets, { mode, link: options.link });
+    return targets.map((t, i) => ({ skillId: t.skillId, path: t.dest, mode: modes[i] }));
   };
 
   return {

@@ -1,4 +1,4 @@
-import { symlink as fsSymlink } from 'node:fs/promises';
+import { symlinkSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
 
 /**
@@ -11,8 +11,9 @@ export interface LinkOps {
 }
 
 export const defaultLinkOps: LinkOps = {
-  // junctions need no privilege on Windows and behave like directory links for readers
-  symlink: (target, path) => fsSymlink(target, path, process.platform === 'win32' ? 'junction' : 'dir'),
+  // junctions need no privilege on Windows and behave like directory links for readers; made
+  // synchronously like the rest of a projection's metadata calls (see project.ts)
+  symlink: async (target, path) => symlinkSync(target, path, process.platform === 'win32' ? 'junction' : 'dir'),
 };
 
 /** How skill directories are projected: links into the store, copies, or links with a copy fallback. */

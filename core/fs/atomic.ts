@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { close, fchmod, fchown, fsync, open, write } from 'node:fs';
+import { close, closeSync, fchmod, fchown, fsync, fsyncSync, open, openSync, write } from 'node:fs';
 import { lstat, mkdir, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,17 @@ export async function fsyncDir(dir: string): Promise<void> {
     await fh.sync();
   } finally {
     await fh.close();
+  }
+}
+
+/** fsyncDir for callers that work synchronously (a few metadata calls in a row cost less without the thread-pool round trips). */
+export function fsyncDirSync(dir: string): void {
+  if (process.platform === 'win32') return;
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
