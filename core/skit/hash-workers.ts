@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../runtime/lazy-builtin.js';
+import { forwardWorkerOutput, OWN_STDIO } from '../runtime/worker-output.js';
 import { SfError } from '../errors/index.js';
 import { takeEarlyHashWorkers, type EarlyHashWorker } from './early-hash-workers.js';
 import { CLOSED, type HashFailure, type HashJob } from './hash-job.js';
@@ -27,8 +28,8 @@ const workerUrl = new URL(workerFile, import.meta.url);
  */
 export const spawnHashWorker = (job?: HashJob): Worker =>
   fromSource
-    ? new (workerThreads().Worker)(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job })
-    : new (workerThreads().Worker)(workerUrl, { workerData: job });
+    ? forwardWorkerOutput(new (workerThreads().Worker)(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`, { eval: true, workerData: job, ...OWN_STDIO }))
+    : forwardWorkerOutput(new (workerThreads().Worker)(workerUrl, { workerData: job, ...OWN_STDIO }));
 
 /**
  * Hash workers started before their job exists, so that their start-up (tens of milliseconds
