@@ -36,9 +36,14 @@ export function write(output: Output, text: string): void {
     streamOf(output).write(text);
     return;
   }
-  const bytes = Buffer.from(text, 'utf8');
+  // the string itself first: encoding it in Node's C++ costs less than a Buffer made here
+  // (~0.4 vs ~1 ms for `sf skit hash --json` of a large SKIT); only a partial write needs the bytes
+  let bytes: Buffer | undefined;
   let done = 0;
   try {
+    done = writeSync(FD[output], text);
+    if (done === Buffer.byteLength(text)) return;
+    bytes = Buffer.from(text, 'utf8');
     while (done < bytes.length) done += writeSync(FD[output], bytes, done);
     return;
   } catch (e) {
@@ -46,7 +51,7 @@ export function write(output: Output, text: string): void {
     if (code === 'EPIPE') readerGone();
     if (code !== 'EAGAIN') throw e;
   }
-  streamOf(output).write(bytes.subarray(done));
+  streamOf(output).write((bytes ?? Buffer.from(text, 'utf8')).subarray(done));
 }
 
 /**
