@@ -1,8 +1,9 @@
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
 import { hashSkit, type SkitHashes } from '../skit/hash.js';
-import { validateSkitDir } from '../skit/validate.js';
+import { validateSkitDirSync } from '../skit/validate.js';
 import { redactText, resolveSource, type ResolvedSource, type ResolveOptions } from '../sources/index.js';
 import { trace } from '../trace/startup.js';
 import type { Session } from './context.js';
@@ -35,15 +36,17 @@ export function withoutCredentials(value: string): string {
  * `cleanup`. Throws SF_E_VALIDATION (with `data.diagnostics`) when the SKIT is invalid.
  */
 export async function prepareRelease(session: Session, source: string, options: PrepareOptions = {}): Promise<Prepared> {
-  await mkdir(session.paths.tmp, { recursive: true });
-  const workDir = await mkdtemp(join(session.paths.tmp, `src-${process.pid}-`));
+  // made by resolveSource only when the source needs it (a local directory is used in place)
+  const workDir = join(session.paths.tmp, `src-${process.pid}-${randomBytes(6).toString('hex')}`);
   const cleanup = () => rm(workDir, { recursive: true, force: true });
   try {
     session.progress(`resolving ${redactText(source)}`);
     const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, env: session.env, resolvers: options.resolvers });
     trace('source resolved');
     session.progress('validating');
-    const validation = await validateSkitDir(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId });
+    // synchronous IO: an install waits for the verdict anyway, and a SKIT's few files read faster
+    // without a thread-pool round trip each (prepareRelease runs in CLI commands, never in a server)
+    const validation = validateSkitDirSync(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId });
     if (!validation.ok || !validation.layout) {
       throw new SfError('SF_E_VALIDATION', `the SKIT from ${withoutCredentials(resolved.canonical)} is not valid`, {
         hint: 'fix the errors listed above (see `sf skit validate`)',

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { describeTree } from './describe.js';
@@ -32,6 +32,7 @@ export function sniffArchive(bytes: Uint8Array): ArchiveFormat | undefined {
 export async function materializeArchive(archive: string | Buffer, workDir: string): Promise<string> {
   // the archive readers (zlib, streams, tar and zip parsers) load only for an archive source
   const { unpackArchive } = await import('../archive/index.js');
+  await mkdir(workDir, { recursive: true });
   const dest = join(await mkdtemp(join(workDir, 'archive-')), 'tree');
   await unpackArchive(archive, dest, { strip: 0 });
   if ((await discoverLayout(dest)).kind !== 'empty') return dest;

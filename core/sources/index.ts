@@ -48,10 +48,11 @@ export async function resolveSource(input: string, options: ResolveOptions): Pro
   if (source === '') {
     throw new SfError('SF_E_SOURCE', 'the source is empty', { hint: acceptedForms(await resolverChain(options)) });
   }
-  await mkdir(options.workDir, { recursive: true });
-  // a local path never needs the plug-ins (a provider function, e.g. the hub client and its stored logins, is not called)
+  // a local path never needs the plug-ins (a provider function, e.g. the hub client and its stored
+  // logins, is not called), nor workDir unless it is an archive (materializeArchive makes it)
   const local = localResolver(options.cwd, options.env);
   if (local.matches(source)) return local.resolve(source, options);
+  await mkdir(options.workDir, { recursive: true });
   const chain = await resolverChain(options);
   for (const resolver of chain) {
     if (resolver.matches(source)) return resolver.resolve(source, options);

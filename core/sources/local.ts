@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { hasErrno, SfError } from '../errors/index.js';
@@ -37,7 +36,8 @@ export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env)
       const abs = absolute(input, options.cwd, options.env ?? env);
       let real: string;
       try {
-        real = await realpath(abs);
+        // synchronous, like existsSync above: two quick calls, not worth two thread-pool round trips
+        real = realpathSync(abs);
       } catch (err) {
         if (!hasErrno(err, 'ENOENT') && !hasErrno(err, 'ENOTDIR')) throw err;
         throw new SfError('SF_E_NOT_FOUND', `no file or directory at ${abs}`, {
@@ -45,7 +45,7 @@ export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env)
           data: { path: abs },
         });
       }
-      const info = await stat(real);
+      const info = statSync(real);
       const base = { canonical: real, ...identity(real) };
       if (info.isDirectory()) {
         const resolved = await describeTree(real, { ...base, kind: 'local-dir' }, real);

@@ -28,7 +28,7 @@ export const DEFAULT_LIMITS: SourceLimits = {
 export interface ResolveOptions {
   /** base for relative local paths */
   cwd: string;
-  /** a private temp dir the caller owns and deletes; remote sources are materialized inside it */
+  /** a private temp dir the caller owns and deletes (created when a source needs it); remote sources and archives are materialized inside it */
   workDir: string;
   /** a release version (hub) or a git ref (git sources, when the source has no `#ref`) */
   version?: string;
