@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, rename } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { fsyncDir, removeTreeAtomic } from '../fs/atomic.js';
+import { fsyncDirSync, removeTreeAtomic } from '../fs/atomic.js';
 import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
 import { trace } from '../trace/startup.js';
 import type { InventoryFile, SkitHashes } from '../skit/hash.js';
@@ -94,16 +94,17 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
     try {
       await synced;
       trace('store: entry files fsynced');
-      await fsyncDir(staging);
-      await mkdir(paths.store, { recursive: true });
+      // a few metadata calls in a row: synchronous, without a thread-pool round trip each
+      fsyncDirSync(staging);
+      mkdirSync(paths.store, { recursive: true });
       try {
-        await rename(staging, storeEntryDir(paths, hashes.bundle));
+        renameSync(staging, storeEntryDir(paths, hashes.bundle));
       } catch (e) {
         // another process stored the same bundle first: content-addressed, so theirs is ours
         if (hasErrno(e, 'ENOTEMPTY') || hasErrno(e, 'EEXIST')) return 'existing';
         throw e;
       }
-      await fsyncDir(paths.store);
+      fsyncDirSync(paths.store);
       return 'created';
     } finally {
       await discard();
