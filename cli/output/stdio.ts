@@ -32,7 +32,8 @@ const readerGone = (): never => process.exit(process.exitCode ?? 0);
 
 /** Writes `text` to `output` completely (or hands the rest to Node's stream, see above). */
 export function write(output: Output, text: string): void {
-  if (viaStream.has(output)) {
+  // Windows consoles need Node's stream, which writes UTF-16 to them
+  if (viaStream.has(output) || process.platform === 'win32') {
     streamOf(output).write(text);
     return;
   }
