@@ -17,7 +17,7 @@
  *
  * This file is CommonJS: a module entry point would start Node's ESM loader first (~4 ms).
  */
-import { readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -76,11 +76,9 @@ function startHashWorkers(workerFile: string): void {
   const early: { worker: import('node:worker_threads').Worker; ended: Promise<Error | null> }[] = [];
   for (let i = 1; i < Math.min(availableParallelism(), 4); i++) {
     // stdout/stderr: true, or Worker would pipe them into process.stdout and process.stderr, which
-    // creates both streams here (net and tty for pipes, 1-2 ms); anything a worker prints is
-    // copied out with write(2) instead
+    // creates both streams here (net and tty for pipes, 1-2 ms); core/skit/hash-workers.ts
+    // forwards what a worker prints once it adopts the worker (core/runtime/worker-output.ts)
     const worker = new Worker(workerFile, { stdout: true, stderr: true });
-    worker.stdout.on('data', (d: Buffer) => copyOut(1, d));
-    worker.stderr.on('data', (d: Buffer) => copyOut(2, d));
     worker.unref();
     const ended = new Promise<Error | null>((resolve) => {
       worker.once('error', resolve);
@@ -90,15 +88,6 @@ function startHashWorkers(workerFile: string): void {
   }
   // the hand-off of core/skit/early-hash-workers.ts (an ES module, which this file cannot require)
   (globalThis as Record<symbol, unknown>)[Symbol.for('forge.sf.early-hash-workers')] = early;
-}
-
-/** Writes what a worker printed to `fd`; a closed or non-blocking pipe loses it rather than failing the command. */
-function copyOut(fd: number, data: Buffer): void {
-  try {
-    for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
-  } catch {
-    // nothing to do: see above
-  }
 }
 
 /** The V8 data of the cache file when its header is `id`, else undefined. */

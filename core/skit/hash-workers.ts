@@ -112,6 +112,9 @@ export interface RunningWorker {
 /** Takes over a worker started at process start (see early-hash-workers.ts). */
 function adoptWorker(early: EarlyHashWorker): RunningWorker {
   early.worker.ref();
+  // cli/sf.cts starts them with their own stdout/stderr (OWN_STDIO); their streams hold anything
+  // printed so far until this forwards it
+  forwardWorkerOutput(early.worker);
   const running = watchWorker(early.worker);
   const bootFailure = early.ended.then((e) => (e ? { path: '(hash worker)', message: e.message } : null));
   return { worker: early.worker, ended: Promise.race([running.ended, bootFailure]) };
