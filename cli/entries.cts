@@ -12,7 +12,8 @@
 
 export type CliEntry = 'sf-skit-read' | 'sf-library' | 'sf-bundle';
 
-const LIBRARY_SKIT_COMMANDS = new Set(['install', 'enable', 'disable', 'update', 'remove', 'list', 'doctor']);
+/** `sf skit` commands that run from sf-library (cli/commands/skit/library-family.ts has exactly these). */
+export const LIBRARY_SKIT_COMMANDS: ReadonlySet<string> = new Set(['install', 'enable', 'disable', 'update', 'remove', 'list', 'doctor']);
 
 /** The read-only SKIT commands: they exit as soon as their output is flushed. */
 export const isSkitRead = (argv: readonly string[]): boolean => argv[2] === 'skit' && (argv[3] === 'hash' || argv[3] === 'validate');

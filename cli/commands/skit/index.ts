@@ -14,25 +14,25 @@ import { pullCommand } from './pull.js';
 import { validateCommand } from './validate.js';
 import { SKIT_FAMILY } from './read-family.js';
 
+/** Every `sf skit` command by name. */
+export const skitCommands = {
+  init: initCommand,
+  validate: validateCommand,
+  hash: hashCommand,
+  pack: packCommand,
+  install: installCommand,
+  enable: enableCommand,
+  disable: disableCommand,
+  update: updateCommand,
+  remove: removeCommand,
+  list: listCommand,
+  doctor: doctorCommand,
+  agents: agentsCommand,
+  publish: publishCommand,
+  pull: pullCommand,
+};
+
 /** `sf skit ...`: the SKIT package-manager family. */
 export function skitFamily() {
-  return subcommands({
-    ...SKIT_FAMILY,
-    cmds: {
-      init: initCommand,
-      validate: validateCommand,
-      hash: hashCommand,
-      pack: packCommand,
-      install: installCommand,
-      enable: enableCommand,
-      disable: disableCommand,
-      update: updateCommand,
-      remove: removeCommand,
-      list: listCommand,
-      doctor: doctorCommand,
-      agents: agentsCommand,
-      publish: publishCommand,
-      pull: pullCommand,
-    },
-  });
+  return subcommands({ ...SKIT_FAMILY, cmds: skitCommands });
 }
