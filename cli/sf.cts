@@ -37,7 +37,8 @@ function startBundle(): boolean {
   const bundleStat = statSync(bundlePath, { throwIfNoEntry: false });
   if (!bundleStat || bundleStat.mtimeMs < statSync(self).mtimeMs) return false;
   // `sf skit hash` hashes on every core; its workers boot (30-40 ms) while the bundle loads
-  if (process.argv[2] === 'skit' && process.argv[3] === 'hash') startHashWorkers(join(here, 'hash-worker.cjs'));
+  const hashing = process.argv[2] === 'skit' && process.argv[3] === 'hash';
+  if (hashing) startHashWorkers(join(here, 'hash-worker.cjs'));
 
   const bytes = readFileSync(bundlePath);
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest
@@ -52,7 +53,7 @@ function startBundle(): boolean {
   const script = new Script(Module.wrap(source), { filename: bundlePath, cachedData });
   if (process.env.SF_TRACE_STARTUP === '1') {
     const state = cachedData ? (script.cachedDataRejected ? 'rejected by V8' : 'used') : 'none for this bundle';
-    process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  bundle compiled (${name}.cjs, code cache ${state})\n`);
+    trace(`bundle compiled (${name}.cjs, code cache ${state})`);
   }
   if (process.env.SF_CODE_CACHE_WRITE === '1' && id) {
     process.on('exit', () => {
@@ -61,6 +62,7 @@ function startBundle(): boolean {
       renameSync(tmp, cachePath);
     });
   }
+  if (hashing) optimizeNothing();
   const bundle = new Module(bundlePath);
   bundle.filename = bundlePath;
   bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(here);
@@ -68,6 +70,24 @@ function startBundle(): boolean {
   (script.runInThisContext() as (...args: unknown[]) => void).call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, here);
   return true;
 }
+
+/**
+ * Turns off V8's optimizing compiler for this process. `sf skit hash` keeps every core busy
+ * reading and hashing, so the background threads that optimize hot functions only take CPU from
+ * it, and the run is too short for optimized code to pay that back: about 6% of the wall time on
+ * 2 cores (npm run bench, hash.bench). The other commands leave a core idle and run faster with
+ * it. Set after the code cache was read: a changed flag changes the hash V8 checks the cache
+ * against, so the training runs (SF_CODE_CACHE_WRITE=1) must not set it either.
+ */
+function optimizeNothing(): void {
+  if (process.env.SF_CODE_CACHE_WRITE === '1') return;
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
+  trace('optimizing compiler off (hashing on every core)');
+}
+
+const trace = (what: string) => {
+  if (process.env.SF_TRACE_STARTUP === '1') process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  ${what}\n`);
+};
 
 /** Starts the bundle's hash workers (one per core besides this thread, at most 3) for core/skit/file-digests.ts to adopt. */
 function startHashWorkers(workerFile: string): void {

@@ -32,6 +32,25 @@ describe('sf process behaviour', () => {
     assert.deepEqual(startedFrom('add', '--help'), ['sf-bundle.cjs', 'used']);
   });
 
+  it('turns V8\'s optimizing compiler off for sf skit hash only, and still uses its code cache', async () => {
+    const dir = await tempDir('sf-no-opt-');
+    try {
+      const kit = join(dir.path, 'kit');
+      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit, '--id', 'acme/kit'], { encoding: 'utf8' }).status, 0);
+      const run = (...args: string[]) => spawnSync(process.execPath, [sfBin, ...args], { env: { ...process.env, SF_TRACE_STARTUP: '1' }, encoding: 'utf8' });
+      const hash = run('skit', 'hash', kit, '--json');
+      assert.equal(hash.status, 0, hash.stderr);
+      assert.match(hash.stderr, /bundle compiled \(sf-skit-read\.cjs, code cache used\)/);
+      assert.match(hash.stderr, /optimizing compiler off/);
+      // the digests do not depend on it
+      const plain = spawnSync(process.execPath, [sfBin, 'skit', 'hash', kit, '--json'], { encoding: 'utf8' });
+      assert.deepEqual(JSON.parse(hash.stdout), JSON.parse(plain.stdout));
+      for (const args of [['skit', 'validate', kit], ['skit', 'list']]) assert.doesNotMatch(run(...args).stderr, /optimizing compiler off/, args.join(' '));
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
   it('answers add skit and the library commands exactly as the whole CLI does: output, state, errors and exit codes', async () => {
     const dir = await tempDir('sf-library-');
     try {
