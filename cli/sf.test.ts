@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot, sfBin, tempDir } from '../test-support/index.js';
 
@@ -30,6 +30,16 @@ describe('sf process behaviour', () => {
     assert.deepEqual(startedFrom('skit', 'pack', '--help'), ['sf-bundle.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', '--help'), ['sf-bundle.cjs', 'used']);
     assert.deepEqual(startedFrom('add', '--help'), ['sf-bundle.cjs', 'used']);
+  });
+
+  it('gives every CommonJS build in dist/cli a working import.meta.url (esbuild would leave it empty)', async () => {
+    const dir = join(repoRoot, 'dist', 'cli');
+    const builds = (await readdir(dir)).filter((f) => f.endsWith('.cjs') && f !== 'sf.cjs' && f !== 'entries.cjs');
+    assert.ok(builds.includes('hash-worker.cjs') && builds.includes('sf-library.cjs'), builds.join(', '));
+    for (const file of builds) {
+      const text = await readFile(join(dir, file), 'latin1');
+      assert.doesNotMatch(text, /\bimport_meta\s*=\s*\{\s*\}/, `${file} has an empty import.meta`);
+    }
   });
 
   it('turns V8\'s optimizing compiler off for sf skit hash only, and still uses its code cache', async () => {

@@ -69,7 +69,7 @@ async function bundle() {
     const file = join(outdir, `${name}.cjs`);
     entries.push({ file, cache: join(outdir, `${name}.cache`), bytes: bytes(await bundleCli(entry, file)) });
   }
-  await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.cjs'), format: 'cjs' });
+  await build({ ...common, entryPoints: ['core/skit/hash-worker.ts'], outfile: join(outdir, 'hash-worker.cjs'), format: 'cjs', ...IMPORT_META_URL });
   // the hub's normalizer thread (hub/normalize/threaded.ts starts ./normalize-thread.js next to the bundle)
   await build({ ...common, entryPoints: ['hub/normalize/normalize-thread.ts'], outfile: join(outdir, 'normalize-thread.js'), format: 'esm', external: [...EXTERNAL, 'lmdb'] });
   await writeFile(join(root, 'dist', 'cli-bundle.meta.json'), JSON.stringify(result.metafile));
@@ -77,6 +77,16 @@ async function bundle() {
 }
 
 const bytes = (r) => r.metafile.outputs[Object.keys(r.metafile.outputs)[0]].bytes;
+
+/**
+ * `import.meta.url` in a CommonJS build: the file's own URL (esbuild would leave it undefined).
+ * cli/sf.cts runs the CLI bundles as CommonJS module bodies, so there too __filename is the bundle.
+ */
+const IMPORT_META_URL = {
+  define: { 'import.meta.url': '__sfImportMeta.url' },
+  // a getter: a hash worker would otherwise load node:url at start for a value it rarely reads
+  banner: { js: "const __sfImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+};
 
 /** One CLI entry as a CommonJS script for cli/sf.cts to run from a code cache. */
 async function bundleCli(entry, outfile) {
@@ -93,9 +103,7 @@ async function bundleCli(entry, outfile) {
     // import() becomes require() (and lazy initialization for bundled modules): a script run from a
     // code cache has no dynamic-import callback, and require() of the CommonJS builds is faster
     supported: { 'dynamic-import': false },
-    // cli/sf.cts runs the script as a CommonJS module body, so __filename is the bundle
-    define: { 'import.meta.url': '__sfBundleUrl' },
-    banner: { js: "const __sfBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    ...IMPORT_META_URL,
     metafile: true,
   });
   await writeFile(outfile, asciiOnly(await readFile(outfile, 'utf8'), relative(root, outfile)));
