@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { close, closeSync, fchmod, fchown, fsync, fsyncSync, open, openSync, write } from 'node:fs';
+import { close, closeSync, fchmod, fchown, fstatSync, fsync, fsyncSync, mkdirSync, open, openSync, readSync, write, writeSync } from 'node:fs';
 import { lstat, mkdir, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,27 +110,49 @@ export async function renameDurable(from: string, to: string): Promise<void> {
 }
 
 /**
- * Appends one line to an append-only log and fsyncs it. Lines are written with a single write
- * call in append mode, so concurrent appenders never interleave within a line (up to PIPE_BUF on
- * local filesystems, and in practice for small records).
+ * Appends `lines` to an append-only log with one write call in append mode and one fsync, so
+ * concurrent appenders never interleave within a line (up to PIPE_BUF on local filesystems, and in
+ * practice for small records). When this creates the log, its directory is fsynced too, so the new
+ * file's name is as durable as its lines. Synchronous: a few small calls in a row cost less than
+ * their thread-pool round trips, and the caller waits for the fsync either way.
  */
-export async function appendLineDurable(path: string, line: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const fh = await openAsync(path, 'a+', 0o600);
+export function appendLinesDurableSync(path: string, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const dir = dirname(path);
+  const madeDir = mkdirSync(dir, { recursive: true });
+  let created = true;
+  let fd: number;
+  try {
+    fd = openSync(path, 'ax+', 0o600);
+  } catch (e) {
+    if (!hasErrno(e, 'EEXIST')) throw e;
+    created = false;
+    fd = openSync(path, 'a+', 0o600);
+  }
   try {
     // a crash mid-append can leave a torn last line; start on a fresh line so only that one is lost
-    const { size } = await fh.stat();
-    let lead = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) lead = '\n';
-    }
-    await fh.write(lead + (line.endsWith('\n') ? line : line + '\n'));
-    await fh.sync();
+    let text = created ? '' : leadFor(fd);
+    for (const line of lines) text += line.endsWith('\n') ? line : `${line}\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
+  if (created) {
+    fsyncDirSync(dir);
+    // directories mkdir made just now: each one's name lives in its parent
+    if (madeDir) for (let d = dir; d !== dirname(madeDir); d = dirname(d)) fsyncDirSync(dirname(d));
+  }
+}
+
+/** '\n' when the file open at `fd` ends without one (a torn last line), else ''. */
+function leadFor(fd: number): string {
+  const { size } = fstatSync(fd);
+  if (size === 0) return '';
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a ? '' : '\n';
 }
 
 /** fsync one file by path. */

@@ -80,7 +80,7 @@ async function runStep(session: Session, step: Step, release: LiveRelease | null
 async function commitPlan(session: Session, lib: Library, intent: IntentRecord<Plan>, replay: boolean): Promise<InstallationRecord | null> {
   const plan = intent.plan!;
   const present = replay ? await outboxEventIds(session.paths) : new Set<string>();
-  await appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
+  appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
   trace('outbox appended');
   crashPoint(`${plan.op}:after-outbox`);
   lib.commit({

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
@@ -38,7 +39,10 @@ export function withoutCredentials(value: string): string {
 export async function prepareRelease(session: Session, source: string, options: PrepareOptions = {}): Promise<Prepared> {
   // made by resolveSource only when the source needs it (a local directory is used in place)
   const workDir = join(session.paths.tmp, `src-${process.pid}-${randomBytes(6).toString('hex')}`);
-  const cleanup = () => rm(workDir, { recursive: true, force: true });
+  // a local directory is used in place: then there is nothing to remove (and no thread-pool round trip to make)
+  const cleanup = async () => {
+    if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
+  };
   try {
     session.progress(`resolving ${redactText(source)}`);
     const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, env: session.env, resolvers: options.resolvers });

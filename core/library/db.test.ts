@@ -94,11 +94,19 @@ describe('core/library: the LMDB canonical library', () => {
       installer_version: '0.1.0',
       skills: [],
     });
-    await appendOutbox(paths, [event('e1')]);
-    const { appendFile } = await import('node:fs/promises');
+    const { appendFile, readFile, stat } = await import('node:fs/promises');
+    // nothing to append creates nothing
+    appendOutbox(paths, []);
+    await assert.rejects(stat(paths.outbox), { code: 'ENOENT' });
+    appendOutbox(paths, [event('e1')]);
+    assert.equal((await stat(paths.outbox)).mode & 0o777, 0o600);
     await appendFile(paths.outbox, '{"event_id":"torn');
-    await appendOutbox(paths, [event('e2')]);
+    appendOutbox(paths, [event('e2')]);
     assert.deepEqual([...(await outboxEventIds(paths))].sort(), ['e1', 'e2']);
     assert.deepEqual((await readOutbox(paths)).map((e) => e.event_id), ['e1', 'e2']);
+    // several events: one line each, in order, after the last complete line
+    appendOutbox(paths, [event('e3'), event('e4')]);
+    assert.deepEqual((await readOutbox(paths)).map((e) => e.event_id), ['e1', 'e2', 'e3', 'e4']);
+    assert.equal((await readFile(paths.outbox, 'utf8')).split('\n').length, 6); // e1, torn, e2, e3, e4, ''
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hasErrno } from '../errors/index.js';
-import { appendLineDurable } from '../fs/atomic.js';
+import { appendLinesDurableSync } from '../fs/atomic.js';
 import type { SfPaths } from './paths.js';
 import type { InventoryEvent } from './types.js';
 
@@ -9,9 +9,9 @@ import type { InventoryEvent } from './types.js';
  * telemetry layer ships and acknowledges records later; install commands only ever append.
  */
 
-/** Appends `events`, one durable line each. */
-export async function appendOutbox(paths: SfPaths, events: readonly InventoryEvent[]): Promise<void> {
-  for (const event of events) await appendLineDurable(paths.outbox, JSON.stringify(event));
+/** Appends `events`, one line each, durably (one write and one fsync for all of them). */
+export function appendOutbox(paths: SfPaths, events: readonly InventoryEvent[]): void {
+  appendLinesDurableSync(paths.outbox, events.map((event) => JSON.stringify(event)));
 }
 
 /** The event ids already in the outbox (used by recovery so a replayed commit never duplicates an event). */
