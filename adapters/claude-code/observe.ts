@@ -78,7 +78,7 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
 
   async diagnose(ctx, record) {
     const file = claudeUserSettings(ctx);
-    const snap = await readConfig(file);
+    const snap = readConfig(file);
     const out: Diagnostic[] = [];
     try {
       out.push(...diagnoseObserveJson(snap.text, file, record?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx), HOST));

@@ -37,7 +37,7 @@ const control: NativeConfigControl = {
     return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests) });
   },
   async diagnose(file, _ctx, _previous, req, dests) {
-    const snap = await readConfig(file);
+    const snap = readConfig(file);
     const desired = states(req, dests);
     let planned: string;
     try {

@@ -55,7 +55,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
 
   async diagnose(ctx, record) {
     const file = codexConfigFile(hostCtx(ctx));
-    const snap = await readConfig(file);
+    const snap = readConfig(file);
     let doc: Record<string, unknown>;
     try {
       doc = parseTomlConfig(snap.text, file);

@@ -1,5 +1,5 @@
-import { readFile, unlink } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import { resolveWriteTarget, writeFileAtomic, fsyncDir } from './atomic-write.js';
@@ -15,11 +15,11 @@ export interface ConfigSnapshot {
   shape: TextShape;
 }
 
-/** Reads `file`; a missing file is an empty snapshot with `exists: false`. */
-export async function readConfig(file: string): Promise<ConfigSnapshot> {
+/** Reads `file`; a missing file is an empty snapshot with `exists: false`. Synchronous: config files are small. */
+export function readConfig(file: string): ConfigSnapshot {
   let bytes: Buffer | null = null;
   try {
-    bytes = await readFile(file);
+    bytes = readFileSync(file);
   } catch (e) {
     if (!hasErrno(e, 'ENOENT')) throw e;
   }
@@ -48,12 +48,12 @@ const MAX_ATTEMPTS = 3;
  */
 export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const before = await readConfig(file);
+    const before = readConfig(file);
     const next = transform(before);
     if (next === undefined || (next !== null && before.exists && next === before.text)) return { changed: false, before };
     if (next === null && !before.exists) return { changed: false, before };
     const backup = before.bytes && before.bytes.length > 0 ? await writeBackup(file, before.bytes, backupDir) : undefined;
-    const current = await readConfig(file);
+    const current = readConfig(file);
     if (!sameBytes(current.bytes, before.bytes)) continue;
     if (next === null) {
       const target = await resolveWriteTarget(file);

@@ -20,7 +20,7 @@ export function invalidConfig(file: string, e: unknown, host: string): Diagnosti
  * disabled skill on are exposure too; `validate` adds host rules (e.g. later allow rules).
  */
 export async function diagnoseJsonEntries(o: { file: string; host: string; previous?: ManagedConfigEdit; desired: DesiredEntry[]; disabledValue: unknown; validate?: (doc: Record<string, unknown>) => Diagnostic[] }): Promise<Diagnostic[]> {
-  const snap = await readConfig(o.file);
+  const snap = readConfig(o.file);
   let doc: Record<string, unknown>;
   try {
     doc = parseJsonConfig(snap.text, o.file);

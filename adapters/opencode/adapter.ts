@@ -32,7 +32,7 @@ async function globalDocs(ctx: HostContext, except: string): Promise<JsonObject[
   for (const name of ['config.json', 'opencode.json', 'opencode.jsonc']) {
     const file = join(opencodeConfigDir(ctx), name);
     if (file === except) continue;
-    const snap = await readConfig(file);
+    const snap = readConfig(file);
     if (snap.exists) docs.push(parseJsonConfig(snap.text, file));
   }
   return docs;

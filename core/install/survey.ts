@@ -1,4 +1,4 @@
-import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { hasErrno } from '../errors/index.js';
 import { readStoreManifest } from '../library/store.js';
@@ -17,11 +17,12 @@ const inside = (path: string, root: string) => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-async function observe(path: string, storeRoot: string): Promise<ObservedPath> {
+/** Synchronous: a few lstat calls cost less than their thread-pool round trips. */
+function observe(path: string, storeRoot: string): ObservedPath {
   try {
-    const st = await lstat(path);
+    const st = lstatSync(path);
     if (st.isSymbolicLink()) {
-      const target = await readlink(path);
+      const target = readlinkSync(path);
       return { kind: 'symlink', intoStore: inside(isAbsolute(target) ? target : resolve(dirname(path), target), storeRoot) };
     }
     return { kind: st.isDirectory() ? 'dir' : 'other' };
@@ -38,12 +39,12 @@ async function observe(path: string, storeRoot: string): Promise<ObservedPath> {
  */
 export async function survey(paths: SfPaths, candidates: Iterable<string>, changing: InstallationRecord | null): Promise<Observations> {
   const out: Observations = { paths: {} };
-  for (const path of new Set(candidates)) out.paths[path] = await observe(path, paths.store);
+  for (const path of new Set(candidates)) out.paths[path] = observe(path, paths.store);
   if (!changing) return out;
   const manifest = await readStoreManifest(paths, changing.bundleHash);
   for (const target of changing.targets) {
     for (const p of target.paths) {
-      const seen = out.paths[p.path] ?? (await observe(p.path, paths.store));
+      const seen = out.paths[p.path] ?? observe(p.path, paths.store);
       out.paths[p.path] = seen;
       const skill = changing.skills.find((s) => s.id === p.skillId);
       const expected = manifest?.skills.find((s) => s.name === skill?.name)?.files;

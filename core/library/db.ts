@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
 import type { SfPaths } from './paths.js';
@@ -47,7 +46,7 @@ export class Library {
    */
   static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
     if (!options.create && !existsSync(paths.library)) return null;
-    await mkdir(paths.home, { recursive: true, mode: 0o700 });
+    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';

@@ -99,6 +99,8 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
       mkdirSync(paths.store, { recursive: true });
       try {
         renameSync(staging, storeEntryDir(paths, hashes.bundle));
+        // the staging copy is the store entry now: nothing is left to discard
+        discarded = true;
       } catch (e) {
         // another process stored the same bundle first: content-addressed, so theirs is ours
         if (hasErrno(e, 'ENOTEMPTY') || hasErrno(e, 'EEXIST')) return 'existing';

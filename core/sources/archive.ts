@@ -35,7 +35,7 @@ export async function materializeArchive(archive: string | Buffer, workDir: stri
   await mkdir(workDir, { recursive: true });
   const dest = join(await mkdtemp(join(workDir, 'archive-')), 'tree');
   await unpackArchive(archive, dest, { strip: 0 });
-  if ((await discoverLayout(dest)).kind !== 'empty') return dest;
+  if (discoverLayout(dest).kind !== 'empty') return dest;
   const entries = await readdir(dest, { withFileTypes: true });
   if (entries.length === 1 && entries[0].isDirectory()) return join(dest, entries[0].name);
   return dest;

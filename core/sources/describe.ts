@@ -24,8 +24,8 @@ export function synthesizeDescriptor(provisionalId: string, skills: readonly Dis
  * errors (duplicate or nameless skills) are SF_E_VALIDATION carrying the diagnostics in `data`.
  * `shown` is the credential-free source text used in messages.
  */
-export async function describeTree(dir: string, base: SourceBase, shown: string): Promise<ResolvedSource> {
-  const layout = await discoverLayout(dir);
+export function describeTree(dir: string, base: SourceBase, shown: string): ResolvedSource {
+  const layout = discoverLayout(dir);
   if (layout.kind === 'skit') return { ...base, dir };
   if (layout.kind === 'empty') {
     throw new SfError('SF_E_NOT_FOUND', `no SKIT or Agent Skill found in ${shown}`, {

@@ -37,7 +37,7 @@ describe('core/sources Agent Skills discovery', () => {
 
   it('uses the SKILL.md frontmatter name, not the directory name', async () => {
     await writeTree(root, { 'skills/dir-name/SKILL.md': skillMd('real-name') });
-    const layout = await discoverLayout(root);
+    const layout = discoverLayout(root);
     assert.deepEqual(layout.kind === 'skills' && layout.skills, [{ name: 'real-name', path: 'skills/dir-name' }]);
   });
 
@@ -73,15 +73,15 @@ describe('core/sources Agent Skills discovery', () => {
 
   it('routes on README frontmatter: a skit key makes a SKIT, other frontmatter does not', async () => {
     await writeTree(root, { 'README.md': '---\ntitle: docs\n---\n', 'skills/a/SKILL.md': skillMd('a') });
-    assert.equal((await discoverLayout(root)).kind, 'skills');
+    assert.equal(discoverLayout(root).kind, 'skills');
     await writeTree(root, { 'README.md': '---\nskit: 1\nid: [broken\n---\n' });
-    assert.equal((await discoverLayout(root)).kind, 'skit', 'broken YAML under skit: is left to the validator');
+    assert.equal(discoverLayout(root).kind, 'skit', 'broken YAML under skit: is left to the validator');
   });
 
   it('does not follow symlinked skill directories', async () => {
     await writeTree(root, { 'elsewhere/SKILL.md': skillMd('linked') });
     await mkdir(join(root, 'skills'));
     await symlink(join(root, 'elsewhere'), join(root, 'skills', 'linked'));
-    assert.equal((await discoverLayout(root)).kind, 'empty');
+    assert.equal(discoverLayout(root).kind, 'empty');
   });
 });

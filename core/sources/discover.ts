@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasErrno, type Diagnostic } from '../errors/index.js';
 import { compareCodeUnits } from '../skit/tree.js';
@@ -30,9 +30,9 @@ export type Layout =
   | { kind: 'empty' };
 
 /** Reads a file, or undefined when it does not exist or is not a regular file. */
-async function readIfFile(abs: string): Promise<string | undefined> {
+function readIfFile(abs: string): string | undefined {
   try {
-    return await readFile(abs, 'utf8');
+    return readFileSync(abs, 'utf8');
   } catch (err) {
     if (hasErrno(err, 'ENOENT') || hasErrno(err, 'EISDIR') || hasErrno(err, 'ENOTDIR')) return undefined;
     throw err;
@@ -40,9 +40,9 @@ async function readIfFile(abs: string): Promise<string | undefined> {
 }
 
 /** Real subdirectories (no symlinks, no dot names), sorted. */
-async function subdirs(abs: string): Promise<string[]> {
+function subdirs(abs: string): string[] {
   try {
-    const entries = await readdir(abs, { withFileTypes: true });
+    const entries = readdirSync(abs, { withFileTypes: true });
     return entries
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
       .map((e) => e.name)
@@ -54,21 +54,21 @@ async function subdirs(abs: string): Promise<string[]> {
 }
 
 /** Relative directories below the guaranteed locations that hold a SKILL.md, with its text. */
-async function findSkillDirs(root: string): Promise<{ path: string; text: string }[]> {
+function findSkillDirs(root: string): { path: string; text: string }[] {
   const found: { path: string; text: string }[] = [];
   for (const location of DISCOVERY_LOCATIONS) {
-    for (const name of await subdirs(join(root, location))) {
+    for (const name of subdirs(join(root, location))) {
       const rel = `${location}/${name}`;
-      const text = await readIfFile(join(root, rel, 'SKILL.md'));
+      const text = readIfFile(join(root, rel, 'SKILL.md'));
       if (text !== undefined) {
         found.push({ path: rel, text });
         continue;
       }
       // skills/<category>/<name> only; the agent directories are one level deep
       if (location !== 'skills') continue;
-      for (const child of await subdirs(join(root, rel))) {
+      for (const child of subdirs(join(root, rel))) {
         const childRel = `${rel}/${child}`;
-        const childText = await readIfFile(join(root, childRel, 'SKILL.md'));
+        const childText = readIfFile(join(root, childRel, 'SKILL.md'));
         if (childText !== undefined) found.push({ path: childRel, text: childText });
       }
     }
@@ -97,14 +97,16 @@ function named(path: string, text: string, diagnostics: Diagnostic[]): Discovere
  * Decides how a tree is laid out: a SKIT (root README.md with `skit` frontmatter), a set of Agent
  * Skills found in the guaranteed locations, or nothing recognizable. Duplicate skill names and
  * nameless SKILL.md files become error diagnostics; the caller decides whether to throw.
+ * Synchronous: it reads a README.md, or a few directory listings and SKILL.md files, and a
+ * thread-pool round trip per call cost an install more than the reads themselves.
  */
-export async function discoverLayout(root: string): Promise<Layout> {
-  const readme = await readIfFile(join(root, 'README.md'));
+export function discoverLayout(root: string): Layout {
+  const readme = readIfFile(join(root, 'README.md'));
   if (readme !== undefined && isSkitReadme(readme)) return { kind: 'skit' };
 
   const diagnostics: Diagnostic[] = [];
-  const nested = await findSkillDirs(root);
-  const rootSkill = await readIfFile(join(root, 'SKILL.md'));
+  const nested = findSkillDirs(root);
+  const rootSkill = readIfFile(join(root, 'SKILL.md'));
   if (rootSkill !== undefined) {
     if (nested.length > 0) {
       diagnostics.push({

@@ -48,7 +48,7 @@ export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env)
       const info = statSync(real);
       const base = { canonical: real, ...identity(real) };
       if (info.isDirectory()) {
-        const resolved = await describeTree(real, { ...base, kind: 'local-dir' }, real);
+        const resolved = describeTree(real, { ...base, kind: 'local-dir' }, real);
         const single = resolved.descriptor?.skills.length === 1 && resolved.descriptor.skills[0].path === '';
         return single ? { ...resolved, kind: 'local-skill' } : resolved;
       }
