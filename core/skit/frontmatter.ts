@@ -1,6 +1,6 @@
-import { LineCounter, isPair, isScalar, parseDocument, visit } from 'yaml';
 import { parsePlainYaml } from './yaml-plain.js';
-import { YamlPositions, type Position } from './yaml-positions.js';
+import { yamlLib } from './yaml-lib.js';
+import { lineIndexOf, YamlPositions, type Position } from './yaml-positions.js';
 
 /**
  * YAML frontmatter of README.md and SKILL.md: a first line `---`, YAML, a closing line `---`.
@@ -66,14 +66,14 @@ export function parseFrontmatter(text: string): FrontmatterParse {
 }
 
 function finish(yamlText: string, body: string, closeLine: number, problems: FrontmatterProblem[]): FrontmatterParse {
-  const lines = new LineCounter();
-  // most frontmatter is plain YAML, read without the yaml library (its first run is ~10 ms cold)
+  // most frontmatter is plain YAML, read without the yaml library (its first run is ~10 ms cold,
+  // and even loading it costs a few ms: see yaml-lib.ts)
   const plain = parsePlainYaml(yamlText);
   if (plain) {
-    lines.addNewLine(0);
-    for (let i = yamlText.indexOf('\n'); i !== -1; i = yamlText.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
-    return { frontmatter: { data: plain.data, positions: new YamlPositions(plain.offsets, lines, 1), body, bodyLine: closeLine + 1 }, problems };
+    return { frontmatter: { data: plain.data, positions: new YamlPositions(plain.offsets, lineIndexOf(yamlText), 1), body, bodyLine: closeLine + 1 }, problems };
   }
+  const { LineCounter, isPair, isScalar, parseDocument, visit } = yamlLib();
+  const lines = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: lines, merge: true, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number | undefined): Position => {
     const { line, col } = lines.linePos(offset ?? 0);

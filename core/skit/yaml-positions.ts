@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 
 /** A 1-based position in a file. */
 export interface Position {
@@ -9,6 +10,35 @@ export interface Position {
 /** Escapes one JSON-pointer segment (RFC 6901), the form ajv uses in `instancePath`. */
 export function pointerSegment(key: string | number): string {
   return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** What YamlPositions needs of a line index: the yaml library's LineCounter, or lineIndexOf's. */
+export interface LineIndex {
+  /** 1-based line and column of `offset` (line 0: before the first line start) */
+  linePos(offset: number): { line: number; col: number };
+}
+
+/**
+ * The line index of `text` with the yaml library's LineCounter semantics (a line starts at 0 and
+ * after every newline), for documents read without the library.
+ */
+export function lineIndexOf(text: string): LineIndex {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return {
+    linePos(offset) {
+      let low = 0;
+      let high = starts.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (starts[mid] < offset) low = mid + 1;
+        else high = mid;
+      }
+      if (starts[low] === offset) return { line: low + 1, col: 1 };
+      if (low === 0) return { line: 0, col: offset };
+      return { line: low, col: offset - starts[low - 1] + 1 };
+    },
+  };
 }
 
 /**
@@ -23,12 +53,12 @@ export class YamlPositions {
    */
   constructor(
     private readonly offsets: Map<string, number>,
-    private readonly lines: LineCounter,
+    private readonly lines: LineIndex,
     private readonly lineOffset: number,
   ) {}
 
   /** The positions of a document parsed by the yaml library. */
-  static fromDocument(doc: Document, lines: LineCounter, lineOffset: number): YamlPositions {
+  static fromDocument(doc: Document, lines: LineIndex, lineOffset: number): YamlPositions {
     return new YamlPositions(documentOffsets(doc), lines, lineOffset);
   }
 
@@ -58,6 +88,7 @@ export function documentOffsets(doc: Document): Map<string, number> {
 
 /** Records the offset of every pointer below `node` (the key of a pair, the start of an item). */
 function visit(node: Node | null, pointer: string, offsets: Map<string, number>): void {
+  const { isMap, isScalar, isSeq } = yamlLib();
   if (isMap(node)) {
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
