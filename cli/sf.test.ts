@@ -21,6 +21,18 @@ describe('sf process behaviour', () => {
     return /bundle compiled \(([^,]+), code cache ([^)]*)\)/.exec(r.stderr)?.slice(1);
   };
 
+  /** Runs `body` with a SKIT scaffolded by `sf skit init <dir>/kit [initArgs]` in a fresh temp dir, removed afterwards. */
+  const withKit = async (prefix: string, initArgs: string[], body: (kit: string, dir: string) => Promise<void>) => {
+    const dir = await tempDir(prefix);
+    try {
+      const kit = join(dir.path, 'kit');
+      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit, ...initArgs], { encoding: 'utf8' }).status, 0);
+      await body(kit, dir.path);
+    } finally {
+      await dir.cleanup();
+    }
+  };
+
   it('runs hash/validate and the library commands from bundles of their own, every other command from the whole CLI, each with its code cache', () => {
     assert.deepEqual(startedFrom('skit', 'hash', '--help'), ['sf-skit-read.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', 'validate', '--help'), ['sf-skit-read.cjs', 'used']);
@@ -43,10 +55,7 @@ describe('sf process behaviour', () => {
   });
 
   it('turns V8\'s optimizing compiler off for sf skit hash only, and still uses its code cache', async () => {
-    const dir = await tempDir('sf-no-opt-');
-    try {
-      const kit = join(dir.path, 'kit');
-      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit, '--id', 'acme/kit'], { encoding: 'utf8' }).status, 0);
+    await withKit('sf-no-opt-', ['--id', 'acme/kit'], async (kit) => {
       const run = (...args: string[]) => spawnSync(process.execPath, [sfBin, ...args], { env: { ...process.env, SF_TRACE_STARTUP: '1' }, encoding: 'utf8' });
       const hash = run('skit', 'hash', kit, '--json');
       assert.equal(hash.status, 0, hash.stderr);
@@ -56,18 +65,13 @@ describe('sf process behaviour', () => {
       const plain = spawnSync(process.execPath, [sfBin, 'skit', 'hash', kit, '--json'], { encoding: 'utf8' });
       assert.deepEqual(JSON.parse(hash.stdout), JSON.parse(plain.stdout));
       for (const args of [['skit', 'validate', kit], ['skit', 'list']]) assert.doesNotMatch(run(...args).stderr, /optimizing compiler off/, args.join(' '));
-    } finally {
-      await dir.cleanup();
-    }
+    });
   });
 
   it('answers add skit and the library commands exactly as the whole CLI does: output, state, errors and exit codes', async () => {
-    const dir = await tempDir('sf-library-');
-    try {
-      const kit = join(dir.path, 'kit');
-      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit, '--id', 'acme/kit'], { encoding: 'utf8' }).status, 0);
-      const home = join(dir.path, 'home');
-      const project = join(dir.path, 'project');
+    await withKit('sf-library-', ['--id', 'acme/kit'], async (kit, dir) => {
+      const home = join(dir, 'home');
+      const project = join(dir, 'project');
       const steps = [
         ['skit', 'list'],
         ['skit', 'list', '--json'],
@@ -80,7 +84,7 @@ describe('sf process behaviour', () => {
         ['skit', 'remove', 'acme/kit'],
         ['skit', 'install', kit, '--agent', 'claude-code', '--yes', '--json'],
         ['skit', 'remove', 'nosuch/kit'],
-        ['add', 'skit', join(dir.path, 'missing'), '--yes'],
+        ['add', 'skit', join(dir, 'missing'), '--yes'],
         ['skit', 'list', '--bogus'],
         ['add', 'skit', '--help'],
         ['skit', 'doctor', '--help'],
@@ -103,18 +107,13 @@ describe('sf process behaviour', () => {
       const whole = await replay(join(repoRoot, 'dist', 'cli', 'sf-bundle.cjs'));
       assert.equal(library[2].status, 0, library[2].stderr);
       assert.deepEqual(library, whole);
-    } finally {
-      await dir.cleanup();
-    }
+    });
   });
 
   it('answers skit hash and skit validate exactly as the whole CLI does: output, errors and exit codes', async () => {
-    const dir = await tempDir('sf-skit-read-');
-    try {
-      const kit = join(dir.path, 'kit');
-      assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', kit], { encoding: 'utf8' }).status, 0);
+    await withKit('sf-skit-read-', [], async (kit, dir) => {
       // a second SKIT with an undeclared executable and a case collision: invalid
-      const bad = join(dir.path, 'bad');
+      const bad = join(dir, 'bad');
       assert.equal(spawnSync(process.execPath, [sfBin, 'skit', 'init', bad], { encoding: 'utf8' }).status, 0);
       await mkdir(join(bad, 'skills', 'review', 'Scripts'), { recursive: true });
       await mkdir(join(bad, 'skills', 'review', 'scripts'), { recursive: true });
@@ -129,8 +128,8 @@ describe('sf process behaviour', () => {
         ['skit', 'hash', bad],
         ['skit', 'hash', bad, '--json'],
         ['skit', 'validate', bad],
-        ['skit', 'hash', join(dir.path, 'missing')],
-        ['skit', 'validate', join(dir.path, 'missing'), '--json'],
+        ['skit', 'hash', join(dir, 'missing')],
+        ['skit', 'validate', join(dir, 'missing'), '--json'],
         ['skit', 'hash', '--bogus'],
         ['skit', 'hash', '--help'],
         ['skit', 'validate', '--help'],
@@ -142,9 +141,7 @@ describe('sf process behaviour', () => {
         };
         assert.deepEqual(run(sfBin), run(whole), args.join(' '));
       }
-    } finally {
-      await dir.cleanup();
-    }
+    });
   });
 
   it('usage errors exit 2 and unknown subcommands name the fix', async () => {
