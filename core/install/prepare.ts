@@ -39,7 +39,6 @@ export function withoutCredentials(value: string): string {
 export async function prepareRelease(session: Session, source: string, options: PrepareOptions = {}): Promise<Prepared> {
   // made by resolveSource only when the source needs it (a local directory is used in place)
   const workDir = join(session.paths.tmp, `src-${process.pid}-${randomBytes(6).toString('hex')}`);
-  // a local directory is used in place: then there is nothing to remove (and no thread-pool round trip to make)
   const cleanup = async () => {
     if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
   };
