@@ -17,7 +17,7 @@
  *
  * This file is CommonJS: a module entry point would start Node's ESM loader first (~4 ms).
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -85,8 +85,9 @@ function optimizeNothing(): void {
   trace('optimizing compiler off (hashing on every core)');
 }
 
+/** core/trace/startup.ts's trace, which this CommonJS entry cannot import: write(2), as creating process.stderr would show up in the trace. */
 const trace = (what: string) => {
-  if (process.env.SF_TRACE_STARTUP === '1') process.stderr.write(`[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  ${what}\n`);
+  if (process.env.SF_TRACE_STARTUP === '1') writeSync(2, `[sf trace] ${performance.now().toFixed(1).padStart(7)} ms  ${what}\n`);
 };
 
 /** Starts the bundle's hash workers (one per core besides this thread, at most 3) for core/skit/file-digests.ts to adopt. */
