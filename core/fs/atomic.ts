@@ -102,6 +102,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   await fsyncDir(dirname(target));
 }
 
+/**
+ * `mkdir -p` whose new directories survive a power cut: the parent of each directory it created
+ * is fsynced (a directory's name lives in its parent). Returns the first directory it created.
+ */
+export async function mkdirDurable(dir: string, mode?: number): Promise<string | undefined> {
+  const made = await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+  if (made) for (let d = dir; d !== dirname(made); d = dirname(d)) await fsyncDir(dirname(d));
+  return made;
+}
+
 /** rename + fsync of both parent directories. */
 export async function renameDurable(from: string, to: string): Promise<void> {
   await rename(from, to);

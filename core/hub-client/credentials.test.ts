@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempDir } from '../../test-support/index.js';
+import { repoRoot, tempDir } from '../../test-support/index.js';
+import { assertDirSynced, assertDurableRename, mkdirIndex, traceSyscalls } from '../../test-support/syscalls.js';
 import { credentialsPath, hubOrigin, knownHubs, readCredentials, removeLogin, resolveHubTarget, saveLogin } from './credentials.js';
 
 describe('hub-client credentials', () => {
@@ -44,5 +45,26 @@ describe('hub-client credentials', () => {
     await saveLogin(login('http://a.example', 'sfp_a'), env);
     await writeFile(credentialsPath(env), '{"not":"ours"}');
     await assert.rejects(readCredentials(env), (e: Error & { code?: string }) => e.code === 'SF_E_CONFIG');
+  });
+
+  it('saves durably: the file fsynced before its rename, the directory (and the parent of a new one) after', async () => {
+    const calls = await traceSyscalls(`
+      const { saveLogin } = await import(${JSON.stringify(join(repoRoot, 'core/hub-client/credentials.ts'))});
+      await saveLogin(${JSON.stringify(login('http://127.0.0.1:1', 'sfp_secret1'))}, ${JSON.stringify(env)});
+    `);
+    assertDurableRename(calls, credentialsPath(env));
+    assertDirSynced(calls, dir.path, mkdirIndex(calls, join(dir.path, 'sf')), 'creating $SF_HOME');
+  });
+
+  it('writes an observer device secret the same way, 0600', async () => {
+    const file = join(dir.path, 'sf', 'observe', 'credentials', 'hub.token');
+    const calls = await traceSyscalls(`
+      const { writeSecretFile } = await import(${JSON.stringify(join(repoRoot, 'core/observer/hub-device.ts'))});
+      await writeSecretFile(${JSON.stringify(file)}, 'sfd_secret');
+    `);
+    assertDurableRename(calls, file);
+    assert.equal(await readFile(file, 'utf8'), 'sfd_secret\n');
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.deepEqual(await readdir(join(file, '..')), ['hub.token']);
   });
 });

@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
+import { mkdirDurable, writeFileAtomic } from '../fs/atomic.js';
 import { sfPaths } from '../library/paths.js';
 
 /**
  * Hub credentials of the local user: `$SF_HOME/credentials.json`, mode 0600, written atomically
- * (temp file + rename). Tokens live only here or in `SF_HUB_TOKEN`; they are never printed, put
- * in argv, or written to any other file.
+ * and durably (temp file, fsync, rename, directory fsync). Tokens live only here or in
+ * `SF_HUB_TOKEN`; they are never printed, put in argv, or written to any other file.
  */
 
 export interface HubLogin {
@@ -73,25 +73,11 @@ export async function readCredentials(env: NodeJS.ProcessEnv = process.env): Pro
   }
 }
 
-/** Writes the credentials file atomically with mode 0600 (the directory is created 0700). */
+/** Writes the credentials file atomically and durably with mode 0600 (the directory is created 0700). */
 export async function writeCredentials(data: CredentialsFile, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const path = credentialsPath(env);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`;
-  const fh = await open(tmp, 'wx', 0o600);
-  try {
-    await fh.writeFile(JSON.stringify(data, null, 2) + '\n');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await chmod(tmp, 0o600); // in case a umask narrowed nothing but a filesystem widened it
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await mkdirDurable(dirname(path), 0o700);
+  await writeFileAtomic(path, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
 }
 
 /** Stores a login and makes that hub the default. */

@@ -1,7 +1,8 @@
-import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
+import { mkdirDurable, writeFileAtomic } from '../fs/atomic.js';
 import { HubClient } from '../hub-client/client.js';
 import { resolveHubTarget } from '../hub-client/credentials.js';
 
@@ -22,23 +23,10 @@ export interface DeviceCredential {
 
 export const credentialFile = (sfHome: string, destination: string): string => join(sfHome, 'observe', 'credentials', `${destination}.token`);
 
-/** Writes a secret to a new 0600 file (directory 0700), atomically. */
+/** Writes a secret to a 0600 file (directory 0700), atomically and durably. */
 export async function writeSecretFile(file: string, secret: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(secret + '\n');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await mkdirDurable(dirname(file), 0o700);
+  await writeFileAtomic(file, secret + '\n', { mode: 0o600 });
 }
 
 /** Deletes a credential file Forge created (absent is fine). */

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno } from '../../../core/errors/index.js';
+import { fsyncDir, mkdirDurable } from '../../../core/fs/atomic.js';
 import type { BlobStore } from '../ports.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
  * Content-addressed blob directory: `<root>/<aa>/<sha256>`. Writes go to a temp file, are fsynced
- * and renamed into place, so a blob is either absent or complete.
+ * and renamed into place, so a blob is either absent or complete; the directory is fsynced after
+ * the rename, so a blob whose put resolved is still there after a power cut (a raw batch the hub
+ * acknowledged, a release the registry published).
  */
 export class BlobDir implements BlobStore {
   /** shard directories this process already created (a mkdir per put showed up in ingest profiles) */
@@ -27,7 +30,7 @@ export class BlobDir implements BlobStore {
     if (await this.has(sha256)) return sha256;
     const shard = sha256.slice(0, 2);
     if (!this.shards.has(shard)) {
-      await mkdir(join(this.root, shard), { recursive: true });
+      await mkdirDurable(join(this.root, shard));
       this.shards.add(shard);
     }
     const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
@@ -37,16 +40,23 @@ export class BlobDir implements BlobStore {
     } catch (e) {
       if (!hasErrno(e, 'ENOENT')) throw e;
       // the shard directory was removed behind this process's back: create it again
-      await mkdir(join(this.root, shard), { recursive: true });
+      await mkdirDurable(join(this.root, shard));
       fh = await open(tmp, 'wx', 0o644);
     }
     try {
-      await fh.writeFile(bytes);
-      await fh.sync();
-    } finally {
-      await fh.close();
+      try {
+        await fh.writeFile(bytes);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, target);
+    } catch (e) {
+      // a full disk must not leave temp files behind (best effort: the write's error is the one to report)
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw e;
     }
-    await rename(tmp, target);
+    await fsyncDir(join(this.root, shard));
     return sha256;
   }
 

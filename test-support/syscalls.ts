@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempDir } from './index.js';
+
+/**
+ * The real system calls of a piece of code, for durability tests: `traceSyscalls` runs it in a
+ * node child under strace (Debian `strace`, installed by .ci/run), and `assertDurableRename`
+ * checks the order a power cut cares about. A spy on fs functions could not tell whether the
+ * fsync reached the directory the rename changed; the kernel's view can.
+ */
+
+export interface Syscall {
+  pid: number;
+  call: string;
+  args: string;
+  /** the return value (a new fd for openat), -1 for errors */
+  result: number;
+}
+
+const TRACED = 'openat,mkdir,mkdirat,rename,renameat,renameat2,fsync,fdatasync,close';
+const DONE = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+)/;
+const UNFINISHED = /^(\d+)\s+(\w+)\((.*) <unfinished \.\.\.>$/;
+const RESUMED = /^(\d+)\s+<\.\.\. (\w+) resumed>(.*)\)\s+=\s+(-?\d+)/;
+
+/** Parses `strace -f` output, joining calls another thread interrupted (`<unfinished ...>` / `resumed>`). */
+export function parseStrace(text: string): Syscall[] {
+  const out: Syscall[] = [];
+  const pending = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    let m = DONE.exec(line);
+    if (m) {
+      out.push({ pid: Number(m[1]), call: m[2], args: m[3], result: Number(m[4]) });
+      continue;
+    }
+    m = UNFINISHED.exec(line);
+    if (m) {
+      pending.set(`${m[1]} ${m[2]}`, m[3]);
+      continue;
+    }
+    m = RESUMED.exec(line);
+    if (m) {
+      const head = pending.get(`${m[1]} ${m[2]}`) ?? '';
+      pending.delete(`${m[1]} ${m[2]}`);
+      out.push({ pid: Number(m[1]), call: m[2], args: head + m[3], result: Number(m[4]) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs `code` (an ES module; project files are imported by absolute path, TypeScript through tsx)
+ * under `strace -f` and returns its file-system calls in the order they completed.
+ */
+export async function traceSyscalls(code: string): Promise<Syscall[]> {
+  const tmp = await tempDir('sf-strace-');
+  try {
+    const log = join(tmp.path, 'strace.log');
+    const r = spawnSync('strace', ['-f', '-qq', '-e', `trace=${TRACED}`, '-o', log, process.execPath, '--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+    if (r.error) throw new Error(`could not run strace (${r.error.message}); install it: apt-get install strace`);
+    if (r.status !== 0) throw new Error(`the traced code failed (${r.status}): ${r.stderr}`);
+    return parseStrace(readFileSync(log, 'utf8'));
+  } finally {
+    await tmp.cleanup();
+  }
+}
+
+const quoted = (path: string) => `"${path}"`;
+
+/**
+ * Asserts the durable replace of `target`: the file renamed onto it was fsynced (through the fd
+ * it was written with) before the rename, and the directory was fsynced after it, so after a
+ * power cut `target` is the old file or the complete new one, and a new name stays.
+ */
+export function assertDurableRename(calls: Syscall[], target: string): void {
+  // the target is a later argument than the source in rename, renameat and renameat2
+  const renamed = calls.findIndex((c) => c.call.startsWith('rename') && c.result === 0 && c.args.includes(`, ${quoted(target)}`));
+  if (renamed < 0) throw new Error(`no successful rename to ${target}`);
+  const source = /"([^"]+)"/.exec(calls[renamed].args)![1];
+  const opened = calls.findLastIndex((c, i) => i < renamed && c.call === 'openat' && c.result >= 0 && c.args.includes(`, ${quoted(source)},`));
+  if (opened < 0) throw new Error(`${source} was renamed onto ${target} but never opened`);
+  const fd = String(calls[opened].result);
+  const synced = calls.slice(opened + 1, renamed).some((c) => (c.call === 'fsync' || c.call === 'fdatasync') && c.args === fd && c.result === 0);
+  if (!synced) throw new Error(`${source} was renamed onto ${target} without an fsync of its data first`);
+  assertDirSynced(calls, dirname(target), renamed, `the rename to ${target}`);
+}
+
+/** Asserts that `dir` was opened and fsynced through that fd after call number `after`. */
+export function assertDirSynced(calls: Syscall[], dir: string, after: number, what: string): void {
+  for (let i = after + 1; i < calls.length; i++) {
+    const c = calls[i];
+    if (c.call !== 'openat' || c.result < 0 || !c.args.includes(`, ${quoted(dir)},`)) continue;
+    for (let j = i + 1; j < calls.length; j++) {
+      const s = calls[j];
+      if (s.args === String(c.result) && s.call === 'close') break;
+      if ((s.call === 'fsync' || s.call === 'fdatasync') && s.args === String(c.result) && s.result === 0) return;
+    }
+  }
+  throw new Error(`${dir} was not fsynced after ${what}`);
+}
+
+/** The index of the first successful mkdir of `dir`, -1 when it was not created. */
+export function mkdirIndex(calls: Syscall[], dir: string): number {
+  return calls.findIndex((c) => (c.call === 'mkdir' || c.call === 'mkdirat') && c.result === 0 && c.args.includes(quoted(dir)));
+}
