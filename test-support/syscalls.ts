@@ -18,7 +18,7 @@ export interface Syscall {
   result: number;
 }
 
-const TRACED = 'openat,mkdir,mkdirat,rename,renameat,renameat2,fsync,fdatasync,close';
+const TRACED = 'openat,mkdir,mkdirat,rename,renameat,renameat2,symlink,symlinkat,fsync,fdatasync,close';
 const DONE = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+)/;
 const UNFINISHED = /^(\d+)\s+(\w+)\((.*) <unfinished \.\.\.>$/;
 const RESUMED = /^(\d+)\s+<\.\.\. (\w+) resumed>(.*)\)\s+=\s+(-?\d+)/;
@@ -52,13 +52,18 @@ export function parseStrace(text: string): Syscall[] {
  * Runs `code` (an ES module; project files are imported by absolute path, TypeScript through tsx)
  * under `strace -f` and returns its file-system calls in the order they completed.
  */
-export async function traceSyscalls(code: string): Promise<Syscall[]> {
+export function traceSyscalls(code: string): Promise<Syscall[]> {
+  return traceProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
+}
+
+/** Runs a command under `strace -f` (it must exit 0) and returns its file-system calls. */
+export async function traceProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Syscall[]> {
   const tmp = await tempDir('sf-strace-');
   try {
     const log = join(tmp.path, 'strace.log');
-    const r = spawnSync('strace', ['-f', '-qq', '-e', `trace=${TRACED}`, '-o', log, process.execPath, '--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+    const r = spawnSync('strace', ['-f', '-qq', '-e', `trace=${TRACED}`, '-o', log, command, ...args], { encoding: 'utf8', ...options });
     if (r.error) throw new Error(`could not run strace (${r.error.message}); install it: apt-get install strace`);
-    if (r.status !== 0) throw new Error(`the traced code failed (${r.status}): ${r.stderr}`);
+    if (r.status !== 0) throw new Error(`the traced command failed (${r.status}): ${r.stderr}`);
     return parseStrace(readFileSync(log, 'utf8'));
   } finally {
     await tmp.cleanup();
@@ -102,4 +107,38 @@ export function assertDirSynced(calls: Syscall[], dir: string, after: number, wh
 /** The index of the first successful mkdir of `dir`, -1 when it was not created. */
 export function mkdirIndex(calls: Syscall[], dir: string): number {
   return calls.findIndex((c) => (c.call === 'mkdir' || c.call === 'mkdirat') && c.result === 0 && c.args.includes(quoted(dir)));
+}
+
+const pathArg = (args: string, n: number): string | undefined => [...args.matchAll(/"([^"]*)"/g)][n]?.[1];
+
+/** The names a namespace call changes: mkdir's and symlink's new name, rename's old and new names. */
+function changedNames(c: Syscall): string[] {
+  if (c.result !== 0) return [];
+  if (c.call === 'mkdir') return [pathArg(c.args, 0)!];
+  if (c.call.startsWith('symlink')) return [pathArg(c.args, 1)!];
+  if (c.call.startsWith('rename')) return [pathArg(c.args, 0)!, pathArg(c.args, 1)!];
+  return [];
+}
+
+/**
+ * The names `calls` created or moved (directories, renamed entries, links) whose directory was
+ * not fsynced afterwards through an fd opened on it: what a power cut could take back although
+ * the command succeeded. `scratch` says which paths are temporary and may be lost.
+ */
+export function namesNotMadeDurable(calls: Syscall[], scratch: (path: string) => boolean): string[] {
+  const open = new Map<number, string>();
+  const syncs: { at: number; path: string }[] = [];
+  calls.forEach((c, i) => {
+    if (c.call === 'openat' && c.result >= 0) open.set(c.result, pathArg(c.args, 0) ?? '');
+    else if (c.call === 'close') open.delete(Number(c.args));
+    else if ((c.call === 'fsync' || c.call === 'fdatasync') && c.result === 0) syncs.push({ at: i, path: open.get(Number(c.args)) ?? '' });
+  });
+  const out: string[] = [];
+  calls.forEach((c, i) => {
+    for (const name of changedNames(c)) {
+      if (scratch(name)) continue;
+      if (!syncs.some((s) => s.at > i && s.path === dirname(name))) out.push(`${c.call} ${name}`);
+    }
+  });
+  return out;
 }

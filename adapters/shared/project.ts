@@ -3,7 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hasErrno } from '../../core/errors/index.js';
 import { crashPoint } from '../../core/fs/crash-point.js';
-import { fsyncDirSync } from '../../core/fs/atomic.js';
+import { fsyncDirs, mkdirForDurable } from '../../core/fs/atomic.js';
 import { copyTreeDurable } from './copy-tree.js';
 import { defaultLinkOps, stagingDirFor, stagingNameFor, type LinkOps, type ProjectionMode } from './fs-ops.js';
 import { sameTree } from './same-tree.js';
@@ -57,21 +57,25 @@ export async function projectSkillDir(sourceDir: string, dest: string, options: 
  * every rename is durable, as with projectSkillDir.
  */
 export async function projectSkillDirs(skills: readonly { sourceDir: string; dest: string }[], options: ProjectSkillOptions): Promise<('symlink' | 'copy')[]> {
-  const renamedIn = new Set<string>();
+  const toSync = new Set<string>();
   const modes: ('symlink' | 'copy')[] = [];
-  for (const { sourceDir, dest } of skills) modes.push(await projectOne(sourceDir, dest, options, renamedIn));
-  for (const root of renamedIn) fsyncDirSync(root);
+  for (const { sourceDir, dest } of skills) modes.push(await projectOne(sourceDir, dest, options, toSync));
+  await fsyncDirs(toSync);
   return modes;
 }
 
-/** One skill directory; records the skill root in `renamedIn` when an entry was renamed there (not yet fsynced). */
-async function projectOne(sourceDir: string, dest: string, options: ProjectSkillOptions, renamedIn: Set<string>): Promise<'symlink' | 'copy'> {
+/**
+ * One skill directory; adds to `toSync` the directories to fsync before the projection counts
+ * as durable: the skill root when an entry was renamed there, the parents of a new skill root.
+ */
+async function projectOne(sourceDir: string, dest: string, options: ProjectSkillOptions, toSync: Set<string>): Promise<'symlink' | 'copy'> {
   const current = pathStateSync(dest);
   if (current.kind === 'symlink' && current.target === sourceDir && options.mode !== 'copy') return 'symlink';
   if (current.kind === 'dir' && options.mode !== 'symlink' && (await sameTree(dest, sourceDir))) return 'copy';
 
   const skillRoot = dirname(dest);
-  mkdirSync(skillRoot, { recursive: true });
+  // a new skill root (.claude/skills on a first install) must keep its name through a power cut too
+  for (const parent of mkdirForDurable(skillRoot)) toSync.add(parent);
   mkdirSync(stagingDirFor(skillRoot), { recursive: true });
   const tmp = stagingNameFor(dest, 'new');
   let made: 'symlink' | 'copy' = 'copy';
@@ -87,7 +91,7 @@ async function projectOne(sourceDir: string, dest: string, options: ProjectSkill
     }
     if (made === 'copy') await copyTreeDurable(sourceDir, tmp);
     await replaceEntry(tmp, dest, current);
-    renamedIn.add(skillRoot);
+    toSync.add(skillRoot);
   } finally {
     // a copy that failed halfway can be a large tree: removed off this thread
     if (made === 'copy') await rm(tmp, { recursive: true, force: true });

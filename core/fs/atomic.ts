@@ -103,13 +103,32 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 }
 
 /**
- * `mkdir -p` whose new directories survive a power cut: the parent of each directory it created
- * is fsynced (a directory's name lives in its parent). Returns the first directory it created.
+ * `mkdir -p dir`, returning the directories to fsync so that the new ones keep their names
+ * through a power cut (a directory's name lives in its parent): for callers that overlap those
+ * fsyncs with other work. Empty when `dir` existed.
  */
-export async function mkdirDurable(dir: string, mode?: number): Promise<string | undefined> {
-  const made = await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
-  if (made) for (let d = dir; d !== dirname(made); d = dirname(d)) await fsyncDir(dirname(d));
-  return made;
+export function mkdirForDurable(dir: string, mode?: number): string[] {
+  const made = mkdirSync(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+  const parents: string[] = [];
+  if (made) for (let d = dir; d !== dirname(made); d = dirname(d)) parents.push(dirname(d));
+  return parents;
+}
+
+/** fsyncDir of several directories at once: in parallel on the thread pool, or in this thread when there is only one (cheaper than the round trips). */
+export async function fsyncDirs(dirs: Iterable<string>): Promise<void> {
+  const list = [...dirs];
+  if (list.length === 1) fsyncDirSync(list[0]);
+  else await Promise.all(list.map(fsyncDir));
+}
+
+/** `mkdir -p` whose new directories survive a power cut: the parent of each directory it created is fsynced. */
+export async function mkdirDurable(dir: string, mode?: number): Promise<void> {
+  await fsyncDirs(mkdirForDurable(dir, mode));
+}
+
+/** mkdirDurable for callers that work synchronously. */
+export function mkdirDurableSync(dir: string, mode?: number): void {
+  for (const parent of mkdirForDurable(dir, mode)) fsyncDirSync(parent);
 }
 
 /** rename + fsync of both parent directories. */
@@ -129,7 +148,7 @@ export async function renameDurable(from: string, to: string): Promise<void> {
 export function appendLinesDurableSync(path: string, lines: readonly string[]): void {
   if (lines.length === 0) return;
   const dir = dirname(path);
-  const madeDir = mkdirSync(dir, { recursive: true });
+  mkdirDurableSync(dir);
   let created = true;
   let fd: number;
   try {
@@ -149,11 +168,7 @@ export function appendLinesDurableSync(path: string, lines: readonly string[]): 
   } finally {
     closeSync(fd);
   }
-  if (created) {
-    fsyncDirSync(dir);
-    // directories mkdir made just now: each one's name lives in its parent
-    if (madeDir) for (let d = dir; d !== dirname(madeDir); d = dirname(d)) fsyncDirSync(dirname(d));
-  }
+  if (created) fsyncDirSync(dir);
 }
 
 /** '\n' when the file open at `fd` ends without one (a torn last line), else ''. */

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
+import { fsyncDirs, mkdirForDurable } from '../fs/atomic.js';
 import type { SfPaths } from './paths.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
 
@@ -46,7 +47,10 @@ export class Library {
    */
   static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
     if (!options.create && !existsSync(paths.library)) return null;
-    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+    // a new $SF_HOME's name is made durable while lmdb opens the environment
+    const homeDurable = fsyncDirs(mkdirForDurable(paths.home, 0o700));
+    // awaited before returning; a failure meanwhile must not count as an unhandled rejection
+    homeDurable.catch(() => undefined);
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
@@ -73,6 +77,7 @@ export class Library {
         hint: 'upgrade sf to a version that knows this library format',
       });
     }
+    await homeDurable;
     return lib;
   }
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { fsyncDirSync, removeTreeAtomic } from '../fs/atomic.js';
+import { fsyncDirs, fsyncDirSync, mkdirForDurable, removeTreeAtomic } from '../fs/atomic.js';
 import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
 import { trace } from '../trace/startup.js';
 import type { InventoryFile, SkitHashes } from '../skit/hash.js';
@@ -82,7 +82,10 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
   };
   let synced: Promise<void>;
   try {
-    synced = startNewFilesDurable(entryFiles(staging, sourceRoot, hashes));
+    // the store's own directories, on first use: their names must outlive a power cut like the
+    // entries renamed into them (fsynced with the entry's files)
+    const newDirs = mkdirForDurable(paths.storeStaging);
+    synced = Promise.all([startNewFilesDurable(entryFiles(staging, sourceRoot, hashes)), fsyncDirs(newDirs)]).then(() => undefined);
   } catch (e) {
     await discard();
     throw e;
@@ -96,7 +99,6 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
       trace('store: entry files fsynced');
       // a few metadata calls in a row: synchronous, without a thread-pool round trip each
       fsyncDirSync(staging);
-      mkdirSync(paths.store, { recursive: true });
       try {
         renameSync(staging, storeEntryDir(paths, hashes.bundle));
         // the staging copy is the store entry now: nothing is left to discard

@@ -1,0 +1,36 @@
+import { strict as assert } from 'node:assert';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sfBin } from '../../test-support/index.js';
+import { installSandbox, skillMarkdown, type InstallSandbox } from '../../test-support/skit-install.js';
+import { namesNotMadeDurable, traceProcess } from '../../test-support/syscalls.js';
+
+/**
+ * What a power cut right after a command reported success could take back: every directory,
+ * store entry and skill link an install, update or remove creates or moves must have its
+ * directory fsynced before the command ends. Read from the real system calls (strace).
+ */
+describe('install, update and remove leave durable names', () => {
+  let sb: InstallSandbox;
+  beforeEach(async () => (sb = await installSandbox('sf-durable-')));
+  afterEach(() => sb.cleanup());
+
+  // staging trees and projection temp dirs are scratch: only their renames into place count
+  const scratch = (p: string) => /\/\.(staging|sf-tmp)(\/|$)/.test(p);
+  const env = () => ({ ...process.env, HOME: sb.home, SF_HOME: sb.sfHome, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
+  const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: sb.project, env: env() });
+
+  it('sf add skit into a fresh $SF_HOME and project, then update and remove', async () => {
+    const add = await traced('add', 'skit', sb.source, '--agent', 'claude-code,codex', '--yes');
+    assert.deepEqual(namesNotMadeDurable(add, scratch), []);
+    // the names it had to make durable include the new $SF_HOME, store entry and skill roots
+    const made = add.filter((c) => c.call === 'mkdir' && c.result === 0).map((c) => /"([^"]+)"/.exec(c.args)![1]);
+    for (const dir of [sb.sfHome, join(sb.project, '.claude', 'skills'), join(sb.project, '.agents', 'skills')]) assert.ok(made.includes(dir), `${dir} created`);
+
+    await writeFile(join(sb.source, 'skills', 'lint', 'SKILL.md'), skillMarkdown('lint', 'two'));
+    assert.deepEqual(namesNotMadeDurable(await traced('skit', 'update', 'acme/kit'), scratch), []);
+    const r = await sb.sf(['skit', 'disable', 'acme/kit:lint']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(namesNotMadeDurable(await traced('skit', 'remove', 'acme/kit'), scratch), []);
+  });
+});
