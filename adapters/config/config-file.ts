@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import { resolveWriteTarget, writeFileAtomic, fsyncDir } from './atomic-write.js';
@@ -60,7 +60,6 @@ export async function editConfigFile(file: string, backupDir: string, transform:
       await unlink(target);
       await fsyncDir(dirname(target));
     } else {
-      await mkdir(dirname(file), { recursive: true });
       await writeFileAtomic(file, restoreShape(next, before.shape));
     }
     return { changed: true, backup, before };

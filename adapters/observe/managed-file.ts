@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, readFile, unlink } from 'node:fs/promises';
 import { hasErrno, type Diagnostic } from '../../core/errors/index.js';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import type { ManagedFile } from './types.js';
@@ -35,7 +34,6 @@ export async function writeManagedFile(path: string, content: string, mode: numb
       hint: 'move the file away (or restore Forge\'s version) and run `sf observe update`' }] };
   }
   if (!cur || sha256(cur) !== want) {
-    await mkdir(dirname(path), { recursive: true });
     await writeFileAtomic(path, content, { mode });
   }
   await chmod(path, mode);

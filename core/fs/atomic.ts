@@ -71,13 +71,13 @@ export interface AtomicWriteOptions {
 
 /**
  * Replaces `path` with `data` atomically: write a temp sibling, fsync it, rename it over the
- * target, fsync the directory. A symlinked target is replaced where it points and the link kept.
+ * target, fsync the directory (and the parents of directories it had to create). A symlinked target is replaced where it points and the link kept.
  * The old file's mode is kept exactly (umask does not apply), and its owner too when running as
  * root, so editing a user's config under sudo does not hand it to root.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const target = await resolveWriteTarget(path);
-  await mkdir(dirname(target), { recursive: true });
+  await mkdirDurable(dirname(target));
   const old = await stat(target).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
   const mode = options.mode ?? (old ? old.mode & 0o7777 : 0o644);
   const tmp = tempSibling(target);
