@@ -26,6 +26,8 @@ export interface HubOptions {
   telemetry?: TelemetryService | TelemetryConfig;
 }
 
+const READ_ONLY_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The hub as a Hono app: storage comes in through ports, so tests can call `app.request()`
  * in-process and `sf hub serve` wraps it in @hono/node-server.
@@ -39,6 +41,12 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
     readBlob: (sha256: string) => blobs.get(sha256),
   };
   app.onError(onHubError);
+  // a write is answered only once it is on disk: an acknowledged OTLP batch, a published release
+  // or an issued token must survive a power cut (the embedded store flushes after it commits)
+  app.use('*', async (c, next) => {
+    await next();
+    if (!READ_ONLY_METHODS.has(c.req.method)) await options.storage.durable();
+  });
   app.route('/', healthRoutes);
   // OTLP answers with google.rpc.Status bodies of its own, so it authenticates itself, before the JSON funnel
   const telemetry = options.telemetry instanceof TelemetryService ? options.telemetry : new TelemetryService(options.storage, options.telemetry);

@@ -174,6 +174,12 @@ export interface HubStorage {
   blobs: BlobStore;
   /** OTLP ingest, normalization queue and projections (telemetry-ports.ts) */
   telemetry: TelemetryStorage;
+  /**
+   * Resolves once every write this process committed so far is on disk. The embedded store
+   * commits first and flushes after (lmdb overlappingSync), so a commit alone does not survive a
+   * power cut; a store whose commits are durable may resolve at once.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -182,6 +182,9 @@ export function openEmbeddedStorage(dataDir: string): HubStorage {
     registry: new LmdbRegistry(root, db('skits'), db('releases')),
     blobs: new BlobDir(join(dataDir, 'blobs')),
     telemetry: openEmbeddedTelemetry(root, dataDir),
+    durable: async () => {
+      await root.flushed;
+    },
     close: () => root.close(),
   };
 }
