@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tempDir } from './index.js';
+import { repoRoot, tempDir } from './index.js';
 
 /**
  * The real system calls of a piece of code, for durability tests: `traceSyscalls` runs it in a
@@ -54,6 +54,11 @@ export function parseStrace(text: string): Syscall[] {
  */
 export function traceSyscalls(code: string): Promise<Syscall[]> {
   return traceProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
+}
+
+/** The system calls of one exported function of a project module (`rel`: its path from the repository root), called with JSON-serializable `args`. */
+export function traceCall(rel: string, fn: string, ...args: unknown[]): Promise<Syscall[]> {
+  return traceSyscalls(`const m = await import(${JSON.stringify(join(repoRoot, rel))}); await m[${JSON.stringify(fn)}](...${JSON.stringify(args)});`);
 }
 
 /** Runs a command under `strace -f` (it must exit 0) and returns its file-system calls. */

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { chmod, lstat, readFile, readdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot, tempDir } from '../../test-support/index.js';
-import { assertDurableRename, namesNotMadeDurable, traceSyscalls } from '../../test-support/syscalls.js';
+import { tempDir } from '../../test-support/index.js';
+import { assertDurableRename, namesNotMadeDurable, traceCall } from '../../test-support/syscalls.js';
 import { removeTreeAtomic, writeFileAtomic } from './atomic.js';
 
 describe('core/fs/atomic', () => {
@@ -41,10 +41,7 @@ describe('core/fs/atomic', () => {
 
   it('writes durably: data fsynced before the rename, the directory after, and the parents of directories it created', async () => {
     const file = join(dir.path, 'home', '.config', 'host', 'config.json');
-    const calls = await traceSyscalls(`
-      const { writeFileAtomic } = await import(${JSON.stringify(join(repoRoot, 'core/fs/atomic.ts'))});
-      await writeFileAtomic(${JSON.stringify(file)}, '{}');
-    `);
+    const calls = await traceCall('core/fs/atomic.ts', 'writeFileAtomic', file, '{}');
     assertDurableRename(calls, file);
     assert.deepEqual(namesNotMadeDurable(calls, (p) => p.endsWith('.tmp')), []);
     assert.equal(await readFile(file, 'utf8'), '{}');

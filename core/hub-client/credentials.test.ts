@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot, tempDir } from '../../test-support/index.js';
-import { assertDirSynced, assertDurableRename, mkdirIndex, traceSyscalls } from '../../test-support/syscalls.js';
+import { tempDir } from '../../test-support/index.js';
+import { assertDirSynced, assertDurableRename, mkdirIndex, traceCall } from '../../test-support/syscalls.js';
 import { credentialsPath, hubOrigin, knownHubs, readCredentials, removeLogin, resolveHubTarget, saveLogin } from './credentials.js';
 
 describe('hub-client credentials', () => {
@@ -48,20 +48,14 @@ describe('hub-client credentials', () => {
   });
 
   it('saves durably: the file fsynced before its rename, the directory (and the parent of a new one) after', async () => {
-    const calls = await traceSyscalls(`
-      const { saveLogin } = await import(${JSON.stringify(join(repoRoot, 'core/hub-client/credentials.ts'))});
-      await saveLogin(${JSON.stringify(login('http://127.0.0.1:1', 'sfp_secret1'))}, ${JSON.stringify(env)});
-    `);
+    const calls = await traceCall('core/hub-client/credentials.ts', 'saveLogin', login('http://127.0.0.1:1', 'sfp_secret1'), env);
     assertDurableRename(calls, credentialsPath(env));
     assertDirSynced(calls, dir.path, mkdirIndex(calls, join(dir.path, 'sf')), 'creating $SF_HOME');
   });
 
   it('writes an observer device secret the same way, 0600', async () => {
     const file = join(dir.path, 'sf', 'observe', 'credentials', 'hub.token');
-    const calls = await traceSyscalls(`
-      const { writeSecretFile } = await import(${JSON.stringify(join(repoRoot, 'core/observer/hub-device.ts'))});
-      await writeSecretFile(${JSON.stringify(file)}, 'sfd_secret');
-    `);
+    const calls = await traceCall('core/observer/hub-device.ts', 'writeSecretFile', file, 'sfd_secret');
     assertDurableRename(calls, file);
     assert.equal(await readFile(file, 'utf8'), 'sfd_secret\n');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
