@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { close, closeSync, fchmod, fchown, fstatSync, fsync, fsyncSync, mkdirSync, open, openSync, readSync, write, writeSync } from 'node:fs';
-import { lstat, mkdir, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, open as openAsync, readlink, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { hasErrno } from '../errors/index.js';
@@ -71,9 +71,10 @@ export interface AtomicWriteOptions {
 
 /**
  * Replaces `path` with `data` atomically: write a temp sibling, fsync it, rename it over the
- * target, fsync the directory (and the parents of directories it had to create). A symlinked target is replaced where it points and the link kept.
- * The old file's mode is kept exactly (umask does not apply), and its owner too when running as
- * root, so editing a user's config under sudo does not hand it to root.
+ * target, fsync the directory (and the parents of directories it had to create). A symlinked
+ * target is replaced where it points and the link kept. The old file's mode is kept exactly
+ * (umask does not apply), and its owner too when running as root, so editing a user's config
+ * under sudo does not hand it to root.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const target = await resolveWriteTarget(path);
