@@ -116,8 +116,10 @@ export function mkdirIndex(calls: Syscall[], dir: string): number {
 
 const pathArg = (args: string, n: number): string | undefined => [...args.matchAll(/"([^"]*)"/g)][n]?.[1];
 
-/** The names a namespace call changes: mkdir's and symlink's new name, rename's old and new names. */
+/** The names a namespace call changes: a new file's, mkdir's and symlink's new name, rename's old and new names. */
 function changedNames(c: Syscall): string[] {
+  // O_EXCL: a name that did not exist (an O_CREAT open may find an existing file)
+  if (c.call === 'openat' && c.result >= 0 && c.args.includes('O_EXCL')) return [pathArg(c.args, 0)!];
   if (c.result !== 0) return [];
   if (c.call === 'mkdir') return [pathArg(c.args, 0)!];
   if (c.call.startsWith('symlink')) return [pathArg(c.args, 1)!];

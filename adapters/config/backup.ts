@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
-import { mkdirDurable, writeFileAtomic } from './atomic-write.js';
+import { mkdirDurableSync, writeFileAtomic } from './atomic-write.js';
 
 /** `20250101T120000123Z`: sortable, filesystem-safe, unique enough with the path hash beside it. */
 function timestamp(now: Date): string {
@@ -13,7 +13,7 @@ function timestamp(now: Date): string {
  */
 export async function writeBackup(file: string, bytes: Buffer, backupDir: string, now = new Date()): Promise<string> {
   // the backup must outlive a power cut as surely as the edit it saves a copy for
-  await mkdirDurable(backupDir, 0o700);
+  mkdirDurableSync(backupDir, 0o700);
   const pathHash = createHash('sha256').update(resolve(file)).digest('hex').slice(0, 8);
   const name = `${timestamp(now)}-${basename(file).replace(/[^A-Za-z0-9._-]/g, '_')}-${pathHash}.bak`;
   const backup = join(backupDir, name);

@@ -3,7 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hasErrno } from '../../core/errors/index.js';
 import { crashPoint } from '../../core/fs/crash-point.js';
-import { fsyncDirs, mkdirForDurable } from '../../core/fs/atomic.js';
+import { fsyncDirsSync, mkdirForDurable } from '../../core/fs/atomic.js';
 import { copyTreeDurable } from './copy-tree.js';
 import { defaultLinkOps, stagingDirFor, stagingNameFor, type LinkOps, type ProjectionMode } from './fs-ops.js';
 import { sameTree } from './same-tree.js';
@@ -60,7 +60,7 @@ export async function projectSkillDirs(skills: readonly { sourceDir: string; des
   const toSync = new Set<string>();
   const modes: ('symlink' | 'copy')[] = [];
   for (const { sourceDir, dest } of skills) modes.push(await projectOne(sourceDir, dest, options, toSync));
-  await fsyncDirs(toSync);
+  fsyncDirsSync(toSync);
   return modes;
 }
 

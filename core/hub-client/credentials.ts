@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { mkdirDurable, writeFileAtomic } from '../fs/atomic.js';
+import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
 import { sfPaths } from '../library/paths.js';
 
 /**
@@ -76,7 +76,7 @@ export async function readCredentials(env: NodeJS.ProcessEnv = process.env): Pro
 /** Writes the credentials file atomically and durably with mode 0600 (the directory is created 0700). */
 export async function writeCredentials(data: CredentialsFile, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const path = credentialsPath(env);
-  await mkdirDurable(dirname(path), 0o700);
+  mkdirDurableSync(dirname(path), 0o700);
   await writeFileAtomic(path, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
-import { fsyncDirs, mkdirForDurable } from '../fs/atomic.js';
+import { mkdirDurableSync } from '../fs/atomic.js';
 import type { SfPaths } from './paths.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
 
@@ -47,10 +47,7 @@ export class Library {
    */
   static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
     if (!options.create && !existsSync(paths.library)) return null;
-    // a new $SF_HOME's name is made durable while lmdb opens the environment
-    const homeDurable = fsyncDirs(mkdirForDurable(paths.home, 0o700));
-    // awaited before returning; a failure meanwhile must not count as an unhandled rejection
-    homeDurable.catch(() => undefined);
+    mkdirDurableSync(paths.home, 0o700);
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
@@ -77,7 +74,6 @@ export class Library {
         hint: 'upgrade sf to a version that knows this library format',
       });
     }
-    await homeDurable;
     return lib;
   }
 

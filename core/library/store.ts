@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { fsyncDirs, fsyncDirSync, mkdirForDurable, removeTreeAtomic } from '../fs/atomic.js';
+import { fsyncDirsSync, fsyncDirSync, mkdirForDurable, removeTreeAtomic } from '../fs/atomic.js';
 import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
 import { trace } from '../trace/startup.js';
 import type { InventoryFile, SkitHashes } from '../skit/hash.js';
@@ -82,10 +82,12 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
   };
   let synced: Promise<void>;
   try {
-    // the store's own directories, on first use: their names must outlive a power cut like the
-    // entries renamed into them (fsynced with the entry's files)
-    const newDirs = mkdirForDurable(paths.storeStaging);
-    synced = Promise.all([startNewFilesDurable(entryFiles(staging, sourceRoot, hashes)), fsyncDirs(newDirs)]).then(() => undefined);
+    // a name is durable only with its directory: the store's own directories on first use, and
+    // every directory of the entry once all its names exist, are fsynced after the files
+    const storeDirs = mkdirForDurable(paths.storeStaging);
+    const files = entryFiles(staging, sourceRoot, hashes);
+    const entryDirs = directoriesWithin(staging, [...files.map((f) => dirname(f.path)), ...hashes.skills.map((s) => join(staging, 'skills', s.name))]);
+    synced = startNewFilesDurable(files).then(() => fsyncDirsSync([...storeDirs, ...entryDirs]));
   } catch (e) {
     await discard();
     throw e;
@@ -98,7 +100,6 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
       await synced;
       trace('store: entry files fsynced');
       // a few metadata calls in a row: synchronous, without a thread-pool round trip each
-      fsyncDirSync(staging);
       try {
         renameSync(staging, storeEntryDir(paths, hashes.bundle));
         // the staging copy is the store entry now: nothing is left to discard
@@ -124,6 +125,13 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
 export async function ensureStored(paths: SfPaths, sourceRoot: string, hashes: SkitHashes): Promise<'created' | 'existing'> {
   const staged = await stageStoreEntry(paths, sourceRoot, hashes);
   return staged ? staged.publish() : 'existing';
+}
+
+/** `dirs` and each of their ancestors up to `root` (inclusive); all of them are below `root`. */
+function directoriesWithin(root: string, dirs: readonly string[]): Set<string> {
+  const out = new Set<string>([root]);
+  for (const dir of dirs) for (let d = dir; d !== root && !out.has(d) && d !== dirname(d); d = dirname(d)) out.add(d);
+  return out;
 }
 
 /** Every file of a store entry below `staging`: the release, each skill's projection, the manifest. */

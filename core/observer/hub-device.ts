@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { mkdirDurable, writeFileAtomic } from '../fs/atomic.js';
+import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
 import { HubClient } from '../hub-client/client.js';
 import { resolveHubTarget } from '../hub-client/credentials.js';
 
@@ -25,7 +25,7 @@ export const credentialFile = (sfHome: string, destination: string): string => j
 
 /** Writes a secret to a 0600 file (directory 0700), atomically and durably. */
 export async function writeSecretFile(file: string, secret: string): Promise<void> {
-  await mkdirDurable(dirname(file), 0o700);
+  mkdirDurableSync(dirname(file), 0o700);
   await writeFileAtomic(file, secret + '\n', { mode: 0o600 });
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno } from '../../../core/errors/index.js';
-import { fsyncDir, mkdirDurable } from '../../../core/fs/atomic.js';
+import { fsyncDir, mkdirDurableSync } from '../../../core/fs/atomic.js';
 import type { BlobStore } from '../ports.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -30,7 +30,7 @@ export class BlobDir implements BlobStore {
     if (await this.has(sha256)) return sha256;
     const shard = sha256.slice(0, 2);
     if (!this.shards.has(shard)) {
-      await mkdirDurable(join(this.root, shard));
+      mkdirDurableSync(join(this.root, shard));
       this.shards.add(shard);
     }
     const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
@@ -40,7 +40,7 @@ export class BlobDir implements BlobStore {
     } catch (e) {
       if (!hasErrno(e, 'ENOENT')) throw e;
       // the shard directory was removed behind this process's back: create it again
-      await mkdirDurable(join(this.root, shard));
+      mkdirDurableSync(join(this.root, shard));
       fh = await open(tmp, 'wx', 0o644);
     }
     try {
