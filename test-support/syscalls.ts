@@ -56,7 +56,10 @@ export function traceSyscalls(code: string): Promise<Syscall[]> {
   return traceProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
 }
 
-/** The system calls of one exported function of a project module (`rel`: its path from the repository root), called with JSON-serializable `args`. */
+/**
+ * The system calls of one exported function of a project module (`rel`: its path from the
+ * repository root), called with JSON-serializable `args`.
+ */
 export function traceCall(rel: string, fn: string, ...args: unknown[]): Promise<Syscall[]> {
   return traceSyscalls(`const m = await import(${JSON.stringify(join(repoRoot, rel))}); await m[${JSON.stringify(fn)}](...${JSON.stringify(args)});`);
 }
@@ -121,7 +124,7 @@ function changedNames(c: Syscall): string[] {
   // O_EXCL: a name that did not exist (an O_CREAT open may find an existing file)
   if (c.call === 'openat' && c.result >= 0 && c.args.includes('O_EXCL')) return [pathArg(c.args, 0)!];
   if (c.result !== 0) return [];
-  if (c.call === 'mkdir') return [pathArg(c.args, 0)!];
+  if (c.call === 'mkdir' || c.call === 'mkdirat') return [pathArg(c.args, 0)!];
   if (c.call.startsWith('symlink')) return [pathArg(c.args, 1)!];
   if (c.call.startsWith('rename')) return [pathArg(c.args, 0)!, pathArg(c.args, 1)!];
   return [];
