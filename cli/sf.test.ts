@@ -68,6 +68,24 @@ describe('sf process behaviour', () => {
     });
   });
 
+  it('loads yaml and jsonc-parser only when a document needs them: not for a plain sf add skit, jsonc-parser for a config edit', async () => {
+    await withKit('sf-lazy-libs-', ['--id', 'acme/kit'], async (kit, dir) => {
+      const project = join(dir, 'project');
+      await mkdir(join(project, '.git'), { recursive: true });
+      await mkdir(join(project, '.claude'), { recursive: true });
+      const env = { ...process.env, HOME: join(dir, 'home'), SF_HOME: join(dir, 'home', '.sf'), SF_TRACE_STARTUP: '1' };
+      const run = (...args: string[]) => spawnSync(process.execPath, [sfBin, ...args], { cwd: project, encoding: 'utf8', env });
+      const add = run('add', 'skit', kit, '--agent', 'claude-code', '--yes');
+      assert.equal(add.status, 0, add.stderr);
+      assert.match(add.stderr, /\] +[\d.]+ ms +committed/);
+      assert.doesNotMatch(add.stderr, /yaml loaded|jsonc-parser loaded/);
+      // disabling a skill writes Claude Code's skillOverrides: that needs the JSON(C) editor
+      const disable = run('skit', 'disable', 'acme/kit:review');
+      assert.equal(disable.status, 0, disable.stderr);
+      assert.match(disable.stderr, /jsonc-parser loaded/);
+    });
+  });
+
   it('answers add skit and the library commands exactly as the whole CLI does: output, state, errors and exit codes', async () => {
     await withKit('sf-library-', ['--id', 'acme/kit'], async (kit, dir) => {
       const home = join(dir, 'home');

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { jsoncLib } from './jsonc-lib.js';
 import { SfError } from '../../core/errors/index.js';
 import { detectIndent, lineColumn } from './text-shape.js';
 
@@ -18,6 +19,7 @@ export function isJsonObject(v: unknown): v is JsonObject {
 export function parseJsonConfig(text: string, file: string): JsonObject {
   if (text.trim() === '') return {};
   const errors: ParseError[] = [];
+  const { parse, printParseErrorCode } = jsoncLib();
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const first = errors[0];
@@ -69,6 +71,7 @@ export function withPath(root: JsonObject, path: JsonPath, value: unknown): Json
 export function setJsonPath(text: string, path: JsonPath, value: unknown, eol: string, file: string): string {
   const before = parseJsonConfig(text, file);
   const base = text.trim() === '' ? '{}' : text;
+  const { applyEdits, modify } = jsoncLib();
   const edits = modify(base, path, value, { formattingOptions: { ...detectIndent(base), eol } });
   const out = applyEdits(base, edits);
   const after = parseJsonConfig(out, file);

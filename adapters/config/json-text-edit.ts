@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
+import { jsoncLib } from './jsonc-lib.js';
 import { SfError } from '../../core/errors/index.js';
 import { getPath, parseJsonConfig, withPath, type JsonPath } from './json-edit.js';
 import { detectIndent } from './text-shape.js';
@@ -65,8 +66,10 @@ function cutChild(t: Text, node: Node, i: number): string {
 
 function root(t: Text): Node {
   const base = t.text.trim() === '' ? '{}' : t.text;
-  return parseTree(base)!;
+  return jsoncLib().parseTree(base)!;
 }
+
+const findNodeAtLocation = (tree: Node, path: JsonPath): Node | undefined => jsoncLib().findNodeAtLocation(tree, path);
 
 /** Sets `path` to `value`; missing parent objects are created in the same splice. */
 export function setJsonText(text: string, path: JsonPath, value: unknown, eol: string, file: string): string {

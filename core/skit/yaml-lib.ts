@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { trace } from '../trace/startup.js';
 
 /**
  * The yaml library, loaded the first time a document needs it. Most frontmatter is plain YAML that
@@ -10,5 +11,8 @@ import { createRequire } from 'node:module';
 let loaded: typeof import('yaml') | undefined;
 
 export function yamlLib(): typeof import('yaml') {
-  return (loaded ??= (typeof require === 'function' ? require('yaml') : createRequire(import.meta.url)('yaml')) as typeof import('yaml'));
+  if (loaded) return loaded;
+  loaded = (typeof require === 'function' ? require('yaml') : createRequire(import.meta.url)('yaml')) as typeof import('yaml');
+  trace('yaml loaded');
+  return loaded;
 }
