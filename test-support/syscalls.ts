@@ -18,7 +18,7 @@ export interface Syscall {
   result: number;
 }
 
-const TRACED = 'openat,mkdir,mkdirat,rename,renameat,renameat2,symlink,symlinkat,fsync,fdatasync,close';
+const TRACED = 'openat,mkdir,mkdirat,rename,renameat,renameat2,symlink,symlinkat,unlink,unlinkat,fsync,fdatasync,close';
 const DONE = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+)/;
 const UNFINISHED = /^(\d+)\s+(\w+)\((.*) <unfinished \.\.\.>$/;
 const RESUMED = /^(\d+)\s+<\.\.\. (\w+) resumed>(.*)\)\s+=\s+(-?\d+)/;
@@ -119,7 +119,7 @@ export function mkdirIndex(calls: Syscall[], dir: string): number {
 
 const pathArg = (args: string, n: number): string | undefined => [...args.matchAll(/"([^"]*)"/g)][n]?.[1];
 
-/** The names a namespace call changes: a new file's, mkdir's and symlink's new name, rename's old and new names. */
+/** The names a namespace call changes: a new file's, mkdir's and symlink's new name, rename's old and new names, an unlinked name. */
 function changedNames(c: Syscall): string[] {
   // O_EXCL: a name that did not exist (an O_CREAT open may find an existing file)
   if (c.call === 'openat' && c.result >= 0 && c.args.includes('O_EXCL')) return [pathArg(c.args, 0)!];
@@ -127,12 +127,13 @@ function changedNames(c: Syscall): string[] {
   if (c.call === 'mkdir' || c.call === 'mkdirat') return [pathArg(c.args, 0)!];
   if (c.call.startsWith('symlink')) return [pathArg(c.args, 1)!];
   if (c.call.startsWith('rename')) return [pathArg(c.args, 0)!, pathArg(c.args, 1)!];
+  if (c.call === 'unlink' || c.call === 'unlinkat') return [pathArg(c.args, 0)!];
   return [];
 }
 
 /**
- * The names `calls` created or moved (directories, renamed entries, links) whose directory was
- * not fsynced afterwards through an fd opened on it: what a power cut could take back although
+ * The names `calls` created, moved or deleted (directories, files, renamed entries, links) whose
+ * directory was not fsynced afterwards through an fd opened on it: what a power cut could take back although
  * the command succeeded. `scratch` says which paths are temporary and may be lost.
  */
 export function namesNotMadeDurable(calls: Syscall[], scratch: (path: string) => boolean): string[] {

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../../core/errors/index.js';
-import { resolveWriteTarget, writeFileAtomic, fsyncDir } from './atomic-write.js';
+import { removeFileDurable, resolveWriteTarget, writeFileAtomic } from './atomic-write.js';
 import { writeBackup } from './backup.js';
 import { detectShape, restoreShape, type TextShape } from './text-shape.js';
 
@@ -56,9 +54,7 @@ export async function editConfigFile(file: string, backupDir: string, transform:
     const current = readConfig(file);
     if (!sameBytes(current.bytes, before.bytes)) continue;
     if (next === null) {
-      const target = await resolveWriteTarget(file);
-      await unlink(target);
-      await fsyncDir(dirname(target));
+      await removeFileDurable(await resolveWriteTarget(file));
     } else {
       await writeFileAtomic(file, restoreShape(next, before.shape));
     }

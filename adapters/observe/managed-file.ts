@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chmod, readFile, unlink } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { hasErrno, type Diagnostic } from '../../core/errors/index.js';
-import { writeFileAtomic } from '../config/atomic-write.js';
+import { removeFileDurable, writeFileAtomic } from '../config/atomic-write.js';
 import type { ManagedFile } from './types.js';
 
 /**
@@ -48,7 +48,7 @@ export async function removeManagedFile(file: ManagedFile): Promise<Diagnostic[]
     return [{ code: 'SF_OBSERVE_FILE_CHANGED', severity: 'warning', file: file.path,
       message: `${file.path} was changed after Forge wrote it; it was not removed`, hint: 'delete it yourself if you no longer want it' }];
   }
-  await unlink(file.path).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  await removeFileDurable(file.path);
   return [];
 }
 

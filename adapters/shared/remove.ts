@@ -1,7 +1,7 @@
-import { mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ProjectedPath } from '../../core/install/host-adapter.js';
-import { fsyncDir } from '../../core/fs/atomic.js';
+import { fsyncDir, removeFileDurable } from '../../core/fs/atomic.js';
 import { crashPoint } from '../../core/fs/crash-point.js';
 import { isInsideDir, stagingDirFor, stagingNameFor } from './fs-ops.js';
 import { pathState, removeIfEmpty } from './project.js';
@@ -20,8 +20,7 @@ export async function removeProjectedPath(p: ProjectedPath, storeRoot: string): 
   if (state.kind === 'symlink') {
     const target = isAbsolute(state.target) ? state.target : resolve(dirname(p.path), state.target);
     if (!isInsideDir(target, storeRoot)) return 'kept-foreign';
-    await unlink(p.path);
-    await fsyncDir(dirname(p.path));
+    await removeFileDurable(p.path);
     crashPoint('unproject:after-skill');
     return 'removed';
   }

@@ -129,6 +129,21 @@ export function mkdirDurableSync(dir: string, mode?: number): void {
   fsyncDirsSync(mkdirForDurable(dir, mode));
 }
 
+/**
+ * Deletes a file so that it stays deleted through a power cut: unlink, then fsync the directory.
+ * Absent is fine (false).
+ */
+export async function removeFileDurable(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return false;
+    throw e;
+  }
+  await fsyncDir(dirname(path));
+  return true;
+}
+
 /** rename + fsync of both parent directories. */
 export async function renameDurable(from: string, to: string): Promise<void> {
   await rename(from, to);

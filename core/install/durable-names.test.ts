@@ -15,9 +15,9 @@ describe('install, update and remove leave durable names', () => {
   beforeEach(async () => (sb = await installSandbox('sf-durable-')));
   afterEach(() => sb.cleanup());
 
-  // temp files, a staged store entry's own name and projection temp dirs are scratch: only
-  // their renames into place count (what is inside a staged entry is not: it becomes the entry)
-  const scratch = (p: string) => /\/\.staging(\/[^/]+)?$|\/\.sf-tmp(\/|$)|\.tmp$/.test(p);
+  // temp files, a staged store entry's own name, trash being deleted and projection temp dirs
+  // are scratch: only their renames count (what is inside a staged entry is not: it becomes the entry)
+  const scratch = (p: string) => /\/\.staging(\/[^/]+)?$|\/\.staging\/trash-|\/\.sf-tmp(\/|$)|\.tmp$/.test(p);
   const env = () => ({ ...process.env, HOME: sb.home, SF_HOME: sb.sfHome, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
   const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: sb.project, env: env() });
 

@@ -1,8 +1,7 @@
-import { unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SfError, hasErrno } from '../errors/index.js';
-import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
+import { SfError } from '../errors/index.js';
+import { mkdirDurableSync, removeFileDurable, writeFileAtomic } from '../fs/atomic.js';
 import { HubClient } from '../hub-client/client.js';
 import { resolveHubTarget } from '../hub-client/credentials.js';
 
@@ -31,7 +30,7 @@ export async function writeSecretFile(file: string, secret: string): Promise<voi
 
 /** Deletes a credential file Forge created (absent is fine). */
 export async function removeSecretFile(file: string): Promise<void> {
-  await unlink(file).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  await removeFileDurable(file);
 }
 
 /** The hub to export to: `url`, else SF_HUB_URL, else the default `sf login` hub. */

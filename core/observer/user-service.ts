@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hasErrno } from '../errors/index.js';
-import { writeFileAtomic } from '../fs/atomic.js';
+import { removeFileDurable, writeFileAtomic } from '../fs/atomic.js';
 import { userHome } from '../library/paths.js';
 import { launchdPlist, LAUNCHD_PLIST_NAME, systemdUnit, SYSTEMD_UNIT_NAME, type ServiceSpec } from './service-files/index.js';
 
@@ -91,7 +91,7 @@ export async function removeUserService(record: ServiceRecord | undefined, env: 
   systemctl(['disable', '--now', record.unitName ?? SYSTEMD_UNIT_NAME], env);
   const cur = await readOrUndefined(record.unitFile);
   if (cur && sha(cur) !== record.sha256) return `disabled ${record.unitName}; ${record.unitFile} was changed after Forge wrote it and was kept`;
-  if (cur) await unlink(record.unitFile);
+  if (cur) await removeFileDurable(record.unitFile);
   systemctl(['daemon-reload'], env);
   return `stopped, disabled and removed ${record.unitName}`;
 }

@@ -1,6 +1,7 @@
-import { rm, rmdir } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import { command, flag, option, optional, string } from 'cmd-ts';
 import { hasErrno } from '../../../core/errors/index.js';
+import { removeFileDurable } from '../../../core/fs/atomic.js';
 import type { ObserveHostId } from '../../../adapters/observe/types.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
@@ -47,7 +48,7 @@ export const uninstallCommand = command({
     const service = whole ? await removeUserService(record.service, state.env) : undefined;
     const left = Object.keys(removed.records).length > 0 || removed.outcomes.some((o) => o.status === 'failed');
     if (whole && !left) {
-      await rm(installRecordPath(state.paths.home), { force: true });
+      await removeFileDurable(installRecordPath(state.paths.home));
       await rmdir(state.ctx.hooksDir).catch((e: unknown) => (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTEMPTY') ? undefined : Promise.reject(e)));
     } else {
       await writeInstallRecord(state.paths.home, { ...record, updatedAt: new Date().toISOString(), hosts: removed.records, ...(whole ? { service: undefined } : {}) });
