@@ -35,7 +35,7 @@ export async function checkStoreEntry(paths: SfPaths, inst: InstallationRecord):
   const releaseChanged = changedPaths(release);
   const releaseIntact = releaseChanged.length === 0 && !release.absent && digestListing('bundle', manifest.files) === inst.bundleHash;
   if (!releaseIntact) {
-    diagnostics.push({ code: 'SF_DRIFT_STORE_CORRUPT', severity: 'error', file: storeReleaseDir(paths, inst.bundleHash), message: `the stored release of ${inst.skitId} was modified: ${releaseChanged.join(', ') || 'manifest does not match'}`, hint: 'run `sf skit doctor --fix`' });
+    diagnostics.push({ code: 'SF_DRIFT_STORE_CORRUPT', severity: 'error', file: storeReleaseDir(paths, inst.bundleHash), message: `the stored release of ${inst.skitId} was modified: ${releaseChanged.join(', ') || 'manifest does not match'}`, hint: 'run `sf skit doctor --fix --force` to restore the stored release (without --force, doctor leaves it)' });
   }
   for (const skill of inst.skills) {
     const files = manifest.skills.find((s) => s.name === skill.name)?.files ?? [];
@@ -48,7 +48,7 @@ export async function checkStoreEntry(paths: SfPaths, inst: InstallationRecord):
         severity: 'error',
         file: storeSkillDir(paths, inst.bundleHash, skill.name),
         message: `the stored projection of ${skill.id} was modified (often by editing through a linked skill directory): ${changed.join(', ') || 'manifest does not match'}`,
-        hint: 'copy any edits you want to keep, then run `sf skit doctor --fix`',
+        hint: 'copy any edits you want to keep, then run `sf skit doctor --fix --force` to restore the release',
       });
     }
   }

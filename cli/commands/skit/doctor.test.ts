@@ -5,7 +5,7 @@ import { installSandbox, rootContents, type InstallSandbox } from '../../../test
 
 interface Report {
   clean: boolean;
-  findings: { code: string; severity: string; agent?: string; fixed?: boolean; message: string }[];
+  findings: { code: string; severity: string; agent?: string; fixed?: boolean; message: string; hint?: string }[];
 }
 
 describe('sf skit doctor: detection and --fix', () => {
@@ -69,6 +69,9 @@ describe('sf skit doctor: detection and --fix', () => {
     const unforced = await doctor('--fix');
     assert.equal(unforced.code, 1);
     assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /edited through the link/);
+    // the finding --fix leaves must name what repairs it, not send the user back to --fix
+    const left = unforced.report.findings.find((f) => f.code === 'SF_DRIFT_STORE_CORRUPT');
+    assert.match(left?.hint ?? '', /doctor --fix --force/);
     const forced = await doctor('--fix', '--force');
     assert.equal(forced.code, 0, JSON.stringify(forced.report));
     assert.doesNotMatch(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /edited through the link/);
