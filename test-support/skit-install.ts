@@ -12,6 +12,8 @@ export interface InstallSandbox {
   sfHome: string;
   project: string;
   source: string;
+  /** the environment `sf` runs with (HOME, $SF_HOME, no host config overrides, a PATH without agent binaries) */
+  env: NodeJS.ProcessEnv;
   sf(args: string[], options?: { env?: NodeJS.ProcessEnv; cwd?: string }): Promise<RunResult>;
   /** the `sf skit list --json` records */
   list(): Promise<ListedRecord[]>;
@@ -66,6 +68,7 @@ export async function installSandbox(prefix = 'sf-install-', root?: string): Pro
     sfHome,
     project,
     source,
+    env: baseEnv,
     sf: (args, options = {}) => runSf(args, { cwd: options.cwd ?? project, env: { ...baseEnv, ...options.env } }),
     async list() {
       const r = await sb.sf(['skit', 'list', '--json']);

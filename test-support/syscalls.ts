@@ -79,45 +79,43 @@ export async function traceProcess(command: string, args: string[], options: { c
 }
 
 const quoted = (path: string) => `"${path}"`;
+const pathArg = (args: string, n: number): string | undefined => [...args.matchAll(/"([^"]*)"/g)][n]?.[1];
+
+/** Every successful fsync/fdatasync as (call number, the path its fd was opened on). */
+function fsyncsOf(calls: Syscall[]): { at: number; path: string }[] {
+  const open = new Map<number, string>();
+  const out: { at: number; path: string }[] = [];
+  calls.forEach((c, i) => {
+    if (c.call === 'openat' && c.result >= 0) open.set(c.result, pathArg(c.args, 0) ?? '');
+    else if (c.call === 'close') open.delete(Number(c.args));
+    else if ((c.call === 'fsync' || c.call === 'fdatasync') && c.result === 0) out.push({ at: i, path: open.get(Number(c.args)) ?? '' });
+  });
+  return out;
+}
 
 /**
- * Asserts the durable replace of `target`: the file renamed onto it was fsynced (through the fd
- * it was written with) before the rename, and the directory was fsynced after it, so after a
- * power cut `target` is the old file or the complete new one, and a new name stays.
+ * Asserts the durable replace of `target`: the file renamed onto it was fsynced (through an fd
+ * opened on it) before the rename, and the directory was fsynced after it, so after a power cut
+ * `target` is the old file or the complete new one, and a new name stays.
  */
 export function assertDurableRename(calls: Syscall[], target: string): void {
   // the target is a later argument than the source in rename, renameat and renameat2
   const renamed = calls.findIndex((c) => c.call.startsWith('rename') && c.result === 0 && c.args.includes(`, ${quoted(target)}`));
   if (renamed < 0) throw new Error(`no successful rename to ${target}`);
-  const source = /"([^"]+)"/.exec(calls[renamed].args)![1];
-  const opened = calls.findLastIndex((c, i) => i < renamed && c.call === 'openat' && c.result >= 0 && c.args.includes(`, ${quoted(source)},`));
-  if (opened < 0) throw new Error(`${source} was renamed onto ${target} but never opened`);
-  const fd = String(calls[opened].result);
-  const synced = calls.slice(opened + 1, renamed).some((c) => (c.call === 'fsync' || c.call === 'fdatasync') && c.args === fd && c.result === 0);
-  if (!synced) throw new Error(`${source} was renamed onto ${target} without an fsync of its data first`);
+  const source = pathArg(calls[renamed].args, 0)!;
+  if (!fsyncsOf(calls).some((s) => s.at < renamed && s.path === source)) throw new Error(`${source} was renamed onto ${target} without an fsync of its data first`);
   assertDirSynced(calls, dirname(target), renamed, `the rename to ${target}`);
 }
 
-/** Asserts that `dir` was opened and fsynced through that fd after call number `after`. */
+/** Asserts that `dir` was fsynced, through an fd opened on it, after call number `after`. */
 export function assertDirSynced(calls: Syscall[], dir: string, after: number, what: string): void {
-  for (let i = after + 1; i < calls.length; i++) {
-    const c = calls[i];
-    if (c.call !== 'openat' || c.result < 0 || !c.args.includes(`, ${quoted(dir)},`)) continue;
-    for (let j = i + 1; j < calls.length; j++) {
-      const s = calls[j];
-      if (s.args === String(c.result) && s.call === 'close') break;
-      if ((s.call === 'fsync' || s.call === 'fdatasync') && s.args === String(c.result) && s.result === 0) return;
-    }
-  }
-  throw new Error(`${dir} was not fsynced after ${what}`);
+  if (!fsyncsOf(calls).some((s) => s.at > after && s.path === dir)) throw new Error(`${dir} was not fsynced after ${what}`);
 }
 
 /** The index of the first successful mkdir of `dir`, -1 when it was not created. */
 export function mkdirIndex(calls: Syscall[], dir: string): number {
   return calls.findIndex((c) => (c.call === 'mkdir' || c.call === 'mkdirat') && c.result === 0 && c.args.includes(quoted(dir)));
 }
-
-const pathArg = (args: string, n: number): string | undefined => [...args.matchAll(/"([^"]*)"/g)][n]?.[1];
 
 /** The names a namespace call changes: a new file's, mkdir's and symlink's new name, rename's old and new names, an unlinked name. */
 function changedNames(c: Syscall): string[] {
@@ -137,13 +135,7 @@ function changedNames(c: Syscall): string[] {
  * the command succeeded. `scratch` says which paths are temporary and may be lost.
  */
 export function namesNotMadeDurable(calls: Syscall[], scratch: (path: string) => boolean): string[] {
-  const open = new Map<number, string>();
-  const syncs: { at: number; path: string }[] = [];
-  calls.forEach((c, i) => {
-    if (c.call === 'openat' && c.result >= 0) open.set(c.result, pathArg(c.args, 0) ?? '');
-    else if (c.call === 'close') open.delete(Number(c.args));
-    else if ((c.call === 'fsync' || c.call === 'fdatasync') && c.result === 0) syncs.push({ at: i, path: open.get(Number(c.args)) ?? '' });
-  });
+  const syncs = fsyncsOf(calls);
   const out: string[] = [];
   calls.forEach((c, i) => {
     for (const name of changedNames(c)) {

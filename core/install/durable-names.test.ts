@@ -18,8 +18,7 @@ describe('install, update and remove leave durable names', () => {
   // temp files, a staged store entry's own name, trash being deleted and projection temp dirs
   // are scratch: only their renames count (what is inside a staged entry is not: it becomes the entry)
   const scratch = (p: string) => /\/\.staging(\/[^/]+)?$|\/\.staging\/trash-|\/\.sf-tmp(\/|$)|\.tmp$/.test(p);
-  const env = () => ({ ...process.env, HOME: sb.home, SF_HOME: sb.sfHome, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
-  const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: sb.project, env: env() });
+  const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: sb.project, env: { ...process.env, ...sb.env } });
 
   it('sf add skit into a fresh $SF_HOME and project, then update, disable and remove', async () => {
     const add = await traced('add', 'skit', sb.source, '--agent', 'claude-code,codex', '--yes');
