@@ -11,9 +11,10 @@
  * This file starts the bundle when the bundle is at least as new as this file; otherwise (a plain
  * `npx tsc -p .` rewrote this file after the last bundle, so the bundle may hold older code) it
  * runs the modules tsc emitted. The code cache is used only when its header names this exact
- * bundle (CRC-32 and length; V8 itself checks little more than the length) and this Node (the
- * build trains it with the Node that runs the build); a missing, stale or foreign cache only
- * costs speed. SF_CODE_CACHE_WRITE=1 (the build's training runs) rewrites it.
+ * bundle (CRC-32 of its content and length; V8 itself checks little more than the length) and
+ * this Node (the build trains it with the Node that runs the build); a missing, stale or foreign
+ * cache only costs speed. The CRC is computed only when the bundle changed after its cache was
+ * written (see bundleContentId). SF_CODE_CACHE_WRITE=1 (the build's training runs) rewrites it.
  *
  * This file is CommonJS: a module entry point would start Node's ESM loader first (~4 ms).
  */
@@ -23,7 +24,7 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { entryFor } from './entries.cjs';
 
-const CACHE_MAGIC = `sf-code-cache 1 ${process.version} ${process.arch}`;
+const CACHE_MAGIC = `sf-code-cache 2 ${process.version} ${process.arch}`;
 
 /**
  * Runs the bundle for this command line (dist/cli/sf-bundle.cjs, sf-skit-read.cjs or sf-library.cjs, see cli/entries.cts) if it is
@@ -43,19 +44,20 @@ function startBundle(): boolean {
   const bytes = readFileSync(bundlePath);
   // esbuild writes ASCII only (non-ASCII is escaped), so latin1 decodes it exactly and fastest
   const source = bytes.toString('latin1');
-  // node:zlib takes 2-4 ms to load: required only after the hash workers have started booting
-  const zlib = require('node:zlib') as typeof import('node:zlib');
-  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32; // Node >= 20.15
-  const id = crc32 ? `${CACHE_MAGIC} ${crc32(bytes).toString(16)} ${bytes.length}\n` : undefined;
   const cachePath = join(here, `${name}.cache`);
-  const cachedData = id ? readCache(cachePath, id) : undefined;
+  const writing = process.env.SF_CODE_CACHE_WRITE === '1';
+  const cacheStat = statSync(cachePath, { throwIfNoEntry: false });
+  // a cache written after the bundle was last changed may trust the id the build declared in it
+  const content = cacheStat || writing ? bundleContentId(bytes, !writing && cacheStat !== undefined && bundleStat.mtimeMs < cacheStat.mtimeMs) : undefined;
+  const id = content ? `${CACHE_MAGIC} ${content} ${bytes.length}\n` : undefined;
+  const cachedData = id && cacheStat ? readCache(cachePath, id) : undefined;
 
   const script = new Script(Module.wrap(source), { filename: bundlePath, cachedData });
   if (process.env.SF_TRACE_STARTUP === '1') {
     const state = cachedData ? (script.cachedDataRejected ? 'rejected by V8' : 'used') : 'none for this bundle';
     trace(`bundle compiled (${name}.cjs, code cache ${state})`);
   }
-  if (process.env.SF_CODE_CACHE_WRITE === '1' && id) {
+  if (writing && id) {
     process.on('exit', () => {
       const tmp = `${cachePath}.${process.pid}.tmp`;
       writeFileSync(tmp, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()]));
@@ -109,6 +111,23 @@ function startHashWorkers(workerFile: string): void {
   }
   // the hand-off of core/skit/early-hash-workers.ts (an ES module, which this file cannot require)
   (globalThis as Record<symbol, unknown>)[Symbol.for('forge.sf.early-hash-workers')] = early;
+}
+
+/**
+ * The bundle's content id: the CRC-32 of its bytes after the first line, where the build declares
+ * it (`// sf-bundle <crc hex>`, scripts/build.mjs). V8 checks little more than a cache's length
+ * against the source, so this id is what keeps an edited bundle from running stale bytecode.
+ * Computing it needs node:zlib, which takes 2-4 ms to load; when the bundle has not changed since
+ * its cache was written (`trustDeclared`: older than the cache) the declared id is used instead.
+ * Undefined when neither is available (Node < 20.15 has no zlib.crc32): no code cache then.
+ */
+function bundleContentId(bytes: Buffer, trustDeclared: boolean): string | undefined {
+  const eol = bytes.indexOf(10);
+  const declared = /^\/\/ sf-bundle ([0-9a-f]{1,8})$/.exec(bytes.toString('latin1', 0, Math.max(eol, 0)))?.[1];
+  if (trustDeclared && declared) return declared;
+  // required only after the hash workers have started booting
+  const crc32 = (require('node:zlib') as { crc32?: (data: Uint8Array) => number }).crc32;
+  return crc32 ? crc32(bytes.subarray(eol + 1)).toString(16) : undefined;
 }
 
 /** The V8 data of the cache file when its header is `id`, else undefined. */

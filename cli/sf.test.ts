@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot, sfBin, tempDir } from '../test-support/index.js';
 
@@ -42,6 +42,42 @@ describe('sf process behaviour', () => {
     assert.deepEqual(startedFrom('skit', 'pack', '--help'), ['sf-bundle.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', '--help'), ['sf-bundle.cjs', 'used']);
     assert.deepEqual(startedFrom('add', '--help'), ['sf-bundle.cjs', 'used']);
+  });
+
+  it('checks a bundle against its code cache without node:zlib only while the bundle is older than the cache; an edited bundle never runs stale bytecode', async () => {
+    // a copy of the loader and the hash/validate bundle inside the repository (node_modules resolves)
+    const dir = await mkdtemp(join(repoRoot, 'dist', 'loader-test-'));
+    try {
+      for (const f of ['sf.cjs', 'entries.cjs', 'sf-skit-read.cjs', 'sf-skit-read.cache']) await copyFile(join(repoRoot, 'dist', 'cli', f), join(dir, f));
+      const bundle = join(dir, 'sf-skit-read.cjs');
+      const at = (file: string, seconds: number) => utimes(join(dir, file), seconds, seconds);
+      await at('sf.cjs', 1_000_000);
+      await at('entries.cjs', 1_000_000);
+      await at('sf-skit-read.cjs', 1_000_100);
+      await at('sf-skit-read.cache', 1_000_200);
+      const run = () => {
+        const r = spawnSync(process.execPath, ['--require', join(repoRoot, 'cli', 'fixtures', 'print-modules.cjs'), join(dir, 'sf.cjs'), 'skit', 'validate', '--help'], { env: { ...process.env, SF_TRACE_STARTUP: '1' }, encoding: 'utf8' });
+        assert.equal(r.status, 0, r.stderr);
+        const modules = /^MODULES (.*)$/m.exec(r.stderr)?.[1].split(' ') ?? [];
+        assert.ok(modules.includes('hook-ran'), r.stderr);
+        return { cache: /code cache ([^)]*)\)/.exec(r.stderr)?.[1], zlib: modules.includes('zlib'), out: r.stdout + r.stderr };
+      };
+      assert.deepEqual((({ cache, zlib }) => ({ cache, zlib }))(run()), { cache: 'used', zlib: false }, 'unchanged since the cache: the declared id is enough');
+
+      await at('sf-skit-read.cjs', 1_000_300);
+      assert.deepEqual((({ cache, zlib }) => ({ cache, zlib }))(run()), { cache: 'used', zlib: true }, 'newer than the cache, same bytes: checked, then used');
+
+      // an edit of the same length keeps the declared id and passes V8's own length check
+      const text = await readFile(bundle, 'latin1');
+      assert.ok(text.includes('Validate a SKIT'));
+      await writeFile(bundle, text.replace('Validate a SKIT', 'Xalidate a SKIT'), 'latin1');
+      await at('sf-skit-read.cjs', 1_000_400);
+      const edited = run();
+      assert.equal(edited.cache, 'none for this bundle');
+      assert.match(edited.out, /Xalidate a SKIT/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives every CommonJS build in dist/cli a working import.meta.url (esbuild would leave it empty)', async () => {

@@ -27,6 +27,7 @@
 // lmdb's JavaScript is bundled; its native addon is still loaded from its package (see
 // lmdbLocatesItself).
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -106,7 +107,7 @@ async function bundleCli(entry, outfile) {
     ...IMPORT_META_URL,
     metafile: true,
   });
-  await writeFile(outfile, asciiOnly(await readFile(outfile, 'utf8'), relative(root, outfile)));
+  await writeFile(outfile, withContentId(asciiOnly(await readFile(outfile, 'utf8'), relative(root, outfile))));
   return result;
 }
 
@@ -178,6 +179,15 @@ function asciiOnly(text, name) {
     if (text[offset - 1] === '\\') throw new Error(`${name}: cannot escape the escaped non-ASCII character at offset ${offset}`);
     return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
+}
+
+/**
+ * Prepends `// sf-bundle <CRC-32 of the rest, hex>`: cli/sf.cts compares it with its code cache's
+ * header without loading node:zlib while the bundle is older than the cache.
+ */
+function withContentId(text) {
+  const body = Buffer.from(text, 'latin1');
+  return zlib.crc32 ? `// sf-bundle ${zlib.crc32(body).toString(16)}\n${text}` : text;
 }
 
 /**
