@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot, sfBin, tempDir } from '../test-support/index.js';
+import { traceProcess } from '../test-support/syscalls.js';
 
 describe('sf process behaviour', () => {
   it('exits quietly when the reader closes the pipe early (sf ... | head)', async () => {
@@ -119,6 +120,26 @@ describe('sf process behaviour', () => {
       const disable = run('skit', 'disable', 'acme/kit:review');
       assert.equal(disable.status, 0, disable.stderr);
       assert.match(disable.stderr, /jsonc-parser loaded/);
+    });
+  });
+
+  it('starts a plain sf add skit without node:zlib or WebCrypto, and never reads the time zone (timestamps are UTC)', async () => {
+    await withKit('sf-lean-add-', ['--id', 'acme/kit'], async (kit, dir) => {
+      const project = join(dir, 'project');
+      await mkdir(join(project, '.git'), { recursive: true });
+      await mkdir(join(project, '.claude'), { recursive: true });
+      const env = { ...process.env, HOME: join(dir, 'home'), SF_HOME: join(dir, 'home', '.sf'), PRINT_MODULES_INTERNAL: '1' };
+      const add = spawnSync(process.execPath, ['--require', join(repoRoot, 'cli', 'fixtures', 'print-modules.cjs'), sfBin, 'add', 'skit', kit, '--agent', 'claude-code', '--yes'], { cwd: project, encoding: 'utf8', env });
+      assert.equal(add.status, 0, add.stderr);
+      const modules = /^MODULES (.*)$/m.exec(add.stderr)?.[1].split(' ') ?? [];
+      assert.ok(modules.includes('hook-ran') && modules.includes('crypto'), add.stderr);
+      for (const m of ['zlib', 'internal/crypto/webcrypto']) assert.ok(!modules.includes(m), `${m} was loaded`);
+
+      await rm(join(dir, 'home'), { recursive: true, force: true });
+      await rm(join(project, '.claude', 'skills'), { recursive: true, force: true });
+      const calls = await traceProcess(process.execPath, [sfBin, 'add', 'skit', kit, '--agent', 'claude-code', '--yes'], { cwd: project, env });
+      assert.ok(calls.some((c) => c.call === 'openat' && c.args.includes('library.lmdb')), 'the trace holds the install');
+      assert.deepEqual(calls.filter((c) => c.call === 'openat' && /localtime|zoneinfo/.test(c.args)), []);
     });
   });
 

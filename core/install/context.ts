@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { userHome, sfPaths, type SfPaths } from '../library/paths.js';
 import type { AdapterRegistry } from './adapter-lookup.js';
 import type { HostContext, Scope } from './host-adapter.js';
+import { isoUtc } from '../telemetry/time.js';
 
 /** Everything an install operation needs from its surroundings. */
 export interface Session {
@@ -25,8 +27,9 @@ export function sessionFrom(env: NodeJS.ProcessEnv, cwd: string, adapters: Adapt
     home: userHome(env),
     paths: sfPaths(env),
     adapters,
-    now: () => new Date().toISOString(),
-    newId: () => crypto.randomUUID(),
+    // neither wakes up what a fresh process does not need yet: the time zone, or WebCrypto
+    now: () => isoUtc(),
+    newId: () => randomUUID(),
     progress,
   };
 }
