@@ -7,7 +7,7 @@ import { download } from './download.js';
 import { canonicalUrl, identity, urlIdentityKey } from './identity.js';
 import { limitsOf } from './limits.js';
 import { redactUrl } from './redact.js';
-import type { ResolvedSource, ResolveOptions, SourceResolver } from './types.js';
+import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
 
 /** .zip, .tar, .tar.gz and .tgz — the guaranteed archive formats. */
 export const ARCHIVE_EXTENSION = /\.(zip|tar|tar\.gz|tgz)$/i;
@@ -32,7 +32,7 @@ export function sniffArchive(bytes: Uint8Array): ArchiveFormat | undefined {
 export async function materializeArchive(archive: string | Buffer, workDir: string): Promise<string> {
   // the archive readers (zlib, streams, tar and zip parsers) load only for an archive source
   const { unpackArchive } = await import('../archive/index.js');
-  await mkdir(workDir, { recursive: true });
+  await mkdir(workDir, { recursive: true, mode: SCRATCH_MODE });
   const dest = join(await mkdtemp(join(workDir, 'archive-')), 'tree');
   await unpackArchive(archive, dest, { strip: 0 });
   if (discoverLayout(dest).kind !== 'empty') return dest;

@@ -5,7 +5,7 @@ import { HubClient } from '../hub-client/client.js';
 import type { HubTarget } from '../hub-client/credentials.js';
 import { downloadRelease, fetchRelease, parseSkitRef } from '../hub-client/release.js';
 import { identity } from './identity.js';
-import type { ResolvedSource, ResolveOptions, SourceResolver } from './types.js';
+import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
 
 /**
  * The Forge hub registry as a source resolver (a plug-in: pass it in `ResolveOptions.resolvers`).
@@ -77,7 +77,7 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
       if (release.skitId !== ref.id) {
         throw new SfError('SF_E_FETCH', `the hub answered with ${release.skitId} for ${ref.id}`, { hint: 'check the hub URL' });
       }
-      await mkdir(ro.workDir, { recursive: true });
+      await mkdir(ro.workDir, { recursive: true, mode: SCRATCH_MODE });
       const dir = join(ro.workDir, `hub-${release.skitId.replace('/', '-')}-${release.version}`);
       await downloadRelease(client, release, dir);
       const canonical = `${ref.hub.url}/s/${release.skitId}`;

@@ -5,7 +5,7 @@ import { gitResolver } from './git.js';
 import { localResolver } from './local.js';
 import { redactText } from './redact.js';
 import { skillUrlResolver } from './skill-url.js';
-import type { ResolvedSource, ResolveOptions, SourceResolver } from './types.js';
+import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
 
 export type { ResolvedSource, ResolveOptions, SourceResolver, SourceKind, SourceLimits, SynthesizedDescriptor } from './types.js';
 export { DEFAULT_LIMITS } from './types.js';
@@ -52,7 +52,7 @@ export async function resolveSource(input: string, options: ResolveOptions): Pro
   // logins, is not called), nor workDir unless it is an archive (materializeArchive makes it)
   const local = localResolver(options.cwd, options.env);
   if (local.matches(source)) return local.resolve(source, options);
-  await mkdir(options.workDir, { recursive: true });
+  await mkdir(options.workDir, { recursive: true, mode: SCRATCH_MODE });
   const chain = await resolverChain(options);
   for (const resolver of chain) {
     if (resolver.matches(source)) return resolver.resolve(source, options);

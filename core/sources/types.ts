@@ -25,6 +25,12 @@ export const DEFAULT_LIMITS: SourceLimits = {
   gitTimeoutMs: 300_000,
 };
 
+/**
+ * The mode of workDir and of any missing directory above it: scratch holds fetched sources, and the
+ * first command on a fresh machine may create $SF_HOME itself this way (it must stay 0700).
+ */
+export const SCRATCH_MODE = 0o700;
+
 export interface ResolveOptions {
   /** base for relative local paths */
   cwd: string;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTree } from '../../../test-support/index.js';
 import { installSandbox, kitTree, outbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
@@ -176,5 +176,15 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal(user.code, 0, user.stderr);
     assert.deepEqual(Object.keys(await rootContents(join(sb.home, '.codeium', 'windsurf', 'skills'))), ['lint', 'review', 'summarize']);
     assert.equal((await sb.list()).length, 2);
+  });
+
+  it('keeps $SF_HOME private (0700) when an archive install is the first command to create it', async () => {
+    const tgz = join(sb.root, 'kit.tgz');
+    const pack = await sb.sf(['skit', 'pack', sb.source, '-o', tgz]);
+    assert.equal(pack.code, 0, pack.stderr);
+    await rm(sb.sfHome, { recursive: true, force: true });
+    const add = await sb.sf(['add', 'skit', tgz, '--agent', AGENTS, '--yes']);
+    assert.equal(add.code, 0, add.stderr);
+    for (const dir of [sb.sfHome, join(sb.sfHome, 'tmp')]) assert.equal((await stat(dir)).mode & 0o777, 0o700, dir);
   });
 });
