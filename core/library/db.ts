@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
-import { mkdirDurableSync } from '../fs/atomic.js';
+import { ensureSfHome } from './home.js';
 import type { SfPaths } from './paths.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
 
@@ -47,7 +47,7 @@ export class Library {
    */
   static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
     if (!options.create && !existsSync(paths.library)) return null;
-    mkdirDurableSync(paths.home, 0o700);
+    ensureSfHome(paths.home);
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';

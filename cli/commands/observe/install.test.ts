@@ -72,6 +72,7 @@ describe('sf observe install / status / doctor / update / uninstall', function (
       { name: 'team', type: 'otlp', endpoint: 'https://otel.example.com:4318', headers: { Authorization: { env: 'OTEL_TEAM_TOKEN' } } },
     ]);
     assert.equal(statSync(join(home, '.sf', 'observe', 'install.json')).mode & 0o777, 0o600);
+    assert.equal(statSync(join(home, '.sf')).mode & 0o777, 0o700, 'the install created $SF_HOME, private');
     for (const text of [r.stdout, r.stderr, readFileSync(join(home, '.sf', 'config.json'), 'utf8'), readFileSync(join(home, '.sf', 'observe', 'install.json'), 'utf8')]) assert.ok(!text.includes(SECRET));
     // idempotent: the same install again adds no second destination
     assert.equal((await sf([...installArgs, '--yes'])).code, 0);

@@ -57,6 +57,8 @@ export const installCommand = command({
       return;
     }
 
+    const { ensureSfHome } = await import('../../../core/library/home.js');
+    ensureSfHome(state.paths.home);
     // verified before anything else changes: a mismatching archive leaves the machine as it was
     const collector = a.collectorArchive ? await installCollector(a.collectorArchive, state.paths.collector) : undefined;
     const realized = await realizeDestinations(planned, state.paths.home);
