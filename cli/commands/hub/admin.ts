@@ -1,5 +1,4 @@
 import { command, flag, option, optional, positional, string, subcommands } from 'cmd-ts';
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { out, printJson } from '../../output/print.js';
 import { defaultHubDataDir } from './data-dir.js';
@@ -20,7 +19,6 @@ const createUser = command({
   },
   handler: async ({ login, admin, data, json }) => {
     const dataDir = resolve(data ?? defaultHubDataDir());
-    await mkdir(dataDir, { recursive: true });
     const { openEmbeddedStorage } = await import('../../../hub/storage/embedded/lmdb-store.js');
     const { issueToken } = await import('../../../hub/auth/tokens.js');
     const storage = openEmbeddedStorage(dataDir);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { SfError } from '../../../core/errors/index.js';
+import { mkdirDurableSync } from '../../../core/fs/atomic.js';
 import type {
   AccountStore, HubStorage, OrgRecord, OrgRole, OwnerRef, RegistryStore, ReleaseRecord, SkitRecord, TokenRecord, TokenStore, UserRecord,
 } from '../ports.js';
@@ -171,8 +172,13 @@ class LmdbRegistry implements RegistryStore {
   }
 }
 
-/** Opens (creating if needed) the embedded hub storage in `dataDir`. */
+/**
+ * Opens (creating if needed) the embedded hub storage in `dataDir`. A data directory this creates
+ * (and any missing parent, such as $SF_HOME) is private, 0700, as database servers require of
+ * theirs: it holds accounts, token digests and raw telemetry. An existing one keeps its mode.
+ */
 export function openEmbeddedStorage(dataDir: string): HubStorage {
+  mkdirDurableSync(dataDir, 0o700);
   // maxDbs: the registry's databases plus the telemetry ones (openEmbeddedTelemetry opens about 20)
   const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
   const db = <V>(name: string) => root.openDB<V, string>({ name });
