@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isSfError } from '../errors/index.js';
+import { browserRequestRefusal } from './local-only.js';
 import { httpStatusFor } from '../errors/codes.js';
 import { decompressBody } from '../telemetry/otlp/body.js';
 import { decodeOtlpRequest, encodingOf, type OtlpEncoding } from '../telemetry/otlp/decode.js';
@@ -17,6 +18,8 @@ import type { OtlpRequest, OtlpSignal } from '../telemetry/otlp/types.js';
  *   POST /forge/v1/events     a plugin event, an array of them, or {"events": [...]}
  *   POST /forge/v1/messages   session-registry messages (same protocol as the socket)
  *   GET  /healthz
+ * Requests that look like they come from a web page (a foreign Host or Origin) get 403, and the
+ * two Forge routes take only application/json (see local-only.ts).
  */
 
 export interface ReceiverHandlers {
@@ -93,6 +96,11 @@ async function handleOtlp(req: IncomingMessage, res: ServerResponse, signal: Otl
 }
 
 async function handleJson(req: IncomingMessage, res: ServerResponse, limits: OtlpLimits, use: (items: unknown[]) => Promise<unknown>): Promise<void> {
+  // a web page can POST text/plain without asking first; application/json needs a CORS preflight,
+  // which this server never grants
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+    return sendJson(res, 415, { error: 'send the events as Content-Type: application/json', code: 'SF_E_MEDIA_TYPE' });
+  }
   const raw = await readBody(req, Math.min(limits.maxBodyBytes, 1024 * 1024));
   if (raw === 'too_large') return sendJson(res, 413, { error: 'body too large' });
   let body: unknown;
@@ -109,6 +117,8 @@ async function handleJson(req: IncomingMessage, res: ServerResponse, limits: Otl
 /** Starts the receiver on `host:port` (port 0: any free port). */
 export function startReceiver(port: number, handlers: ReceiverHandlers, limits: OtlpLimits = DEFAULT_OTLP_LIMITS, host = '127.0.0.1'): Promise<Receiver> {
   const server = createServer((req, res) => {
+    const refusal = browserRequestRefusal({ host: req.headers.host, origin: req.headers.origin }, host);
+    if (refusal) return sendJson(res, refusal.status, { error: refusal.message, code: refusal.code });
     const path = (req.url ?? '/').split('?')[0];
     const signal = SIGNALS[path];
     const work = (async () => {
