@@ -1,5 +1,5 @@
 import { binary, runSafely, subcommands } from 'cmd-ts';
-import { exitCodeFor, isSfError } from '../core/errors/index.js';
+import { exitCodeFor, fromSystemError, isSfError } from '../core/errors/index.js';
 import { FORGE_VERSION } from '../core/version.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
@@ -31,7 +31,9 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
   }
 }
 
-function reportError(e: unknown, json: boolean): number {
+function reportError(thrown: unknown, json: boolean): number {
+  // a full disk or a denied path is the user's to fix, not a bug to report
+  const e = fromSystemError(thrown) ?? thrown;
   if (isSfError(e)) {
     if (json) {
       write('stderr', JSON.stringify({ error: e.toJSON() }, null, 2) + '\n');

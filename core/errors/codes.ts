@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   SF_E_NOT_FOUND: E(3, 404, 'The requested file, SKIT, release or record does not exist.'),
   SF_E_CONFLICT: E(4, 409, 'The operation conflicts with existing state.'),
   SF_E_IO: E(10, 500, 'A filesystem operation failed.'),
+  SF_E_DISK_FULL: E(6, 503, 'The disk or quota is full; free space and retry.'),
   SF_E_LIMIT: E(6, 413, 'A configured size or count limit was exceeded.'),
 
   // SKIT descriptor and validation

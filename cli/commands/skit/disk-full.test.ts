@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sfBin, tempDir, writeTree } from '../../../test-support/index.js';
+import { kitTree } from '../../../test-support/skit-install.js';
+
+/**
+ * A full disk is the user's to fix, not a bug to report: `sf add skit` into a 256 KiB tmpfs
+ * $SF_HOME (mounted in a private user and mount namespace, `unshare -rm`, so no root is needed)
+ * with a SKIT twice that size.
+ */
+const SCRIPT = `
+set -u
+mount -t tmpfs -o size=256k tmpfs "$SF_HOME_MOUNT" || exit 99
+cd "$PROJECT"
+run() { name=$1; shift; node "$SF" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; echo $? > "$OUT/$name.code"; }
+run add add skit "$KIT" --agent claude-code --yes
+run doctor skit doctor --fix --json
+run list skit list --json
+ls -A "$SF_HOME/store" > "$OUT/store.ls"
+`;
+
+describe('sf add skit on a full disk', () => {
+  it('fails with SF_E_DISK_FULL (exit 6) and a hint, leaves no release behind, and doctor --fix recovers', async function () {
+    this.timeout(60_000);
+    const tmp = await tempDir('sf-disk-full-');
+    try {
+      const mountPoint = join(tmp.path, 'home');
+      const project = join(tmp.path, 'project');
+      const kit = join(tmp.path, 'kit');
+      const out = join(tmp.path, 'out');
+      for (const dir of [mountPoint, join(project, '.git'), join(project, '.claude'), out]) await mkdir(dir, { recursive: true });
+      await writeTree(kit, { ...kitTree(), 'skills/review/references/big.md': randomBytes(384 * 1024).toString('base64') });
+      const env = { ...process.env, SF_HOME_MOUNT: mountPoint, HOME: mountPoint, SF_HOME: join(mountPoint, '.sf'), PROJECT: project, KIT: kit, OUT: out, SF: sfBin, NO_COLOR: '1' };
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', SCRIPT], { env, encoding: 'utf8' });
+      if (r.error || r.status === 99) this.skip(); // no user namespaces here: nothing to learn
+      assert.equal(r.status, 0, r.stderr);
+      const read = (name: string) => readFile(join(out, name), 'utf8');
+
+      assert.equal((await read('add.code')).trim(), '6');
+      const addErr = await read('add.err');
+      assert.match(addErr, /error\[SF_E_DISK_FULL\]: no space left on the device/);
+      assert.match(addErr, /hint: free disk space .*`sf skit doctor --fix`/);
+      assert.doesNotMatch(addErr, /internal error|please report/);
+
+      assert.equal((await read('doctor.code')).trim(), '0', await read('doctor.err'));
+      assert.equal(JSON.parse(await read('doctor.out')).clean, true);
+      assert.deepEqual(JSON.parse(await read('list.out')), []);
+      assert.deepEqual((await read('store.ls')).split('\n').filter(Boolean), ['.staging']);
+      assert.deepEqual(await readdir(join(project, '.claude')), [], 'nothing was projected');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

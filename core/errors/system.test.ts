@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fromSystemError } from './system.js';
+import { SfError } from './sf-error.js';
+
+/** The error a real system call throws. */
+function thrownBy(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('fromSystemError', () => {
+  it('turns a full disk into SF_E_DISK_FULL, with how to recover (and the path, when the failed call had one)', () => {
+    const write = thrownBy(() => writeFileSync('/dev/full', 'x'));
+    const e = fromSystemError(write);
+    assert.ok(e instanceof SfError);
+    assert.equal(e.code, 'SF_E_DISK_FULL');
+    assert.match(e.message, /^no space left on the device \(ENOSPC: no space left on device, write\)$/);
+    assert.match(e.hint ?? '', /free disk space.*sf skit doctor --fix/);
+    const withPath = fromSystemError(Object.assign(write, { path: '/home/u/.sf/store/x' }));
+    assert.match(withPath!.message, /for \/home\/u\/\.sf\/store\/x/);
+    assert.equal(withPath!.location?.file, '/home/u/.sf/store/x');
+  });
+
+  it('recognizes native code that words it without an errno (lmdb)', () => {
+    const lmdb = new Error('No space left on device: Attempting to write page at position 20480, size 12288, blocks 3');
+    assert.equal(fromSystemError(lmdb)?.code, 'SF_E_DISK_FULL');
+    assert.equal(fromSystemError(new Error('MDB_MAP_FULL: Environment mapsize limit reached'))?.code, 'SF_E_DISK_FULL');
+  });
+
+  it('turns any other failed system call into SF_E_IO with the call, the path and a hint', () => {
+    const e = fromSystemError(thrownBy(() => readFileSync('/etc/passwd/not-a-dir')));
+    assert.equal(e?.code, 'SF_E_IO');
+    assert.match(e!.message, /^open \/etc\/passwd\/not-a-dir failed: ENOTDIR/);
+    assert.deepEqual(e!.data, { errno: 'ENOTDIR', syscall: 'open' });
+    assert.ok(e!.hint);
+  });
+
+  it('leaves SfErrors and ordinary bugs alone', () => {
+    assert.equal(fromSystemError(new SfError('SF_E_USAGE', 'x')), undefined);
+    assert.equal(fromSystemError(new TypeError('cannot read properties of undefined')), undefined);
+    assert.equal(fromSystemError('a string'), undefined);
+  });
+});

@@ -1,0 +1,44 @@
+import { SfError } from './sf-error.js';
+
+/** How lmdb and other native code word a full disk (they throw plain Errors without an errno code). */
+const DISK_FULL_TEXT = /No space left on device|Disk quota exceeded|MDB_MAP_FULL/i;
+
+const IO_HINTS: Record<string, string> = {
+  EACCES: 'check the permissions of that path (and of the directories above it), then run the command again',
+  EPERM: 'check the permissions of that path (and of the directories above it), then run the command again',
+  EROFS: 'that filesystem is mounted read-only; point $SF_HOME or the project elsewhere, or remount it writable',
+  EMFILE: 'too many files are open; close other programs or raise the limit (ulimit -n), then run the command again',
+  ENFILE: 'too many files are open system-wide; close other programs, then run the command again',
+  EIO: 'the device reported an I/O error; check the disk, then run the command again',
+};
+
+const RECOVER = '`sf skit doctor --fix` finishes or undoes a change it interrupted';
+
+/**
+ * An operating-system failure (a Node error with an errno `code` and a `syscall`, or native code
+ * reporting a full disk) as the SfError a person can act on: SF_E_DISK_FULL or SF_E_IO, naming
+ * the path and what to do. Undefined for anything else, which stays an internal error.
+ */
+export function fromSystemError(e: unknown): SfError | undefined {
+  if (!(e instanceof Error) || e instanceof SfError) return undefined;
+  const { code, path, syscall } = e as NodeJS.ErrnoException;
+  const where = typeof path === 'string' ? path : undefined;
+  const location = where ? { file: where } : undefined;
+  if (code === 'ENOSPC' || code === 'EDQUOT' || DISK_FULL_TEXT.test(e.message)) {
+    return new SfError('SF_E_DISK_FULL', `no space left on the device${where ? ` for ${where}` : ''} (${e.message})`, {
+      location,
+      hint: `free disk space (or raise the quota) on that filesystem, then run the command again; ${RECOVER}`,
+      data: { retryAfterSeconds: 60 },
+      cause: e,
+    });
+  }
+  if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && typeof syscall === 'string') {
+    return new SfError('SF_E_IO', `${syscall}${where ? ` ${where}` : ''} failed: ${e.message}`, {
+      location,
+      hint: `${IO_HINTS[code] ?? 'check that path, then run the command again'}; ${RECOVER}`,
+      data: { errno: code, syscall },
+      cause: e,
+    });
+  }
+  return undefined;
+}
