@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import { httpStatusFor, isSfError } from '../core/errors/index.js';
+import { fromSystemError, httpStatusFor, isSfError } from '../core/errors/index.js';
 
 /**
  * The hub's single error funnel: SfError codes map to HTTP statuses through core/errors/codes.ts;
- * anything else is a 500 without internals. Body: `{ error: { code, message, hint?, location? } }`.
+ * a full disk is a retryable 503; anything else is a 500 without internals. Body: `{ error: { code, message, hint?, location? } }`.
  */
 export function onHubError(err: Error, c: Context): Response {
   if (isSfError(err)) {
@@ -13,6 +13,10 @@ export function onHubError(err: Error, c: Context): Response {
     const retryAfter = err.data?.retryAfterSeconds;
     if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
     return c.json({ error: err.toJSON() }, status as 400, headers);
+  }
+  // out of disk space: retryable for every client (a 500 tells OTLP exporters to drop the data), and without the hub's paths
+  if (fromSystemError(err)?.code === 'SF_E_DISK_FULL') {
+    return c.json({ error: { code: 'SF_E_DISK_FULL', message: 'the hub is out of disk space; retry later', hint: 'retry after the Retry-After delay' } }, 503, { 'retry-after': '60' });
   }
   console.error('hub internal error:', err);
   return c.json({ error: { code: 'SF_E_INTERNAL', message: 'internal error' } }, 500);
