@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, HostDetection, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { assertLandsInProject } from '../../core/fs/contained.js';
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
@@ -45,13 +46,17 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
 
   const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
     const skillRoot = spec.skillRoot(ctx);
+    const file = spec.control.file(ctx);
+    if (ctx.scope === 'project' && ctx.projectRoot) {
+      assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
+      assertLandsInProject(file, ctx.projectRoot, `the ${spec.displayName} config file`);
+    }
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
     // skills the previous record had that this request no longer shows there: their directories go
     // first, so a disabled one is never left visible without its config entry
     for (const p of previous?.paths ?? []) if (destMap.get(p.skillId) !== p.path) await removeProjectedPath(p, storeRoot(ctx));
     const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
-    const file = spec.control.file(ctx);
     const prevEdits = (previous?.configEdits ?? []).filter(isManagedConfigEdit);
     const result = await spec.control.reconcile(file, ctx, prevEdits.find((e) => e.file === file), req, destMap, adopt);
     // entries left in a file this context no longer uses (e.g. the user created opencode.json since)

@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, HostDetection, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { assertLandsInProject } from '../../core/fs/contained.js';
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
@@ -64,6 +65,7 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
 
   const projectEnabled = async (req: ProjectionRequest, ctx: HostContext): Promise<ProjectedPath[]> => {
     const root = skillRoot(ctx);
+    if (ctx.scope === 'project' && ctx.projectRoot) assertLandsInProject(root, ctx.projectRoot, `the ${entry.displayName} skill directory`);
     await cleanStaleStaging(root);
     const mode = projectionModeFrom(ctx.env);
     const targets = req.skills.filter((skill) => skill.enabled).map((skill) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: join(root, skillDirName(skill.name)) }));

@@ -1,4 +1,5 @@
 import { SfError, isSfError } from '../errors/index.js';
+import { assertLandsInProject } from '../fs/contained.js';
 import type { Session } from './context.js';
 import { hostContext } from './context.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
@@ -35,15 +36,22 @@ function supportsScope(adapter: HostAdapter, ctx: ReturnType<typeof hostContext>
   }
 }
 
-/** TargetSpecs of `adapters` for a scope. */
+/**
+ * TargetSpecs of `adapters` for a scope. A project skill directory that a symbolic link carries
+ * out of the project is refused here, before anything changes (SF_E_UNSAFE_PATH).
+ */
 export function targetSpecs(session: Session, adapters: readonly HostAdapter[], scope: Scope, projectRoot?: string): TargetSpec[] {
-  return adapters.map((a) => ({
-    agent: a.id,
-    scope,
-    ...(scope === 'project' && projectRoot ? { projectRoot } : {}),
-    skillRoot: a.skillRoot(hostContext(session, a.id, scope, projectRoot)),
-    nativeEnablement: a.nativeEnablement,
-  }));
+  return adapters.map((a) => {
+    const skillRoot = a.skillRoot(hostContext(session, a.id, scope, projectRoot));
+    if (scope === 'project' && projectRoot) assertLandsInProject(skillRoot, projectRoot, `the ${a.displayName} skill directory`);
+    return {
+      agent: a.id,
+      scope,
+      ...(scope === 'project' && projectRoot ? { projectRoot } : {}),
+      skillRoot,
+      nativeEnablement: a.nativeEnablement,
+    };
+  });
 }
 
 /** Ids of the registered adapters with native enablement. */
