@@ -7,7 +7,7 @@ import { ensureStored, removeStoreEntry } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
-import { abandonIntent, beginMutation, pidAlive } from './journal.js';
+import { abandonIntent, beginMutation, claimWait, pidAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import { cleanScratch, recoverIntent } from './recover.js';
 import { requestFor } from './requests.js';
@@ -46,7 +46,7 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
       claim = await beginMutation(lib, 'repair', session.newId(), session.now(), async (stale) => {
         const outcome = await recoverIntent(session, lib, stale);
         findings.push({ code: 'SF_DRIFT_INTERRUPTED', severity: 'error', message: `an interrupted ${stale.op} (pid ${stale.pid}) was ${outcome}`, fixed: true });
-      });
+      }, claimWait(session));
     } else {
       for (const i of lib.listIntents()) {
         const live = pidAlive(i.pid);

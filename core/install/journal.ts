@@ -1,6 +1,7 @@
 import { SfError } from '../errors/index.js';
 import type { Library } from '../library/db.js';
 import type { IntentOp, IntentPhase, IntentRecord } from '../library/types.js';
+import type { Session } from './context.js';
 import type { Plan } from './plan-types.js';
 
 /**
@@ -21,9 +22,40 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** How a claim waits for another live sf command that holds the library. */
+export interface ClaimWait {
+  /** give up after this long (0: fail at once) */
+  timeoutMs: number;
+  /** called once, when the claim starts waiting */
+  onWait?: (holder: IntentRecord) => void;
+  /** injectable for tests */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** $SF_LIBRARY_WAIT (seconds) or 60: how long a mutation waits for another sf command to finish. */
+export function claimWaitFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.SF_LIBRARY_WAIT;
+  const seconds = raw === undefined || raw.trim() === '' ? 60 : Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new SfError('SF_E_USAGE', `SF_LIBRARY_WAIT must be a number of seconds (0 or more), not "${raw}"`, { hint: 'e.g. SF_LIBRARY_WAIT=120, or 0 to fail at once when another sf command is running' });
+  }
+  return seconds * 1000;
+}
+
+/** How a session's mutations wait for another sf command (SF_LIBRARY_WAIT), telling the user once. */
+export function claimWait(session: Pick<Session, 'env' | 'progress'>): ClaimWait {
+  return {
+    timeoutMs: claimWaitFrom(session.env),
+    onWait: (holder) => session.progress(`waiting for another sf command to finish (pid ${holder.pid}, ${holder.op})`),
+  };
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * Claims the library for one mutation. Interrupted intents (dead pid) are handed to `recover`
- * first; a live one means another sf is changing the library: SF_E_CONFLICT.
+ * first. A live one means another sf is changing the library: like npm and pnpm with their
+ * locks, the claim waits for it (polling, up to `wait.timeoutMs`), then fails with SF_E_CONFLICT.
  */
 export async function beginMutation(
   lib: Library,
@@ -31,18 +63,29 @@ export async function beginMutation(
   id: string,
   now: string,
   recover: (stale: IntentRecord<Plan>) => Promise<unknown>,
+  wait: ClaimWait = { timeoutMs: 0 },
 ): Promise<IntentRecord<Plan>> {
   const intent: IntentRecord<Plan> = { schema: 1, id, op, pid: process.pid, startedAt: now, phase: 'planning' };
-  for (let attempt = 0; attempt < 5; attempt++) {
+  const started = Date.now();
+  let waited = false;
+  for (let recoveries = 0, polls = 0; recoveries < 5; ) {
     const blockers = lib.claim(intent) as IntentRecord<Plan>[];
     if (blockers.length === 0) return intent;
     const live = blockers.find((b) => pidAlive(b.pid));
     if (live) {
-      throw new SfError('SF_E_CONFLICT', `another sf command (pid ${live.pid}, ${live.op} since ${live.startedAt}) is changing the library`, {
-        hint: 'wait for it to finish and run the command again',
-      });
+      if (Date.now() - started >= wait.timeoutMs) {
+        throw new SfError('SF_E_CONFLICT', `another sf command (pid ${live.pid}, ${live.op} since ${live.startedAt}) is changing the library${waited ? ` and did not finish within ${Math.round(wait.timeoutMs / 1000)} s` : ''}`, {
+          hint: 'wait for it to finish and run the command again (SF_LIBRARY_WAIT sets how many seconds sf waits by itself)',
+        });
+      }
+      if (!waited) wait.onWait?.(live);
+      waited = true;
+      // a short first wait (most commands take well under a second), backing off to 250 ms
+      await (wait.sleep ?? pause)(Math.min(250, 20 * 2 ** polls++));
+      continue;
     }
     for (const stale of blockers) await recover(stale);
+    recoveries++;
   }
   throw new SfError('SF_E_LIBRARY', 'could not claim the library after recovering interrupted commands', { hint: 'run `sf skit doctor --fix`' });
 }

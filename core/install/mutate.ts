@@ -4,7 +4,7 @@ import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import type { Session } from './context.js';
-import { abandonIntent, beginMutation, updateIntent } from './journal.js';
+import { abandonIntent, beginMutation, claimWait, updateIntent } from './journal.js';
 import type { Plan, PlanEnv } from './plan-types.js';
 import { recoverIntent } from './recover.js';
 import { rollBack } from './rollback.js';
@@ -40,7 +40,7 @@ export async function runMutation(
   const lib = (await Library.open(session.paths, { create: true }))!;
   trace('library open');
   try {
-    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale));
+    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session));
     let plan: Plan;
     try {
       plan = await makePlan(lib);
