@@ -37,7 +37,7 @@ const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_
  * overwrite local edits (those need `force`).
  */
 export async function runDoctor(session: Session, options: { fix: boolean; force: boolean }): Promise<DoctorReport> {
-  const lib = await Library.open(session.paths, { create: false });
+  const lib = await Library.open(session.paths, { create: false, readOnly: !options.fix });
   if (!lib) return { findings: [], clean: true };
   const findings: DoctorFinding[] = [];
   let claim: IntentRecord<Plan> | null = null;

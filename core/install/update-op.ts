@@ -37,7 +37,7 @@ export interface UpdateOutcome {
 export async function updateSkits(session: Session, req: UpdateRequest): Promise<UpdateOutcome[]> {
   const { scope, projectRoot } = resolveScope(req.scope, session);
   const key = scopeKey(scope, projectRoot);
-  const lib = await Library.open(session.paths, { create: false });
+  const lib = await Library.open(session.paths, { create: false, readOnly: true });
   let chosen: InstallationRecord[] = [];
   try {
     const all = lib?.listInstallations() ?? [];

@@ -43,11 +43,14 @@ export class Library {
 
   /**
    * Opens (creating when `create`) the library. Returns null when it does not exist and `create`
-   * is false, so read-only commands on a fresh machine create nothing.
+   * is false, so read-only commands on a fresh machine create nothing. `readOnly` (for commands
+   * that only read: list, doctor without --fix) also works where $SF_HOME cannot be written, such
+   * as a read-only mount; writing through such a library throws.
    */
-  static async open(paths: SfPaths, options: { create: boolean }): Promise<Library | null> {
+  static async open(paths: SfPaths, options: { create: boolean; readOnly?: boolean }): Promise<Library | null> {
+    const readOnly = options.readOnly === true && !options.create;
     if (!options.create && !existsSync(paths.library)) return null;
-    ensureSfHome(paths.home);
+    if (!readOnly) ensureSfHome(paths.home);
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
@@ -56,11 +59,11 @@ export class Library {
     try {
       // overlappingSync off: a commit returns only once it is flushed, so a power cut after a
       // command reported success cannot lose it (reliability-anchors.md §4)
-      db = open<unknown, string>({ path: paths.library, noSubdir: true, encoding: 'msgpack', overlappingSync: false, compression: false });
+      db = open<unknown, string>({ path: paths.library, noSubdir: true, encoding: 'msgpack', overlappingSync: false, compression: false, ...(readOnly ? { readOnly: true } : {}) });
     } catch (e) {
       throw new SfError('SF_E_LIBRARY', `could not open the library at ${paths.library}: ${(e as Error).message}`, {
         location: { file: paths.library },
-        hint: 'check that $SF_HOME is on a local filesystem and writable; `sf skit doctor` reports what it can',
+        hint: readOnly ? 'check that $SF_HOME is readable and on a local filesystem' : 'check that $SF_HOME is on a local filesystem and writable (`sf skit list` still reads a read-only one)',
         cause: e,
       });
     }

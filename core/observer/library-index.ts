@@ -36,7 +36,7 @@ export class LibraryIndex {
       throw e;
     }
     if (mtime === this.mtime && !force) return;
-    const lib = await Library.open(this.paths, { create: false });
+    const lib = await Library.open(this.paths, { create: false, readOnly: true });
     if (!lib) return;
     try {
       this.index = buildSkillIndex(lib.listInstallations());

@@ -52,7 +52,7 @@ async function evidenceFromLibrary(projectRoot: string, agent: string | undefine
   const { Library } = await import('../../../core/library/db.js');
   const { sfPaths } = await import('../../../core/library/paths.js');
   const { installationsFromLibrary } = await import('../../../core/annotations/index.js');
-  const lib = await Library.open(sfPaths(process.env), { create: false });
+  const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
   try {
     const records = lib ? lib.listInstallations() : [];
     return { installations: installationsFromLibrary(records, { projectRoot, agent }) };

@@ -12,7 +12,7 @@ export async function hubFindings(): Promise<HubFinding[]> {
   const { sfPaths } = await import('../../../core/library/paths.js');
   const { recordScopeKey } = await import('../../../core/library/types.js');
   const { knownHubs, hubSourceOf, verifyAgainstHub } = await import('../../../core/hub-client/index.js');
-  const lib = await Library.open(sfPaths(process.env), { create: false });
+  const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
   const installs = lib ? lib.listInstallations().filter((i) => hubSourceOf(i)) : [];
   await lib?.close();
   if (installs.length === 0) return [];

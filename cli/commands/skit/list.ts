@@ -19,7 +19,7 @@ export const listCommand = command({
     const { sfPaths } = await import('../../../core/library/paths.js');
     const { isEnabled } = await import('../../../core/install/enablement.js');
     const { releaseLabel } = await import('../../../core/install/requests.js');
-    const lib = await Library.open(sfPaths(process.env), { create: false });
+    const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
     const records = lib ? lib.listInstallations() : [];
     const interrupted = lib ? lib.listIntents().length : 0;
     await lib?.close();
