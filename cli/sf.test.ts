@@ -34,6 +34,14 @@ describe('sf process behaviour', () => {
     }
   };
 
+  /** A git project with a .claude directory in `dir`, and an environment whose HOME and $SF_HOME are in `dir` too. */
+  const claudeProject = async (dir: string, extraEnv: NodeJS.ProcessEnv) => {
+    const project = join(dir, 'project');
+    await mkdir(join(project, '.git'), { recursive: true });
+    await mkdir(join(project, '.claude'), { recursive: true });
+    return { project, env: { ...process.env, HOME: join(dir, 'home'), SF_HOME: join(dir, 'home', '.sf'), ...extraEnv } };
+  };
+
   it('runs hash/validate and the library commands from bundles of their own, every other command from the whole CLI, each with its code cache', () => {
     assert.deepEqual(startedFrom('skit', 'hash', '--help'), ['sf-skit-read.cjs', 'used']);
     assert.deepEqual(startedFrom('skit', 'validate', '--help'), ['sf-skit-read.cjs', 'used']);
@@ -107,10 +115,7 @@ describe('sf process behaviour', () => {
 
   it('loads yaml and jsonc-parser only when a document needs them: not for a plain sf add skit, jsonc-parser for a config edit', async () => {
     await withKit('sf-lazy-libs-', ['--id', 'acme/kit'], async (kit, dir) => {
-      const project = join(dir, 'project');
-      await mkdir(join(project, '.git'), { recursive: true });
-      await mkdir(join(project, '.claude'), { recursive: true });
-      const env = { ...process.env, HOME: join(dir, 'home'), SF_HOME: join(dir, 'home', '.sf'), SF_TRACE_STARTUP: '1' };
+      const { project, env } = await claudeProject(dir, { SF_TRACE_STARTUP: '1' });
       const run = (...args: string[]) => spawnSync(process.execPath, [sfBin, ...args], { cwd: project, encoding: 'utf8', env });
       const add = run('add', 'skit', kit, '--agent', 'claude-code', '--yes');
       assert.equal(add.status, 0, add.stderr);
@@ -125,10 +130,7 @@ describe('sf process behaviour', () => {
 
   it('starts a plain sf add skit without node:zlib or WebCrypto, and never reads the time zone (timestamps are UTC)', async () => {
     await withKit('sf-lean-add-', ['--id', 'acme/kit'], async (kit, dir) => {
-      const project = join(dir, 'project');
-      await mkdir(join(project, '.git'), { recursive: true });
-      await mkdir(join(project, '.claude'), { recursive: true });
-      const env = { ...process.env, HOME: join(dir, 'home'), SF_HOME: join(dir, 'home', '.sf'), PRINT_MODULES_INTERNAL: '1' };
+      const { project, env } = await claudeProject(dir, { PRINT_MODULES_INTERNAL: '1' });
       const add = spawnSync(process.execPath, ['--require', join(repoRoot, 'cli', 'fixtures', 'print-modules.cjs'), sfBin, 'add', 'skit', kit, '--agent', 'claude-code', '--yes'], { cwd: project, encoding: 'utf8', env });
       assert.equal(add.status, 0, add.stderr);
       const modules = /^MODULES (.*)$/m.exec(add.stderr)?.[1].split(' ') ?? [];
