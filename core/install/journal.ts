@@ -28,8 +28,6 @@ export interface ClaimWait {
   timeoutMs: number;
   /** called once, when the claim starts waiting */
   onWait?: (holder: IntentRecord) => void;
-  /** injectable for tests */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** $SF_LIBRARY_WAIT (seconds) or 60: how long a mutation waits for another sf command to finish. */
@@ -81,7 +79,7 @@ export async function beginMutation(
       if (!waited) wait.onWait?.(live);
       waited = true;
       // a short first wait (most commands take well under a second), backing off to 250 ms
-      await (wait.sleep ?? pause)(Math.min(250, 20 * 2 ** polls++));
+      await pause(Math.min(250, 20 * 2 ** polls++));
       continue;
     }
     for (const stale of blockers) await recover(stale);
