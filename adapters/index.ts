@@ -1,5 +1,6 @@
 import { SfError } from '../core/errors/index.js';
 import { compareIds } from '../core/text/compare.js';
+import { didYouMean } from '../core/text/suggest.js';
 import type { HostAdapter } from '../core/install/host-adapter.js';
 import { genericAdapters } from './generic/index.js';
 import { createClaudeCodeAdapter } from './claude-code/adapter.js';
@@ -48,7 +49,8 @@ export function findAdapter(nameOrAlias: string): HostAdapter | undefined {
 export function getAdapter(nameOrAlias: string): HostAdapter {
   const adapter = findAdapter(nameOrAlias);
   if (adapter) return adapter;
-  throw new SfError('SF_E_UNKNOWN_AGENT', `unknown agent "${nameOrAlias}"`, {
+  if (!byName) build();
+  throw new SfError('SF_E_UNKNOWN_AGENT', `unknown agent "${nameOrAlias}"${didYouMean(nameOrAlias.trim(), byName!.keys())}`, {
     hint: `valid agents: ${allAdapters().map((a) => a.id).join(', ')} (or "all")`,
     data: { valid: allAdapters().map((a) => ({ id: a.id, aliases: a.aliases })) },
   });

@@ -1,5 +1,6 @@
 import { SfError } from '../errors/index.js';
 import { recordScopeKey, type InstallationRecord } from '../library/types.js';
+import { didYouMean } from '../text/suggest.js';
 
 /** The installation answering to `idOrAlias` in one scope, or undefined. Pure. */
 export function findInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord | undefined {
@@ -12,7 +13,8 @@ export function requireInScope(installations: readonly InstallationRecord[], sco
   const found = findInScope(installations, scopeKey, idOrAlias);
   if (found) return found;
   const elsewhere = installations.filter((i) => i.skitId === idOrAlias || i.aliases.includes(idOrAlias)).map((i) => describeScope(recordScopeKey(i)));
-  throw new SfError('SF_E_NOT_INSTALLED', `${idOrAlias} is not installed ${describeScope(scopeKey)}`, {
+  const here = installations.filter((i) => recordScopeKey(i) === scopeKey).flatMap((i) => [i.skitId, ...i.aliases]);
+  throw new SfError('SF_E_NOT_INSTALLED', `${idOrAlias} is not installed ${describeScope(scopeKey)}${elsewhere.length > 0 ? '' : didYouMean(idOrAlias, here)}`, {
     hint: elsewhere.length > 0 ? `it is installed ${elsewhere.join(', ')}; use --scope or run from that project` : 'see `sf skit list` for what is installed',
   });
 }

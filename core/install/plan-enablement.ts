@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SfError } from '../errors/index.js';
+import { didYouMean } from '../text/suggest.js';
 import { isEnabled, withOverride } from './enablement.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
@@ -26,7 +27,7 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
   const before = requireInScope(state.installations, input.scopeKey, input.skitId);
   const skill = before.skills.find((s) => s.name === input.skill);
   if (!skill) {
-    throw new SfError('SF_E_NOT_FOUND', `${before.skitId} has no skill "${input.skill}"`, {
+    throw new SfError('SF_E_NOT_FOUND', `${before.skitId} has no skill "${input.skill}"${didYouMean(input.skill, before.skills.map((s) => s.name))}`, {
       hint: `its skills: ${before.skills.map((s) => s.id).join(', ')}`,
     });
   }

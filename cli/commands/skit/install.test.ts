@@ -187,4 +187,19 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal(add.code, 0, add.stderr);
     for (const dir of [sb.sfHome, join(sb.sfHome, 'tmp')]) assert.equal((await stat(dir)).mode & 0o777, 0o700, dir);
   });
+
+  it('suggests the agent, SKIT or skill a typo meant', async () => {
+    const agent = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsrf', '--yes']);
+    assert.equal(agent.code, 2);
+    assert.match(agent.stderr, /unknown agent "windsrf" \(did you mean "windsurf"\?\)/);
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes'])).code, 0);
+    const id = await sb.sf(['skit', 'remove', 'acme/kti']);
+    assert.equal(id.code, 3);
+    assert.match(id.stderr, /acme\/kti is not installed in project .* \(did you mean "acme\/kit"\?\)/);
+    const skill = await sb.sf(['skit', 'disable', 'acme/kit:reveiw']);
+    assert.equal(skill.code, 3);
+    assert.match(skill.stderr, /acme\/kit has no skill "reveiw" \(did you mean "review"\?\)/);
+    const far = await sb.sf(['skit', 'remove', 'zeta/other']);
+    assert.doesNotMatch(far.stderr, /did you mean/);
+  });
 });
