@@ -35,7 +35,8 @@ describe('fromSystemError', () => {
   it('turns any other failed system call into SF_E_IO with the call, the path and a hint', () => {
     const e = fromSystemError(thrownBy(() => readFileSync('/etc/passwd/not-a-dir')));
     assert.equal(e?.code, 'SF_E_IO');
-    assert.match(e!.message, /^open \/etc\/passwd\/not-a-dir failed: ENOTDIR/);
+    assert.equal(e!.message, "open failed: ENOTDIR: not a directory, open '/etc/passwd/not-a-dir'");
+    assert.equal(e!.location?.file, '/etc/passwd/not-a-dir');
     assert.deepEqual(e!.data, { errno: 'ENOTDIR', syscall: 'open' });
     assert.ok(e!.hint);
   });

@@ -33,7 +33,9 @@ export function fromSystemError(e: unknown): SfError | undefined {
     });
   }
   if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && typeof syscall === 'string') {
-    return new SfError('SF_E_IO', `${syscall}${where ? ` ${where}` : ''} failed: ${e.message}`, {
+    // Node's own message usually names the path already
+    const named = where !== undefined && !e.message.includes(where) ? ` ${where}` : '';
+    return new SfError('SF_E_IO', `${syscall}${named} failed: ${e.message}`, {
       location,
       hint: `${IO_HINTS[code] ?? (where ? 'check that path, then run the command again' : 'fix the cause the message names, then run the command again')}; ${RECOVER}`,
       data: { errno: code, syscall },
