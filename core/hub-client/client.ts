@@ -1,5 +1,6 @@
 import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
 import type { HubTarget } from './credentials.js';
+import { assertCredentialTransport } from './transport.js';
 
 /** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
 export const HUB_TIMEOUT_MS = 60_000;
@@ -9,6 +10,8 @@ const MAX_JSON_BYTES = 16 * 1024 * 1024;
 export interface HubClientOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** for SF_HUB_ALLOW_HTTP (default: process.env) */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface HubErrorBody {
@@ -17,12 +20,14 @@ interface HubErrorBody {
 
 /**
  * A minimal HTTP client for one hub. The token goes only into the Authorization header of
- * requests to that hub's origin; error messages never contain it. Hub errors come back as
+ * requests to that hub's origin, never over plain http beyond this machine (transport.ts); error
+ * messages never contain it. Hub errors come back as
  * SfErrors with the hub's own code, message, hint and data.
  */
 export class HubClient {
   private readonly fetchImpl: typeof fetch;
   private readonly timeoutMs: number;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     readonly target: HubTarget,
@@ -30,6 +35,7 @@ export class HubClient {
   ) {
     this.fetchImpl = options.fetch ?? fetch;
     this.timeoutMs = options.timeoutMs ?? HUB_TIMEOUT_MS;
+    this.env = options.env ?? process.env;
   }
 
   /** Absolute URL of a hub path (`/api/v1/...`). */
@@ -40,7 +46,10 @@ export class HubClient {
   /** Sends a request; throws the hub's error for any non-2xx status (304 is passed through). */
   async request(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-    if (this.target.token) headers.authorization = `Bearer ${this.target.token}`;
+    if (this.target.token) {
+      assertCredentialTransport(this.target.url, this.env);
+      headers.authorization = `Bearer ${this.target.token}`;
+    }
     let res: Response;
     try {
       res = await this.fetchImpl(this.url(path), {

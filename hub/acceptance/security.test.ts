@@ -82,4 +82,15 @@ describe('hub acceptance: limits and credentials over a real socket', function (
     assert.equal(hidden.code, 3);
     assert.equal(hidden.stderr.replaceAll('dana/kit', 'dana/kot'), missing.stderr);
   });
+
+  it('sf login refuses to send a token over plain http beyond this machine, and stores nothing', async () => {
+    const person = await live.person('plain-http');
+    const r = await person.sf(['login', '--hub', 'http://hub.example.com'], { input: live.token('frank') });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /error\[SF_E_USAGE\]: refusing to send a hub credential over plain http to hub\.example\.com/);
+    assert.match(r.stderr, /hint: use https:\/\/hub\.example\.com, or set SF_HUB_ALLOW_HTTP=1/);
+    assert.deepEqual(await readdir(person.home).then((names) => names.filter((n) => n === '.sf')), []);
+    // the hub on this machine is plain http too, and that is fine
+    ok(await person.sf(['login', '--hub', live.hub.url], { input: live.token('frank') }), 'login to 127.0.0.1');
+  });
 });

@@ -2,6 +2,7 @@ import type { DestinationConfig, HeaderValue, ObserveConfig } from '../../../cor
 import {
   checkEndpoint, checkEnvName, fileDestination, otlpDestination, parseDestinationSpec, uniqueName, type DestinationSpec,
 } from '../../../core/observer/destination-spec.js';
+import { assertCredentialTransport } from '../../../core/hub-client/transport.js';
 import { createDeviceCredential, hubForObserve } from '../../../core/observer/hub-device.js';
 
 /**
@@ -34,6 +35,8 @@ async function build(spec: DestinationSpec, name: string, o: DestinationOptions)
   if (spec.kind === 'otlp') return { config: otlpDestination(name, spec.target!, o.headers, o.protocol) };
   const hub = await hubForObserve(spec.target ? checkEndpoint(spec.target) : undefined, o.env);
   const endpoint = checkEndpoint(hub.url);
+  // the observer sends the device credential with every export
+  assertCredentialTransport(endpoint, o.env);
   if (o.tokenEnv) return { config: { name, type: 'hub', endpoint, credential: { env: checkEnvName(o.tokenEnv, '--token-env') }, ...(o.protocol ? { protocol: o.protocol } : {}) } };
   return { config: { name, type: 'hub', endpoint, credential: { file: '(created on --yes)' } }, createCredential: { url: hub.url, ...(hub.token ? { token: hub.token } : {}) } };
 }

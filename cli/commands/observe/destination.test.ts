@@ -80,6 +80,14 @@ describe('sf observe destination and link', function () {
     assert.deepEqual(config().destinations.find((x: { name: string }) => x.name === 'forge2').credential, { env: 'FORGE_DEVICE_TOKEN' });
   });
 
+  it('refuses a hub destination that would send its credential over plain http beyond this machine', async () => {
+    const before = config().destinations;
+    const r = await sf(['observe', 'destination', 'add', 'far', 'hub:http://hub.example.com', '--token-env', 'FORGE_DEVICE_TOKEN']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /SF_E_USAGE\]: refusing to send a hub credential over plain http to hub\.example\.com/);
+    assert.deepEqual(config().destinations, before);
+  });
+
   it('link maps a path to owner/repo (canonical path, replacing an earlier link); unlink by path or repo', async () => {
     await mkdir(join(tmp.path, 'repo'), { recursive: true });
     assert.equal((await sf(['observe', 'link', 'repo', '--repo', 'acme/web'])).code, 0);
