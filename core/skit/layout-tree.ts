@@ -4,9 +4,19 @@ import { checkRelativePath, findCollisions, PATH_PROBLEM_TEXT } from './safe-pat
 import type { LayoutFile } from './file-index.js';
 import type { TreeOddity } from './tree.js';
 
+/** Names that usually hold credentials or private keys (`.env.example` and friends are templates). */
+const SECRET_NAME = /^(\.env(\.(?!(example|sample|template|dist)$)[^/]+)?|id_(rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.htpasswd|.+\.(pem|key|p12|pfx|jks|keystore))$/i;
+
+/** True for a SKIT-relative path whose file name usually holds a secret (see SECRET_NAME, plus `.aws/credentials`). */
+export function looksLikeSecret(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return SECRET_NAME.test(name) || /(^|\/)\.aws\/credentials$/.test(path);
+}
+
 /**
  * Rules on the file tree itself: every path is a safe relative path, no two paths collide on a
- * case-insensitive or normalizing filesystem, and there are only regular files and directories.
+ * case-insensitive or normalizing filesystem, there are only regular files and directories, and
+ * files that look like secrets are pointed out (a warning: they would be published and installed).
  */
 export function checkTree(files: readonly LayoutFile[], oddities: readonly TreeOddity[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -18,6 +28,9 @@ export function checkTree(files: readonly LayoutFile[], oddities: readonly TreeO
     const how = c.kind === 'duplicate' ? 'is listed twice' : c.kind === 'case' ? 'differ only in letter case' : 'differ only in Unicode normalization';
     const subject = c.kind === 'duplicate' ? `"${c.first}"` : `"${c.first}" and "${c.second}"`;
     out.push(diagnostic('SKIT_PATH_COLLISION', `${subject} ${how}`, { file: c.second }));
+  }
+  for (const f of files) {
+    if (looksLikeSecret(f.path)) out.push(diagnostic('SKIT_LIKELY_SECRET', `${f.path} looks like a secret (credentials or a private key)`, { file: f.path }));
   }
   for (const o of oddities) {
     out.push(

@@ -84,6 +84,7 @@ export const RULES = {
   SKIT_PATH_COLLISION: r('error', 'SF_E_PATH_COLLISION', 'rename one of the files; they would land on the same file on case-insensitive or normalizing filesystems'),
   SKIT_TREE_SYMLINK: r('error', U, 'replace the symbolic link with a regular file, or use a shared mapping'),
   SKIT_TREE_SPECIAL_FILE: r('error', U, 'remove the device, FIFO or socket from the SKIT'),
+  SKIT_LIKELY_SECRET: r('warning', V, 'remove the file or move it out of the SKIT directory: everything in it is packed, published and installed (`sf skit publish` refuses it unless --allow-secrets)'),
 
   // capabilities
   SKIT_EXECUTABLE_UNDECLARED: r('error', V, 'list the file under capabilities.executables in README.md, or clear its exec bit and #! line'),

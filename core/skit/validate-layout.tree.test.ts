@@ -43,6 +43,15 @@ describe('SKIT validation: file tree and quotas', () => {
     );
   });
 
+  it('warns about files that look like secrets, and not about their templates', () => {
+    const secrets = ['.env', '.env.local', 'skills/review/.ENV.production', 'id_rsa', 'shared/id_ed25519', 'certs/server.pem', 'tls.key', '.npmrc', '.netrc', '.aws/credentials', 'keys/store.p12'];
+    const harmless = ['.env.example', '.env.sample', 'shared/.env.template', 'id_rsa.pub', 'shared/keyboard.md', 'docs/credentials.md', 'environment.md', 'monkey.txt'];
+    const r = validateTree({ ...scaffoldTree(), ...Object.fromEntries([...secrets, ...harmless].map((p) => [p, 'x'])) });
+    assert.ok(r.ok, 'a warning, not an error');
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === 'SKIT_LIKELY_SECRET').map((d) => d.file).sort(), [...secrets].sort());
+    assert.equal(findDiagnostic(r, 'SKIT_LIKELY_SECRET').severity, 'warning');
+  });
+
   it('rejects symbolic links and special files reported by the walk', () => {
     const r = validateSkitLayout({
       ...layoutInput(scaffoldTree()),

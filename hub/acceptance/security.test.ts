@@ -93,4 +93,18 @@ describe('hub acceptance: limits and credentials over a real socket', function (
     // the hub on this machine is plain http too, and that is fine
     ok(await person.sf(['login', '--hub', live.hub.url], { input: live.token('frank') }), 'login to 127.0.0.1');
   });
+
+  it('sf skit publish refuses files that look like secrets before uploading, unless --allow-secrets', async () => {
+    const author = await live.person('secrets');
+    ok(await author.sf(['login', '--hub', live.hub.url], { input: live.token('gina') }), 'login');
+    const kit = join(author.home, 'kit');
+    await writeTree(kit, { ...scaffoldSkit({ id: 'gina/kit' }), '.env': 'OPENAI_API_KEY=sk-live\n', 'shared/id_rsa': 'PRIVATE' });
+    const refused = await author.sf(['skit', 'publish', kit, '--version', '1.0.0']);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /warning +SKIT_LIKELY_SECRET +\.env looks like a secret/);
+    assert.match(refused.stderr, /error\[SF_E_VALIDATION\]: refusing to publish \.env, shared\/id_rsa: they look like a secret/);
+    assert.equal(live.hub.storage.registry.getSkit('gina/kit'), undefined, 'nothing reached the hub');
+    ok(await author.sf(['skit', 'publish', kit, '--version', '1.0.0', '--allow-secrets']), 'publish with --allow-secrets');
+    assert.ok(live.hub.storage.registry.getSkit('gina/kit'));
+  });
 });

@@ -22,6 +22,7 @@ export const publishCommand = command({
     id: option({ long: 'id', type: optional(string), description: 'owner/name for a single-skill directory (a SKIT README declares its own)' }),
     hub: option({ long: 'hub', type: optional(string), description: 'hub URL (default: the one you logged in to)' }),
     json: flag({ long: 'json', description: 'print the hub response as JSON' }),
+    allowSecrets: flag({ long: 'allow-secrets', description: 'publish even files that look like secrets (.env, private keys, ...)' }),
   },
   handler: async (a) => {
     if (a.visibility !== undefined && !VISIBILITIES.includes(a.visibility)) {
@@ -38,6 +39,13 @@ export const publishCommand = command({
       throw new SfError('SF_E_VALIDATION', `${root} is not a valid SKIT; nothing was published`, {
         hint: 'fix the errors above (`sf skit validate`) and publish again',
         data: { diagnostics: result.diagnostics },
+      });
+    }
+    const secrets = result.diagnostics.filter((d) => d.code === 'SKIT_LIKELY_SECRET').map((d) => d.file);
+    if (secrets.length > 0 && !a.allowSecrets) {
+      throw new SfError('SF_E_VALIDATION', `refusing to publish ${secrets.join(', ')}: ${secrets.length === 1 ? 'it looks' : 'they look'} like a secret, and a release cannot be taken back`, {
+        hint: 'remove the files or move them out of the SKIT directory; pass --allow-secrets if they are meant to be published',
+        data: { files: secrets },
       });
     }
     const layout = result.layout;
