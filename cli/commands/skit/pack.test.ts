@@ -39,6 +39,17 @@ describe('sf skit pack', () => {
     assert.deepEqual(files.map((f) => f.path), (await walkTree(skit)).files.map((f) => f.path).filter((p) => p !== 'a.tgz'));
   });
 
+  it('shows each file that looks like a secret, and still packs (the warning is the user\'s call)', async () => {
+    const skit = join(box.path, 'skit');
+    assert.equal((await runSf(['skit', 'init', skit])).code, 0);
+    await writeTree(skit, { '.env': 'TOKEN=x\n', 'shared/.env.example': 'TOKEN=\n' });
+    const r = await runSf(['skit', 'pack', skit, '-o', join(box.path, 'a.tgz')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning +SKIT_LIKELY_SECRET +\.env looks like a secret/);
+    assert.doesNotMatch(r.stderr, /\.env\.example looks like/);
+    assert.match(r.stdout, /entries\s+6 files/);
+  });
+
   it('refuses an invalid SKIT with exit 1 and writes no archive', async () => {
     const dir = join(box.path, 'not-a-skit');
     await writeTree(dir, { 'notes.txt': 'no README.md frontmatter, no SKILL.md\n' });

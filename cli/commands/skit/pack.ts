@@ -56,6 +56,10 @@ export const packCommand = command({
     out(`${bold('size')}     ${bytes.length} bytes`);
     out(`${bold('entries')}  ${files.length} files`);
     out(`${bold('sha256')}   ${sha256}`);
-    if (validation.diagnostics.length > 0) err(dim(`${validation.diagnostics.length} validation finding(s) without errors; see \`sf skit validate\``));
+    // files that look like secrets are shown, not summed up: the archive is about to be shared
+    const secrets = validation.diagnostics.filter((d) => d.code === 'SKIT_LIKELY_SECRET');
+    if (secrets.length > 0) printDiagnostics(secrets, 'stderr');
+    const rest = validation.diagnostics.length - secrets.length;
+    if (rest > 0) err(dim(`${rest} other validation finding(s) without errors; see \`sf skit validate\``));
   },
 });
