@@ -7,7 +7,7 @@ import { ensureStored, removeStoreEntry } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
-import { abandonIntent, beginMutation, claimWait, pidAlive } from './journal.js';
+import { abandonIntent, beginMutation, claimWait, intentHolderAlive, pidAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import { cleanScratch, recoverIntent } from './recover.js';
 import { requestFor } from './requests.js';
@@ -49,7 +49,7 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
       }, claimWait(session));
     } else {
       for (const i of lib.listIntents()) {
-        const live = pidAlive(i.pid);
+        const live = intentHolderAlive(i);
         findings.push({
           code: 'SF_DRIFT_INTERRUPTED',
           severity: live ? 'info' : 'error',

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { Library } from '../library/db.js';
 import { sfPaths } from '../library/paths.js';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,9 +12,9 @@ describe('journal: one mutation at a time, interrupted ones recovered', () => {
   beforeEach(async () => (sb = await installSandbox()));
   afterEach(() => sb.cleanup());
 
-  const claimAs = async (pid: number) => {
+  const claimAs = async (pid: number, startedAt = new Date().toISOString()) => {
     const lib = (await Library.open(sfPaths({ SF_HOME: sb.sfHome }), { create: true }))!;
-    lib.commit({ putIntent: { schema: 1, id: `held-${pid}`, op: 'install', pid, startedAt: '2026-01-01T00:00:00.000Z', phase: 'planning' } });
+    lib.commit({ putIntent: { schema: 1, id: `held-${pid}`, op: 'install', pid, startedAt, phase: 'planning' } });
     await lib.close();
   };
 
@@ -69,6 +70,21 @@ describe('journal: one mutation at a time, interrupted ones recovered', () => {
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     assert.deepEqual((await sb.list()).map((r) => r.skitId).sort(), ['acme/kit', 'acme/kit2']);
+  });
+
+  it('takes over when the recorded pid now belongs to a process that started later (pid reuse after a crash and reboot)', async () => {
+    const stranger = spawn('sleep', ['30']);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      await claimAs(stranger.pid!, new Date(Date.now() - 3_600_000).toISOString());
+      const r = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env: { SF_LIBRARY_WAIT: '0' } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal((await sb.list()).length, 1);
+      const doctor = await sb.sf(['skit', 'doctor', '--json']);
+      assert.equal(doctor.code, 0, doctor.stdout);
+    } finally {
+      stranger.kill();
+    }
   });
 
   it('takes over from a process that died before it changed anything', async () => {

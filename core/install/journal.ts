@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SfError } from '../errors/index.js';
 import type { Library } from '../library/db.js';
 import type { IntentOp, IntentPhase, IntentRecord } from '../library/types.js';
@@ -20,6 +21,38 @@ export function pidAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** /proc reports process start times in clock ticks of USER_HZ, which Linux fixes at 100. */
+const USER_HZ = 100;
+
+/** When process `pid` started (ms since the epoch), from /proc on Linux; undefined elsewhere or when unknown. */
+export function processStartMs(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // the command name (field 2) may hold spaces and parentheses: count fields after the last ')'
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(bootSeconds) ? bootSeconds * 1000 + (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the process that recorded `intent` may still be running: its pid is alive and did
+ * not start after the intent was written. After a crash and a reboot, pids are handed out again,
+ * and a stale intent whose pid now belongs to some other process must still count as
+ * interrupted, or every later command would wait for a process that will never finish it.
+ */
+export function intentHolderAlive(intent: Pick<IntentRecord, 'pid' | 'startedAt'>): boolean {
+  if (!pidAlive(intent.pid)) return false;
+  if (intent.pid === process.pid) return true;
+  const started = processStartMs(intent.pid);
+  const recorded = Date.parse(intent.startedAt);
+  // a second of slack: the two clocks (boot time + ticks, wall clock) round differently
+  return started === undefined || Number.isNaN(recorded) || started <= recorded + 1000;
 }
 
 /** How a claim waits for another live sf command that holds the library. */
@@ -69,7 +102,7 @@ export async function beginMutation(
   for (let recoveries = 0, polls = 0; recoveries < 5; ) {
     const blockers = lib.claim(intent) as IntentRecord<Plan>[];
     if (blockers.length === 0) return intent;
-    const live = blockers.find((b) => pidAlive(b.pid));
+    const live = blockers.find((b) => intentHolderAlive(b));
     if (live) {
       if (Date.now() - started >= wait.timeoutMs) {
         throw new SfError('SF_E_CONFLICT', `another sf command (pid ${live.pid}, ${live.op} since ${live.startedAt}) is changing the library${waited ? ` and did not finish within ${Math.round(wait.timeoutMs / 1000)} s` : ''}`, {
