@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { SfError } from '../errors/index.js';
+import { stillRunningSince } from '../runtime/processes.js';
 import type { Library } from '../library/db.js';
 import type { IntentOp, IntentPhase, IntentRecord } from '../library/types.js';
 import type { Session } from './context.js';
@@ -12,47 +12,9 @@ import type { Plan } from './plan-types.js';
  * interrupted command, recovered by core/install/recover.ts.
  */
 
-/** True when a process with this pid exists (it may belong to another user). */
-export function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** /proc reports process start times in clock ticks of USER_HZ, which Linux fixes at 100. */
-const USER_HZ = 100;
-
-/** When process `pid` started (ms since the epoch), from /proc on Linux; undefined elsewhere or when unknown. */
-export function processStartMs(pid: number): number | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // the command name (field 2) may hold spaces and parentheses: count fields after the last ')'
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
-    return Number.isFinite(ticks) && Number.isFinite(bootSeconds) ? bootSeconds * 1000 + (ticks * 1000) / USER_HZ : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * True when the process that recorded `intent` may still be running: its pid is alive and did
- * not start after the intent was written. After a crash and a reboot, pids are handed out again,
- * and a stale intent whose pid now belongs to some other process must still count as
- * interrupted, or every later command would wait for a process that will never finish it.
- */
+/** True when the process that recorded `intent` may still be running (see stillRunningSince: a reused pid does not count). */
 export function intentHolderAlive(intent: Pick<IntentRecord, 'pid' | 'startedAt'>): boolean {
-  if (!pidAlive(intent.pid)) return false;
-  if (intent.pid === process.pid) return true;
-  const started = processStartMs(intent.pid);
-  const recorded = Date.parse(intent.startedAt);
-  // a second of slack: the two clocks (boot time + ticks, wall clock) round differently
-  return started === undefined || Number.isNaN(recorded) || started <= recorded + 1000;
+  return stillRunningSince(intent.pid, Date.parse(intent.startedAt));
 }
 
 /** How a claim waits for another live sf command that holds the library. */

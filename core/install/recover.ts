@@ -6,7 +6,7 @@ import { hasStoreEntry } from '../library/store.js';
 import type { IntentRecord } from '../library/types.js';
 import { applyPlan } from './apply.js';
 import type { Session } from './context.js';
-import { pidAlive } from './journal.js';
+import { pidAlive } from '../runtime/processes.js';
 import { rollBack } from './rollback.js';
 import type { Plan } from './plan-types.js';
 

@@ -12,7 +12,7 @@ export { sendObserverMessage } from './socket-client.js';
 export { readObserverStatus, type ObserverStatus, type DestinationStatus } from './status.js';
 export { resolveTargets, type Target } from './destinations.js';
 export { runCanary } from './canary.js';
-export { processAlive, readPid } from './lock.js';
+export { readPid, runningHolder } from './lock.js';
 export { gitFacts, type GitFacts } from './repo/git-facts.js';
 export { repoIdentity, matchLink, type RepoIdentity } from './repo/fingerprint.js';
 export { normalizeRemote } from './repo/remote.js';

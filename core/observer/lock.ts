@@ -1,20 +1,21 @@
-import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
+import { stillRunningSince } from '../runtime/processes.js';
 
 /**
  * One observer per user: a pid file created with O_EXCL. A file left by a process that no longer
- * exists is stale and replaced; a live holder makes the second observer refuse to start.
+ * exists is stale and replaced, and so is one whose pid now belongs to a process that started
+ * after the file was written (the pid file outlives a reboot; pids do not). A live holder makes
+ * the second observer refuse to start.
  */
 
-/** True when a process with this pid exists (EPERM: exists but not ours, still alive). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return hasErrno(e, 'EPERM');
-  }
+/** The pid of the observer holding the lock `file`, when that process is still running. */
+export async function runningHolder(file: string): Promise<number | undefined> {
+  const pid = await readPid(file);
+  if (pid === undefined) return undefined;
+  const written = await stat(file).then((s) => s.mtimeMs, () => Number.NaN);
+  return stillRunningSince(pid, written) ? pid : undefined;
 }
 
 /** The pid recorded in a pid file, or undefined. */
@@ -54,7 +55,7 @@ export async function acquirePidLock(file: string, pid = process.pid): Promise<P
       if (!hasErrno(e, 'EEXIST')) throw e;
       const holder = await readPid(file);
       // our own pid in the file is stale (a reused pid) unless this process really holds the lock
-      if (holder !== undefined && (holder === pid ? heldHere.has(file) : processAlive(holder))) {
+      if (holder !== undefined && (holder === pid ? heldHere.has(file) : (await runningHolder(file)) === holder)) {
         throw new SfError('SF_E_CONFLICT', `an observer is already running for this user (pid ${holder})`, {
           location: { file },
           hint: 'use the running one (`sf observe status`), or stop it first; only one observer runs per user',

@@ -3,7 +3,7 @@ import type { Heartbeat, Register, Unregister } from '../../schemas/generated/ob
 import { hasErrno } from '../errors/index.js';
 import type { HostId, SessionInfo } from '../telemetry/normalize/index.js';
 import type { RepositoryLink } from './config.js';
-import { processAlive } from './lock.js';
+import { pidAlive } from '../runtime/processes.js';
 import { repoIdentity, type RepoIdentity } from './repo/fingerprint.js';
 import { gitFacts } from './repo/git-facts.js';
 
@@ -102,7 +102,7 @@ export class SessionRegistry {
     const now = this.now();
     let n = 0;
     for (const [k, s] of this.sessions) {
-      if (now - s.lastSeen > this.ttlMs || (s.pid !== undefined && !processAlive(s.pid))) {
+      if (now - s.lastSeen > this.ttlMs || (s.pid !== undefined && !pidAlive(s.pid))) {
         this.sessions.delete(k);
         n++;
       }

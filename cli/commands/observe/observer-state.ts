@@ -1,4 +1,4 @@
-import { processAlive, readPid } from '../../../core/observer/lock.js';
+import { readPid, runningHolder } from '../../../core/observer/lock.js';
 import { sendObserverMessage } from '../../../core/observer/socket-client.js';
 import { spoolBacklog, type SpoolBacklog } from '../../../core/observer/spool.js';
 import { readObserverStatus, type ObserverStatus } from '../../../core/observer/status.js';
@@ -22,7 +22,7 @@ export interface ObserverProbe {
 
 export async function probeObserver(state: ObserveState, timeoutMs = 1000): Promise<ObserverProbe> {
   const pid = await readPid(state.paths.pidFile);
-  const running = pid !== undefined && processAlive(pid);
+  const running = pid !== undefined && (await runningHolder(state.paths.pidFile)) === pid;
   const spool = await spoolBacklog(state.ctx.spoolDir);
   if (!running) return { running: false, ...(pid !== undefined ? { stalePid: pid } : {}), live: false, spool };
   const res = await sendObserverMessage(state.paths.socket, { type: 'status', id: 'sf-observe-status' }, timeoutMs);
