@@ -7,10 +7,9 @@ import { ensureStored, removeStoreEntry } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
-import { pidAlive } from '../runtime/processes.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
-import { cleanScratch, recoverIntent } from './recover.js';
+import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
 import { requestFor } from './requests.js';
 
 /** One doctor finding: a diagnostic with the installation and agent it concerns. */
@@ -163,7 +162,7 @@ async function checkLeftovers(session: Session, lib: Library, fix: boolean): Pro
     }
     findings.push(finding);
   }
-  const scratch = await scratchEntries(session);
+  const scratch = await scratchLeftovers(session.paths);
   if (scratch.length > 0) {
     const finding: DoctorFinding = { code: 'SF_DRIFT_STAGING_LEFTOVER', severity: 'warning', message: `interrupted commands left ${scratch.length} scratch entr${scratch.length === 1 ? 'y' : 'ies'} in ${session.paths.home}`, hint: 'run `sf skit doctor --fix`' };
     if (fix) {
@@ -175,17 +174,3 @@ async function checkLeftovers(session: Session, lib: Library, fix: boolean): Pro
   return findings;
 }
 
-async function scratchEntries(session: Session): Promise<string[]> {
-  const out: string[] = [];
-  for (const dir of [session.paths.storeStaging, session.paths.tmp]) {
-    try {
-      for (const name of await readdir(dir)) {
-        const owner = /^src-(\d+)-/.exec(name);
-        if (!owner || !pidAlive(Number(owner[1]))) out.push(join(dir, name));
-      }
-    } catch (e) {
-      if (!hasErrno(e, 'ENOENT')) throw e;
-    }
-  }
-  return out;
-}

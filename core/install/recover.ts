@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno } from '../errors/index.js';
 import type { Library } from '../library/db.js';
@@ -6,7 +6,7 @@ import { hasStoreEntry } from '../library/store.js';
 import type { IntentRecord } from '../library/types.js';
 import { applyPlan } from './apply.js';
 import type { Session } from './context.js';
-import { pidAlive } from '../runtime/processes.js';
+import { stillRunningSince } from '../runtime/processes.js';
 import { rollBack } from './rollback.js';
 import type { Plan } from './plan-types.js';
 
@@ -45,10 +45,15 @@ export async function recoverIntent(session: Session, lib: Library, intent: Inte
   return 'rolled-forward';
 }
 
-/** Removes store staging and fetched-source scratch left by interrupted commands (call only while holding the journal claim). */
-export async function cleanScratch(session: Pick<Session, 'paths'>): Promise<string[]> {
-  const removed: string[] = [];
-  for (const dir of [session.paths.storeStaging, session.paths.tmp]) {
+/**
+ * Store staging and fetched-source scratch that no running command owns: everything in them,
+ * except `src-<pid>-*` entries of a command still running (fetching happens before the journal
+ * claim). A pid that now belongs to a process started after the entry last changed is not the
+ * owner (pid reuse after a reboot).
+ */
+export async function scratchLeftovers(paths: Pick<Session['paths'], 'storeStaging' | 'tmp'>): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of [paths.storeStaging, paths.tmp]) {
     let names: string[];
     try {
       names = await readdir(dir);
@@ -57,12 +62,20 @@ export async function cleanScratch(session: Pick<Session, 'paths'>): Promise<str
       throw e;
     }
     for (const name of names) {
-      // a source being fetched by a live command (fetching happens before the claim) stays
       const owner = /^src-(\d+)-/.exec(name);
-      if (owner && pidAlive(Number(owner[1]))) continue;
-      await rm(join(dir, name), { recursive: true, force: true });
-      removed.push(join(dir, name));
+      if (owner) {
+        const changed = await lstat(join(dir, name)).then((st) => st.mtimeMs, () => Number.NaN);
+        if (stillRunningSince(Number(owner[1]), changed)) continue;
+      }
+      out.push(join(dir, name));
     }
   }
+  return out;
+}
+
+/** Removes the scratch that interrupted commands left (call only while holding the journal claim). */
+export async function cleanScratch(session: Pick<Session, 'paths'>): Promise<string[]> {
+  const removed = await scratchLeftovers(session.paths);
+  for (const path of removed) await rm(path, { recursive: true, force: true });
   return removed;
 }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, readFile, rm, symlink, writeFile, appendFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installSandbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
 
@@ -76,6 +77,24 @@ describe('sf skit doctor: detection and --fix', () => {
     assert.equal(forced.code, 0, JSON.stringify(forced.report));
     assert.doesNotMatch(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /edited through the link/);
     assert.equal((await doctor()).code, 0);
+  });
+
+  it('keeps the scratch of a running fetch, but not scratch whose pid now belongs to a process started later', async () => {
+    const stranger = spawn('sleep', ['30']);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const live = join(sb.sfHome, 'tmp', `src-${stranger.pid}-fresh`);
+      const reused = join(sb.sfHome, 'tmp', `src-${stranger.pid}-old`);
+      await mkdir(live, { recursive: true });
+      await mkdir(reused, { recursive: true });
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      await utimes(reused, hourAgo, hourAgo);
+      const { report } = await doctor('--fix');
+      assert.deepEqual(report.findings.map((f) => [f.code, f.message]), [['SF_DRIFT_STAGING_LEFTOVER', `interrupted commands left 1 scratch entry in ${sb.sfHome}`]]);
+      assert.deepEqual(await readdir(join(sb.sfHome, 'tmp')), [`src-${stranger.pid}-fresh`]);
+    } finally {
+      stranger.kill();
+    }
   });
 
   it('reports an interrupted command and finishes it with --fix', async () => {
