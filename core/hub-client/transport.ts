@@ -1,6 +1,5 @@
 import { SfError } from '../errors/index.js';
-
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+import { isLoopbackHost } from '../text/loopback.js';
 
 /**
  * Refuses to send a hub credential (a personal access token or a device credential) over plain
@@ -9,7 +8,7 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  */
 export function assertCredentialTransport(url: string, env: NodeJS.ProcessEnv = process.env): void {
   const u = new URL(url);
-  if (u.protocol !== 'http:' || LOOPBACK_HOST.test(u.hostname) || env.SF_HUB_ALLOW_HTTP === '1') return;
+  if (u.protocol !== 'http:' || isLoopbackHost(u.hostname) || env.SF_HUB_ALLOW_HTTP === '1') return;
   throw new SfError('SF_E_USAGE', `refusing to send a hub credential over plain http to ${u.host}: anyone on the network path could read it`, {
     hint: `use https://${u.host}${u.pathname.replace(/\/+$/, '')}, or set SF_HUB_ALLOW_HTTP=1 for a hub on a network you trust`,
     data: { url },

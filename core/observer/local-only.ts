@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../text/loopback.js';
 /**
  * The observer's HTTP receiver listens on 127.0.0.1 for the hosts' own exporters, which never send
  * an Origin header and always name a loopback Host. A web page in the user's browser can reach the
@@ -5,8 +6,6 @@
  * attacker's domain, resolved to 127.0.0.1). Both would let any site forge skill telemetry or
  * session registrations, so both are refused (reliability-anchors.md §5, item 59).
  */
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export interface Refusal {
   status: 403;
@@ -32,7 +31,7 @@ function originHost(origin: string): string | undefined {
 
 /** Why a request to a loopback-only receiver bound to `boundHost` looks like it came from a web page; undefined when it does not. */
 export function browserRequestRefusal(headers: { host?: string; origin?: string }, boundHost: string): Refusal | undefined {
-  const allowed = (name: string | undefined) => name !== undefined && (LOOPBACK.has(name) || name === boundHost.toLowerCase());
+  const allowed = (name: string | undefined) => name !== undefined && (isLoopbackHost(name) || name === boundHost.toLowerCase());
   if (headers.host !== undefined && !allowed(hostname(headers.host))) {
     return { status: 403, code: 'SF_E_FORBIDDEN', message: `Host "${headers.host}" is not a loopback address: requests through other names (DNS rebinding) are refused; send to http://127.0.0.1:<port>` };
   }

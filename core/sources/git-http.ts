@@ -4,6 +4,7 @@ import { isSfError, SfError } from '../errors/index.js';
 import { isFullSha } from './git-spec.js';
 import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
 import type { SourceLimits } from './types.js';
+import { isLoopbackHost } from '../text/loopback.js';
 
 /**
  * Clone over git smart HTTP with isomorphic-git (no system git needed): a shallow, single-branch
@@ -29,8 +30,6 @@ export interface CloneResult {
   ref?: string;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 type Auth = { username: string; password: string };
 
 /** The credentials to offer on a 401 for `url`, or undefined. */
@@ -40,7 +39,7 @@ export function httpCredentials(url: string, env: NodeJS.ProcessEnv): Auth | und
   const token = env.SF_GIT_TOKEN;
   if (!token) return undefined;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && !LOOPBACK.has(parsed.hostname)) return undefined;
+  if (parsed.protocol !== 'https:' && !isLoopbackHost(parsed.hostname)) return undefined;
   return { username: env.SF_GIT_USERNAME || 'x-access-token', password: token };
 }
 

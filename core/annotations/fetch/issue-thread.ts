@@ -2,6 +2,7 @@ import { SfError } from '../../errors/index.js';
 import { normalizeLabels } from '../thread.js';
 import { nextLink, type WaitAdvice } from './rate-limit.js';
 import { getJson, pace, type RequestPolicy } from './request.js';
+import { isLoopbackHost } from '../../text/loopback.js';
 
 export interface FetchThreadOptions {
   /** REST API root: https://api.github.com, https://gitea.example/api/v1, ... */
@@ -34,8 +35,6 @@ export interface FetchedThread {
   waits: WaitAdvice[];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /**
  * Reads an issue's comment thread (and labels) from a GitHub-compatible REST API:
  * `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, following `Link: rel="next"`.
@@ -54,7 +53,7 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     throw new SfError('SF_E_USAGE', `--api "${options.api}" is not a URL`, { hint: 'e.g. --api https://api.github.com', cause: e });
   }
   if (api.protocol !== 'https:' && api.protocol !== 'http:') throw new SfError('SF_E_USAGE', `--api must be http(s), not ${api.protocol}`, { hint: 'e.g. --api https://api.github.com' });
-  if (options.token && api.protocol === 'http:' && !LOOPBACK.has(api.hostname)) {
+  if (options.token && api.protocol === 'http:' && !isLoopbackHost(api.hostname)) {
     throw new SfError('SF_E_USAGE', `refusing to send a token over plain http to ${api.host}`, { hint: 'use an https:// API URL' });
   }
   const waits: WaitAdvice[] = [];
