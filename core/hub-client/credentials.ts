@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { ensureSfHome } from '../library/home.js';
 import { sfPaths } from '../library/paths.js';
 
 /**
@@ -76,7 +77,7 @@ export async function readCredentials(env: NodeJS.ProcessEnv = process.env): Pro
 /** Writes the credentials file atomically and durably with mode 0600 (the directory is created 0700). */
 export async function writeCredentials(data: CredentialsFile, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const path = credentialsPath(env);
-  mkdirDurableSync(dirname(path), 0o700);
+  ensureSfHome(dirname(path));
   await writeFileAtomic(path, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
 }
 
