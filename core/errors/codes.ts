@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   SF_E_UNKNOWN_AGENT: E(2, 400, 'The agent name is not known.'),
   SF_E_CONFIG: E(1, 422, 'A host configuration file could not be parsed or merged.'),
   SF_E_HASH_MISMATCH: E(5, 422, 'Content does not match its recorded hash.'),
+  SF_E_NETWORK_FILESYSTEM: E(5, 500, 'A database directory is on a network filesystem, where LMDB can be corrupted.'),
 
   // hub and auth
   SF_E_AUTH: E(8, 401, 'Authentication is missing or invalid.'),

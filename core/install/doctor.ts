@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno, isSfError, type Diagnostic } from '../errors/index.js';
+import { dataDirFinding, filesystemOf } from '../fs/filesystem-kind.js';
 import { Library } from '../library/db.js';
 import { bundleHex } from '../library/paths.js';
 import { ensureStored, removeStoreEntry } from '../library/store.js';
@@ -40,6 +41,8 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
   const lib = await Library.open(session.paths, { create: false, readOnly: !options.fix });
   if (!lib) return { findings: [], clean: true };
   const findings: DoctorFinding[] = [];
+  const home = dataDirFinding(session.paths.home, filesystemOf(session.paths.home));
+  if (home) findings.push(home);
   let claim: IntentRecord<Plan> | null = null;
   try {
     if (options.fix) {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
+import { assertLocalDataDir } from '../fs/filesystem-kind.js';
 import { ensureSfHome } from './home.js';
 import type { SfPaths } from './paths.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
@@ -50,7 +51,11 @@ export class Library {
   static async open(paths: SfPaths, options: { create: boolean; readOnly?: boolean }): Promise<Library | null> {
     const readOnly = options.readOnly === true && !options.create;
     if (!options.create && !existsSync(paths.library)) return null;
-    if (!readOnly) ensureSfHome(paths.home);
+    if (!readOnly) {
+      // reading a library on a network filesystem is allowed (doctor reports it); writing is not
+      assertLocalDataDir(paths.home, 'the library ($SF_HOME)');
+      ensureSfHome(paths.home);
+    }
     // msgpackr's optional native string decoder costs more to locate and load than it saves on
     // records this small; this only takes effect if nothing in the process loaded msgpackr yet
     process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
