@@ -1,5 +1,5 @@
 import { binary, runSafely, subcommands } from 'cmd-ts';
-import { exitCodeFor, fromSystemError, isSfError } from '../core/errors/index.js';
+import { exitCodeFor, fromSystemError, isSfError, leftStderrLineOpen } from '../core/errors/index.js';
 import { FORGE_VERSION } from '../core/version.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
@@ -32,6 +32,8 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
 }
 
 function reportError(thrown: unknown, json: boolean): number {
+  // keep our report (and --json's object) on lines of its own after lmdb's unterminated one
+  if (leftStderrLineOpen(thrown)) write('stderr', '\n');
   // a full disk or a denied path is the user's to fix, not a bug to report
   const e = fromSystemError(thrown) ?? thrown;
   if (isSfError(e)) {

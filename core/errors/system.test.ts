@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fromSystemError } from './system.js';
+import { fromSystemError, leftStderrLineOpen } from './system.js';
 import { SfError } from './sf-error.js';
 
 /** The error a real system call throws. */
@@ -30,6 +30,10 @@ describe('fromSystemError', () => {
     const lmdb = new Error('No space left on device: Attempting to write page at position 20480, size 12288, blocks 3');
     assert.equal(fromSystemError(lmdb)?.code, 'SF_E_DISK_FULL');
     assert.equal(fromSystemError(new Error('MDB_MAP_FULL: Environment mapsize limit reached'))?.code, 'SF_E_DISK_FULL');
+    // lmdb printed "Write error: ..." without a newline for a failed page write, and only then
+    assert.equal(leftStderrLineOpen(lmdb), true);
+    assert.equal(leftStderrLineOpen(new Error('MDB_MAP_FULL: Environment mapsize limit reached')), false);
+    assert.equal(leftStderrLineOpen(thrownBy(() => writeFileSync('/dev/full', 'x'))), false);
   });
 
   it('turns any other failed system call into SF_E_IO with the call, the path and a hint', () => {

@@ -3,6 +3,14 @@ import { SfError } from './sf-error.js';
 /** How lmdb and other native code word a full disk (they throw plain Errors without an errno code). */
 const DISK_FULL_TEXT = /No space left on device|Disk quota exceeded|MDB_MAP_FULL/i;
 
+/** lmdb's message for a failed page write: its C code has just printed `Write error: ...` to stderr without a newline. */
+const LMDB_PAGE_WRITE = /Attempting to write page/;
+
+/** True when native code reported `e` on stderr itself and left the line open (the next output needs its own line). */
+export function leftStderrLineOpen(e: unknown): boolean {
+  return e instanceof Error && LMDB_PAGE_WRITE.test(e.message);
+}
+
 const IO_HINTS: Record<string, string> = {
   EACCES: 'check the permissions of that path (and of the directories above it), then run the command again',
   EPERM: 'check the permissions of that path (and of the directories above it), then run the command again',

@@ -54,4 +54,32 @@ describe('sf add skit on a full disk', () => {
       await tmp.cleanup();
     }
   });
+
+  it('keeps its report on a line of its own after lmdb prints its unterminated "Write error"', async function () {
+    this.timeout(60_000);
+    const tmp = await tempDir('sf-disk-full-lmdb-');
+    try {
+      const mountPoint = join(tmp.path, 'home');
+      const project = join(tmp.path, 'project');
+      const kit = join(tmp.path, 'kit');
+      const out = join(tmp.path, 'out');
+      for (const dir of [mountPoint, join(project, '.git'), join(project, '.claude'), out]) await mkdir(dir, { recursive: true });
+      await writeTree(kit, kitTree());
+      // 32 KiB: too small for the library's first commit, which comes before any store file
+      const script = SCRIPT.replace('size=256k', 'size=32k').replace('--agent claude-code --yes', '--agent claude-code --yes --json');
+      const env = { ...process.env, SF_HOME_MOUNT: mountPoint, HOME: mountPoint, SF_HOME: join(mountPoint, '.sf'), PROJECT: project, KIT: kit, OUT: out, SF: sfBin, NO_COLOR: '1' };
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { env, encoding: 'utf8' });
+      if (r.error || r.status === 99) this.skip();
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal((await readFile(join(out, 'add.code'), 'utf8')).trim(), '6');
+      const lines = (await readFile(join(out, 'add.err'), 'utf8')).split('\n');
+      // lmdb's own line (when it printed one), then the JSON error object, parseable on its own
+      const start = lines.findIndex((l) => l === '{');
+      assert.ok(start >= 0, lines.join('\n'));
+      assert.ok(lines.slice(0, start).every((l) => /^(Write error: .*)?$/.test(l) || /SKIT_SKILL_DECLARATIONS_INCOMPLETE|hint: /.test(l)), lines.join('\n'));
+      assert.equal(JSON.parse(lines.slice(start).join('\n')).error.code, 'SF_E_DISK_FULL');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 });
