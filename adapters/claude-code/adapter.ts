@@ -21,7 +21,7 @@ const control: NativeConfigControl = {
   file: claudeSettingsFile,
   async reconcile(file, ctx, previous, req, dests, adopt) {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
-    return reconcileClaudeSettings(file, ctx.backupDir, previous, states(req), (path) => adoptNames.has(path[1]));
+    return reconcileClaudeSettings(file, ctx.backupDir, previous, states(req), (path) => adoptNames.has(path[1]), ctx.dryRun);
   },
   diagnose(file, _ctx, previous, req) {
     return diagnoseJsonEntries({

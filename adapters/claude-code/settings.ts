@@ -28,9 +28,9 @@ export interface ClaudeSkillState {
 export const OFF = 'off';
 
 /** Brings Forge's `skillOverrides` entries in `file` to `skills` (disabled -> "off", enabled -> none). */
-export function reconcileClaudeSettings(file: string, backupDir: string, previous: ManagedConfigEdit | undefined, skills: ClaudeSkillState[], adopt?: (path: string[]) => boolean): Promise<JsonReconcileResult> {
+export function reconcileClaudeSettings(file: string, backupDir: string, previous: ManagedConfigEdit | undefined, skills: ClaudeSkillState[], adopt?: (path: string[]) => boolean, dryRun?: boolean): Promise<JsonReconcileResult> {
   return reconcileJsonConfig({
-    file, backupDir, previous, format: 'json', disabledValue: OFF, adopt,
+    file, backupDir, previous, format: 'json', disabledValue: OFF, adopt, dryRun,
     desired: skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['skillOverrides', s.name], value: s.enabled ? undefined : OFF })),
   });
 }

@@ -34,7 +34,7 @@ function states(req: ProjectionRequest, dests: Map<string, string>): CodexSkillS
 const control: NativeConfigControl = {
   file: codexConfigFile,
   reconcile(file, ctx, previous, req, dests) {
-    return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests) });
+    return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests), dryRun: ctx.dryRun });
   },
   async diagnose(file, _ctx, _previous, req, dests) {
     const snap = readConfig(file);

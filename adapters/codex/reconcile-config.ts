@@ -13,7 +13,7 @@ export interface CodexReconcileResult {
  * with a backup and an atomic replace. A config.toml that Forge created is deleted again when
  * its last block goes and nothing else was added to it.
  */
-export async function reconcileCodexConfig(o: { file: string; backupDir: string; previous?: ManagedConfigEdit; desired: CodexSkillState[] }): Promise<CodexReconcileResult> {
+export async function reconcileCodexConfig(o: { file: string; backupDir: string; previous?: ManagedConfigEdit; desired: CodexSkillState[]; dryRun?: boolean }): Promise<CodexReconcileResult> {
   const skits = skitsOf([...o.desired.map((s) => s.skillId), ...(o.previous?.managed ?? []).map((m) => m.skillId)]);
   let result: CodexReconcileResult = { diagnostics: [] };
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
@@ -25,7 +25,7 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
     };
     if (plan.managed.length === 0 && origin === 'missing' && plan.text.trim() === '') return null;
     return plan.text;
-  });
+  }, o.dryRun);
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
   return result;
 }

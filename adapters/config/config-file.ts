@@ -42,12 +42,14 @@ const MAX_ATTEMPTS = 3;
  * One safe edit of a user's config file: read, transform (which must throw SF_E_CONFIG for a file
  * it cannot parse, before anything is written), back up the previous bytes, replace atomically.
  * If the file changes between our read and our write (the host rewrote it), the edit is redone
- * on the new content, a bounded number of times.
+ * on the new content, a bounded number of times. `dryRun` stops after the transform.
  */
-export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform): Promise<EditOutcome> {
+export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform, dryRun = false): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
     const next = transform(before);
+    // a preflight: the transform ran every check; nothing is written
+    if (dryRun) return { changed: false, before };
     if (next === undefined || (next !== null && before.exists && next === before.text)) return { changed: false, before };
     if (next === null && !before.exists) return { changed: false, before };
     const backup = before.bytes && before.bytes.length > 0 ? await writeBackup(file, before.bytes, backupDir) : undefined;

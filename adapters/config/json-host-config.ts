@@ -19,6 +19,8 @@ export interface JsonReconcileOptions {
   adopt?: (path: string[]) => boolean;
   /** checks the planned document before anything is written; errors abort the edit (SF_E_CONFLICT) */
   validate?: (doc: Record<string, unknown>) => Diagnostic[];
+  /** run every check, write nothing */
+  dryRun?: boolean;
 }
 
 export interface JsonReconcileResult {
@@ -55,7 +57,7 @@ export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<Json
       },
     };
     return next;
-  });
+  }, o.dryRun);
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
   return result;
 }

@@ -37,6 +37,27 @@ export function isManagedConfigEdit(e: ConfigEdit): e is ManagedConfigEdit {
   return Array.isArray((e as Partial<ManagedConfigEdit>).managed);
 }
 
+/**
+ * One ledger per file from edits recorded in order (a record's own, then those a failed command
+ * made before it failed): every entry any of them wrote is Forge's, the latest value wins; the
+ * file's origin and backup are the earliest known.
+ */
+export function mergeEditsByFile(edits: readonly ManagedConfigEdit[]): ManagedConfigEdit[] {
+  const byFile = new Map<string, ManagedConfigEdit>();
+  for (const e of edits) {
+    const seen = byFile.get(e.file);
+    if (!seen) {
+      byFile.set(e.file, e);
+      continue;
+    }
+    const managed = [...seen.managed.filter((m) => !e.managed.some((n) => samePath(n.path, m.path))), ...e.managed];
+    const created = [...seen.created, ...e.created.filter((c) => !seen.created.some((s) => samePath(s, c)))];
+    const expanded = [...(seen.expanded ?? []), ...(e.expanded ?? []).filter((x) => !(seen.expanded ?? []).some((s) => samePath(s.path, x.path)))];
+    byFile.set(e.file, { ...seen, backup: seen.backup ?? e.backup, managed, created, ...(expanded.length ? { expanded } : {}) });
+  }
+  return [...byFile.values()];
+}
+
 /** What Forge wants at one skill's setting: `value` to own that entry, `undefined` to have none. */
 export interface DesiredEntry {
   skillId: string;

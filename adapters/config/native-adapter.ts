@@ -7,7 +7,7 @@ import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
 import { projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
 import { checkDestinations } from './collisions.js';
-import { isManagedConfigEdit, type ManagedConfigEdit } from './managed.js';
+import { isManagedConfigEdit, mergeEditsByFile, type ManagedConfigEdit } from './managed.js';
 
 /** The per-skill config control of one host (Claude Code skillOverrides, Codex [[skills.config]], OpenCode permission.skill). */
 export interface NativeConfigControl {
@@ -44,7 +44,8 @@ export interface NativeHostSpec {
 export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
   const storeRoot = (ctx: HostContext) => sfPaths(ctx.env).store;
 
-  const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
+  /** The checks of `apply` and its config plan, written nowhere. */
+  const plan = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord) => {
     const skillRoot = spec.skillRoot(ctx);
     const file = spec.control.file(ctx);
     if (ctx.scope === 'project' && ctx.projectRoot) {
@@ -53,12 +54,18 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     }
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
+    const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
+    const prevEdits = mergeEditsByFile((previous?.configEdits ?? []).filter(isManagedConfigEdit));
+    return { skillRoot, file, dests, destMap, adopt, prevEdits };
+  };
+
+  const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
+    const { skillRoot, file, destMap, adopt, prevEdits } = await plan(req, ctx, previous);
     // skills the previous record had that this request no longer shows there: their directories go
     // first, so a disabled one is never left visible without its config entry
     for (const p of previous?.paths ?? []) if (destMap.get(p.skillId) !== p.path) await removeProjectedPath(p, storeRoot(ctx));
-    const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
-    const prevEdits = (previous?.configEdits ?? []).filter(isManagedConfigEdit);
     const result = await spec.control.reconcile(file, ctx, prevEdits.find((e) => e.file === file), req, destMap, adopt);
+    if (result.edit) ctx.onConfigEdit?.(result.edit);
     // entries left in a file this context no longer uses (e.g. the user created opencode.json since)
     for (const old of prevEdits.filter((e) => e.file !== file)) {
       await spec.control.reconcile(old.file, ctx, old, { ...req, skills: [] }, new Map(), new Set());
@@ -84,13 +91,17 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     nativeEnablement: true,
     skillRoot: (ctx) => spec.skillRoot(ctx),
     detect: (ctx) => spec.detect(ctx),
+    async preflight(req, record, ctx) {
+      const { file, destMap, adopt, prevEdits } = await plan(req, ctx, record);
+      await spec.control.reconcile(file, { ...ctx, dryRun: true }, prevEdits.find((e) => e.file === file), req, destMap, adopt);
+    },
     project: (req, ctx) => apply(req, ctx),
     setEnablement: (req, record, ctx) => apply(req, ctx, record),
 
     async unproject(record, ctx) {
       for (const p of record.paths) await removeProjectedPath(p, storeRoot(ctx));
       const empty: ProjectionRequest = { skitId: '', release: '', bundleHash: '', skills: [] };
-      for (const edit of record.configEdits.filter(isManagedConfigEdit)) await spec.control.reconcile(edit.file, ctx, edit, empty, new Map(), new Set());
+      for (const edit of mergeEditsByFile(record.configEdits.filter(isManagedConfigEdit))) await spec.control.reconcile(edit.file, ctx, edit, empty, new Map(), new Set());
     },
 
     async diagnose(req, record, ctx) {

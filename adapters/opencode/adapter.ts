@@ -48,7 +48,7 @@ const control: NativeConfigControl = {
   async reconcile(file, ctx, previous, req, _dests, adopt) {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
     const validate = validator(req, file, await globalDocs(ctx, file));
-    return reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate });
+    return reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
   },
   async diagnose(file, ctx, previous, req) {
     const validate = validator(req, file, await globalDocs(ctx, file));

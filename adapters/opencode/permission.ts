@@ -38,7 +38,7 @@ export const DENY = 'deny';
  */
 export function reconcileOpenCodePermission(
   file: string, backupDir: string, previous: ManagedConfigEdit | undefined, skills: OpenCodeSkillState[],
-  hooks: Pick<JsonReconcileOptions, 'adopt' | 'validate'> = {},
+  hooks: Pick<JsonReconcileOptions, 'adopt' | 'validate' | 'dryRun'> = {},
 ): Promise<JsonReconcileResult> {
   return reconcileJsonConfig({
     ...hooks, file, backupDir, previous, format: file.endsWith('.jsonc') ? 'jsonc' : 'json', disabledValue: DENY,

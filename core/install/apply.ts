@@ -6,8 +6,8 @@ import type { InstallationRecord, IntentRecord } from '../library/types.js';
 import { SfError } from '../errors/index.js';
 import type { SkitHashes } from '../skit/hash.js';
 import { hostContext, type Session } from './context.js';
-import type { ProjectionRecord } from './host-adapter.js';
-import { updateIntent } from './journal.js';
+import type { ConfigEdit, ProjectionRecord } from './host-adapter.js';
+import { noteConfigEdit, updateIntent } from './journal.js';
 import { trace } from '../trace/startup.js';
 import type { Plan, Step } from './plan-types.js';
 
@@ -40,15 +40,25 @@ export async function applyPlan(
     if (current.phase !== 'applying') current = updateIntent(lib, current, 'applying');
     crashPoint(`${op}:after-intent`);
     const results = new Map<string, ProjectionRecord>();
-    for (const step of plan.steps) await runStep(session, step, release, results, op);
+    const noteEdit = (agent: string, edit: ConfigEdit) => {
+      current = noteConfigEdit(lib, current, agent, edit);
+    };
+    for (const step of plan.steps) await runStep(session, step, release, results, op, noteEdit);
     const after = plan.after ? { ...plan.after, targets: plan.after.targets.map((t) => results.get(t.agent) ?? t) } : null;
-    current = updateIntent(lib, current, 'committing', { ...plan, after });
+    current = updateIntent(lib, current, 'committing', { ...current.plan!, after });
     crashPoint(`${op}:after-committing`);
   }
   return commitPlan(session, lib, current, replay);
 }
 
-async function runStep(session: Session, step: Step, release: LiveRelease | null, results: Map<string, ProjectionRecord>, op: string): Promise<void> {
+async function runStep(
+  session: Session,
+  step: Step,
+  release: LiveRelease | null,
+  results: Map<string, ProjectionRecord>,
+  op: string,
+  noteEdit: (agent: string, edit: ConfigEdit) => void,
+): Promise<void> {
   if (step.kind === 'store') {
     if (!(await hasStoreEntry(session.paths, step.bundleHash))) {
       if (!release) throw new SfError('SF_E_LIBRARY', `the release ${step.bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
@@ -61,7 +71,8 @@ async function runStep(session: Session, step: Step, release: LiveRelease | null
     return;
   }
   const adapter = session.adapters.get(step.target.agent);
-  const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
+  const agent = step.target.agent;
+  const ctx = { ...hostContext(session, agent, step.target.scope, step.target.projectRoot), onConfigEdit: (edit: ConfigEdit) => noteEdit(agent, edit) };
   if (step.kind === 'project') {
     session.progress(`projecting into ${step.target.skillRoot} (${step.target.agent})`);
     results.set(step.target.agent, await adapter.project(step.request, ctx));

@@ -56,8 +56,12 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
         findings.push({
           code: 'SF_DRIFT_INTERRUPTED',
           severity: live ? 'info' : 'error',
-          message: live ? `an ${i.op} is in progress (pid ${i.pid})` : `an ${i.op} started ${i.startedAt} was interrupted (pid ${i.pid} is gone)`,
-          hint: live ? undefined : 'run `sf skit doctor --fix` to finish or undo it',
+          message: live
+            ? `an ${i.op} is in progress (pid ${i.pid})`
+            : i.phase === 'rolling-back'
+              ? `an ${i.op} started ${i.startedAt} failed and could not be undone completely`
+              : `an ${i.op} started ${i.startedAt} was interrupted (pid ${i.pid} is gone)`,
+          hint: live ? undefined : i.phase === 'rolling-back' ? 'fix what its error named, then run `sf skit doctor --fix` to undo the rest' : 'run `sf skit doctor --fix` to finish or undo it',
         });
       }
     }

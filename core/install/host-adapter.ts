@@ -16,6 +16,13 @@ export interface HostContext {
   /** where config backups go ($SF_HOME/backups/...) */
   backupDir: string;
   env: NodeJS.ProcessEnv;
+  /** check and compute every change, write nothing (preflight: see HostAdapter.preflight) */
+  dryRun?: boolean;
+  /**
+   * Told of each config edit as soon as it is on disk, before the step that made it finishes, so
+   * a rollback of a step that failed later still knows which entries are Forge's.
+   */
+  onConfigEdit?: (edit: ConfigEdit) => void;
 }
 
 export interface ProjectedSkill {
@@ -79,6 +86,12 @@ export interface HostAdapter {
   detect(ctx: HostContext): Promise<HostDetection>;
   /** project a complete release; must be idempotent and atomic per skill directory */
   project(req: ProjectionRequest, ctx: HostContext): Promise<ProjectionRecord>;
+  /**
+   * Everything `project` (no record) or `setEnablement` (with the record) would check, without
+   * writing: config files that do not parse, user entries that would keep a disabled skill on,
+   * unsafe paths. Run for every agent of a plan before any of them is changed.
+   */
+  preflight?(req: ProjectionRequest, record: ProjectionRecord | undefined, ctx: HostContext): Promise<void>;
   /** apply per-skill enablement after a change, returning the updated record */
   setEnablement(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<ProjectionRecord>;
   /** remove everything `record` says Forge put there, and only that */

@@ -3,6 +3,7 @@ import { stillRunningSince } from '../runtime/processes.js';
 import type { Library } from '../library/db.js';
 import type { IntentOp, IntentPhase, IntentRecord } from '../library/types.js';
 import type { Session } from './context.js';
+import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
 
 /**
@@ -87,6 +88,19 @@ export async function beginMutation(
 export function updateIntent(lib: Library, intent: IntentRecord<Plan>, phase: IntentPhase, plan?: Plan): IntentRecord<Plan> {
   const next: IntentRecord<Plan> = { ...intent, phase, ...(plan ? { plan } : {}) };
   lib.commit({ putIntent: next });
+  return next;
+}
+
+/**
+ * Adds a config edit an adapter just made for `agent` to the intent's plan (`attempted`), so a
+ * rollback knows the entry is Forge's. Not flushed on its own: it survives the process being
+ * killed, and the next flushed commit carries it to disk.
+ */
+export function noteConfigEdit(lib: Library, intent: IntentRecord<Plan>, agent: string, edit: ConfigEdit): IntentRecord<Plan> {
+  const plan = intent.plan!;
+  const attempted = { ...plan.attempted, [agent]: [...(plan.attempted?.[agent] ?? []), edit] };
+  const next: IntentRecord<Plan> = { ...intent, plan: { ...plan, attempted } };
+  lib.commit({ putIntent: next }, { flush: false });
   return next;
 }
 

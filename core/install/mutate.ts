@@ -3,7 +3,7 @@ import { Library } from '../library/db.js';
 import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
-import type { Session } from './context.js';
+import { hostContext, type Session } from './context.js';
 import { abandonIntent, beginMutation, claimWait, updateIntent } from './journal.js';
 import type { Plan, PlanEnv } from './plan-types.js';
 import { recoverIntent } from './recover.js';
@@ -53,6 +53,12 @@ export async function runMutation(
       abandonIntent(lib, intent);
       return { plan, record: plan.before, changed: false, cancelled: !idle };
     }
+    try {
+      await preflight(session, plan);
+    } catch (e) {
+      abandonIntent(lib, intent);
+      throw e;
+    }
     trace('planned');
     // the store entry is written into staging (scratch, invisible) and its fsyncs run while the
     // plan is flushed; the store step publishes it only after that
@@ -71,7 +77,8 @@ export async function runMutation(
       const current = lib.getIntent(intent.id);
       if (current && current.phase === 'applying') {
         try {
-          await rollBack(session, lib, { ...intent, ...current } as typeof intent);
+          // reported as failed: if the undo fails too, recovery must finish the undo, not the command
+          await rollBack(session, lib, updateIntent(lib, { ...intent, ...current } as typeof intent, 'rolling-back'));
         } catch (rollbackError) {
           // the original error is the one to report; the intent stays for `sf skit doctor --fix`
           process.stderr.write(`warning: could not undo the failed ${op} (${(rollbackError as Error).message}); run \`sf skit doctor --fix\`\n`);
@@ -84,6 +91,20 @@ export async function runMutation(
     return { plan, record, changed: true, cancelled: false };
   } finally {
     await lib.close();
+  }
+}
+
+/**
+ * Runs every adapter's checks for its step before any step writes: a config file that does not
+ * parse or a user entry that conflicts, for any agent, fails the command with nothing changed.
+ */
+async function preflight(session: Session, plan: Plan): Promise<void> {
+  for (const step of plan.steps) {
+    if (step.kind !== 'project' && step.kind !== 'enablement') continue;
+    const adapter = session.adapters.get(step.target.agent);
+    if (!adapter.preflight) continue;
+    const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
+    await adapter.preflight(step.request, step.kind === 'enablement' ? step.record : undefined, ctx);
   }
 }
 

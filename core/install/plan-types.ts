@@ -1,5 +1,5 @@
 import type { InstallationRecord, IntentOp, InventoryEvent, ReleaseRef, SkillRecord, SourceRecord } from '../library/types.js';
-import type { ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
+import type { ConfigEdit, ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
 
 /**
  * Data shapes of the plan-then-apply install pipeline. A Plan is pure data (it is stored in the
@@ -68,6 +68,11 @@ export interface Plan {
   gcCandidates: string[];
   /** human-readable notes (an alias recorded, nothing to do, ...) */
   notes: string[];
+  /**
+   * Config edits the adapters reported while the plan was applied, per agent, in order: a
+   * rollback treats their entries as Forge's even when the step that wrote them failed later.
+   */
+  attempted?: Record<string, ConfigEdit[]>;
 }
 
 /** Inputs every planner needs besides state. */

@@ -16,7 +16,8 @@ export type RecoveryOutcome = 'discarded' | 'rolled-back' | 'rolled-forward';
  * Finishes or undoes an interrupted mutation. Before its release was stored nothing visible had
  * changed, so the intent is dropped (the old state stands). Once the release is in the store the
  * plan is run again from the start (every step is idempotent) and committed (the new state); if
- * that fails, the old state is projected again.
+ * that fails, the old state is projected again. A command that reported failure but could not
+ * undo itself (`rolling-back`) is only ever undone.
  */
 export async function recoverIntent(session: Session, lib: Library, intent: IntentRecord<Plan>): Promise<RecoveryOutcome> {
   const plan = intent.plan;
@@ -24,6 +25,12 @@ export async function recoverIntent(session: Session, lib: Library, intent: Inte
     lib.commit({ deleteIntent: intent.id });
     await cleanScratch(session);
     return 'discarded';
+  }
+  // a command that failed and could not undo itself: finish undoing it, never apply it after all
+  if (intent.phase === 'rolling-back') {
+    await rollBack(session, lib, intent);
+    await cleanScratch(session);
+    return 'rolled-back';
   }
   const store = plan.steps.find((s) => s.kind === 'store');
   if (intent.phase === 'applying' && store && !(await hasStoreEntry(session.paths, store.bundleHash))) {

@@ -3,6 +3,7 @@ import { hasStoreEntry } from '../library/store.js';
 import type { IntentRecord } from '../library/types.js';
 import { collectGarbage } from './apply.js';
 import { hostContext, type Session } from './context.js';
+import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
 import { requestFor } from './requests.js';
 
@@ -17,19 +18,20 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
     const before = plan.before;
     const beforeAgents = new Set(before?.targets.map((t) => t.agent) ?? []);
     const beforeStored = before ? await hasStoreEntry(session.paths, before.bundleHash) : false;
+    // config entries the failed command wrote are Forge's too, though no record lists them yet
+    const withAttempted = <T extends { agent: string; configEdits: ConfigEdit[] }>(t: T): T => ({ ...t, configEdits: [...t.configEdits, ...(plan.attempted?.[t.agent] ?? [])] });
     for (const t of plan.after?.targets ?? []) {
       if (beforeAgents.has(t.agent)) continue;
       const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
       // the plan checked these paths held nothing foreign; whatever is there now (link or copy) is ours
-      await session.adapters.get(t.agent).unproject({ ...t, paths: t.paths.map((p) => ({ ...p, mode: 'copy' as const })) }, ctx);
+      await session.adapters.get(t.agent).unproject(withAttempted({ ...t, paths: t.paths.map((p) => ({ ...p, mode: 'copy' as const })) }), ctx);
     }
     if (before && beforeStored) {
       for (const t of before.targets) {
         const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
-        const adapter = session.adapters.get(t.agent);
         const request = requestFor(before, t.agent, session.paths.store);
-        const record = await adapter.project(request, ctx);
-        await adapter.setEnablement(request, record, ctx);
+        // the old record (and what was attempted) says which directories and entries are Forge's
+        await session.adapters.get(t.agent).setEnablement(request, withAttempted(t), ctx);
       }
     }
   }

@@ -109,14 +109,17 @@ export class Library {
     return this.db.get(intentKey(id)) as IntentRecord | undefined;
   }
 
-  /** Applies `change` in one durable write transaction: all of it or nothing. */
-  commit(change: LibraryCommit): void {
+  /**
+   * Applies `change` in one durable write transaction: all of it or nothing. `flush: false` for a
+   * record whose loss to a power cut is harmless (it survives the process being killed).
+   */
+  commit(change: LibraryCommit, options: { flush?: boolean } = {}): void {
     this.db.transactionSync(() => {
       for (const [scope, id] of change.delete ?? []) this.db.removeSync(instKey(scope, id));
       for (const rec of change.put ?? []) this.db.putSync(instKey(recordScopeKey(rec), rec.skitId), rec);
       if (change.putIntent) this.db.putSync(intentKey(change.putIntent.id), change.putIntent);
       if (change.deleteIntent) this.db.removeSync(intentKey(change.deleteIntent));
-    });
+    }, options.flush === false ? NO_FLUSH : undefined);
   }
 
   /**

@@ -163,7 +163,7 @@ export interface IntentRecord {
   op: 'install' | 'update' | 'remove' | 'enable' | 'disable' | 'repair';
   pid: number;
   startedAt: string;
-  phase: 'planning' | 'applying' | 'committing';
+  phase: 'planning' | 'applying' | 'committing' | 'rolling-back';
   /**
    * The plan being applied (core/install/plan-types.ts).
    */
@@ -381,7 +381,7 @@ export const installStateSchema = {
         op: { enum: ['install', 'update', 'remove', 'enable', 'disable', 'repair'] },
         pid: { type: 'integer' },
         startedAt: { type: 'string', format: 'date-time' },
-        phase: { enum: ['planning', 'applying', 'committing'] },
+        phase: { enum: ['planning', 'applying', 'committing', 'rolling-back'] },
         plan: { description: 'The plan being applied (core/install/plan-types.ts).', type: 'object' },
       },
     },
