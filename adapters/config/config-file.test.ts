@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { chmod, readdir, readlink, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSfError } from '../../core/errors/index.js';
 import { tempDir } from '../../test-support/index.js';
 import { editConfigFile } from './config-file.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -24,6 +25,20 @@ describe('config file editing', () => {
     assert.equal(readFileSync(real, 'utf8'), '{"a":1}');
     assert.equal(statSync(real).mode & 0o777, 0o600);
     assert.deepEqual((await readdir(join(tmp.path, 'dotfiles'))).sort(), ['settings.json']);
+  });
+
+  it('refuses a file that is not UTF-8 (decoding it would replace the bytes), naming the place, and writes nothing', async () => {
+    const file = join(tmp.path, 'settings.json');
+    const bytes = Buffer.concat([Buffer.from('{\n  "name": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]);
+    writeFileSync(file, bytes);
+    await assert.rejects(
+      editConfigFile(file, join(tmp.path, 'backups'), () => '{}'),
+      (e: unknown) => isSfError(e, 'SF_E_CONFIG') && /settings\.json:2:15: not UTF-8 text \(byte 0xe9\)/.test(e.message) && e.location?.line === 2,
+    );
+    assert.deepEqual(readFileSync(file), bytes);
+    // valid multi-byte text is fine
+    writeFileSync(file, '{"name": "café ✓ 🚀"}');
+    assert.equal((await editConfigFile(file, join(tmp.path, 'backups'), () => '{}')).changed, true);
   });
 
   it('backs up the previous bytes (mode 0600, timestamped name) before replacing', async () => {

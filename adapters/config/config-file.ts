@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import { removeFileDurable, resolveWriteTarget, writeFileAtomic } from './atomic-write.js';
@@ -47,6 +48,7 @@ const MAX_ATTEMPTS = 3;
 export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform, dryRun = false): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
+    assertUtf8(before);
     const next = transform(before);
     // a preflight: the transform ran every check; nothing is written
     if (dryRun) return { changed: false, before };
@@ -66,6 +68,30 @@ export async function editConfigFile(file: string, backupDir: string, transform:
     location: { file },
     hint: 'Close the agent or editor that is rewriting this file and run the command again.',
   });
+}
+
+/** Text Forge would re-encode must be UTF-8: decoding anything else replaces bytes with U+FFFD, and writing that back would lose them. */
+function assertUtf8(snap: ConfigSnapshot): void {
+  if (!snap.bytes || isUtf8(snap.bytes)) return;
+  const bad = firstInvalidUtf8(snap.bytes);
+  const head = snap.bytes.subarray(0, bad).toString('utf8');
+  const line = head.split('\n').length;
+  const column = head.length - head.lastIndexOf('\n');
+  throw new SfError('SF_E_CONFIG', `${snap.file}:${line}:${column}: not UTF-8 text (byte 0x${snap.bytes[bad].toString(16).padStart(2, '0')}); Forge will not edit it`, {
+    location: { file: snap.file, line, column },
+    hint: 'Save the file as UTF-8 (host configs are JSON or TOML, which are UTF-8) and run the command again; the file was not changed.',
+  });
+}
+
+/** Offset of the first byte that does not begin a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; ) {
+    const c = bytes[i];
+    const n = c < 0x80 ? 1 : (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : (c & 0xf8) === 0xf0 ? 4 : 0;
+    if (n === 0 || !isUtf8(bytes.subarray(i, i + n))) return i;
+    i += n;
+  }
+  return bytes.length - 1;
 }
 
 function sameBytes(a: Buffer | null, b: Buffer | null): boolean {

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { isSfError } from '../../core/errors/index.js';
+import { MAX_JSON_DEPTH, getPath, parseJsonConfig, setJsonPath } from './json-edit.js';
+
+const FILE = '/p/.claude/settings.local.json';
+
+describe('JSON host config parsing and editing (adapters/config/json-edit.ts)', () => {
+  it('keeps "__proto__" an ordinary key: never the prototype, kept through an edit', () => {
+    const text = '{\n  "__proto__": {"skillOverrides": {"beta": "on"}}\n}\n';
+    const doc = parseJsonConfig(text, FILE);
+    assert.equal(Object.getPrototypeOf(doc), Object.prototype);
+    assert.ok(Object.hasOwn(doc, '__proto__'));
+    // the prototype-looking key must not answer for a real path
+    assert.equal(getPath(doc, ['skillOverrides', 'beta']), undefined);
+    const out = setJsonPath(text, ['skillOverrides', 'beta'], 'off', '\n', FILE);
+    const after = parseJsonConfig(out, FILE);
+    assert.deepEqual(getPath(after, ['__proto__', 'skillOverrides', 'beta']), 'on');
+    assert.equal(getPath(after, ['skillOverrides', 'beta']), 'off');
+    assert.equal(({} as Record<string, unknown>).skillOverrides, undefined, 'no global pollution');
+  });
+
+  it('finds nothing at inherited names such as "constructor" or "toString"', () => {
+    const doc = parseJsonConfig('{"skillOverrides": {"gamma": "off"}}', FILE);
+    assert.equal(getPath(doc, ['skillOverrides', 'constructor']), undefined);
+    assert.equal(getPath(doc, ['toString']), undefined);
+    const out = setJsonPath('{"skillOverrides": {"gamma": "off"}}', ['skillOverrides', 'constructor'], 'off', '\n', FILE);
+    assert.equal(getPath(parseJsonConfig(out, FILE), ['skillOverrides', 'constructor']), 'off');
+  });
+
+  it('refuses a document nested deeper than the limit with SF_E_CONFIG, not a stack overflow', () => {
+    const deep = `{"deep": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    assert.throws(() => parseJsonConfig(deep, FILE), (e: unknown) => isSfError(e, 'SF_E_CONFIG') && /nested more than 200 levels/.test(e.message) && e.location?.line === 1);
+    // brackets inside strings and comments do not count
+    const quoted = `{\n  // ${'['.repeat(500)}\n  "a": "${'{'.repeat(500)}" /* ${'['.repeat(500)} */\n}`;
+    assert.deepEqual(parseJsonConfig(quoted, FILE), { a: '{'.repeat(500) });
+    const atLimit = `${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}`;
+    assert.doesNotThrow(() => parseJsonConfig(`{"a": ${atLimit}}`, FILE));
+  });
+});
