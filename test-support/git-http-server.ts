@@ -7,6 +7,8 @@ export interface GitHttpServerOptions {
   projectRoot: string;
   /** when set, every request needs this HTTP Basic user and password (401 otherwise) */
   auth?: { username: string; password: string };
+  /** answer each pack request (POST) only after this long: a server packing a large repository */
+  packDelayMs?: number;
 }
 
 /**
@@ -14,12 +16,13 @@ export interface GitHttpServerOptions {
  * The CGI response headers (including `Status:`) are translated to the HTTP response.
  */
 export function startGitHttpServer(options: GitHttpServerOptions): Promise<TestServer> {
-  return startServer((req, res) => {
+  return startServer(async (req, res) => {
     if (options.auth && !authorized(req, options.auth)) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' });
       res.end('authentication required');
       return;
     }
+    if (options.packDelayMs && req.method === 'POST') await new Promise((r) => setTimeout(r, options.packDelayMs));
     return runBackend(req, res, options.projectRoot);
   });
 }

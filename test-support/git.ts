@@ -36,3 +36,18 @@ export async function commitTree(dir: string, tree: FixtureTree, message: string
 export function skillMd(name: string, description = `The ${name} skill. Use it in tests.`): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
 }
+
+/**
+ * A bare repository at `bare` whose one commit has a tree entry named `..` (written with
+ * `hash-object --literally`: git's own commands refuse to make one), as a hostile server would.
+ */
+export function unsafeTreeRepo(bare: string): void {
+  git('/', ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
+  const blob = execFileSync('git', ['-C', bare, 'hash-object', '-w', '--stdin'], { env: GIT_TEST_ENV, input: '---\nname: evil\ndescription: x\n---\n' }).toString().trim();
+  const entry = (mode: string, name: string, sha: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, 'hex')]);
+  const writeTree = (bytes: Buffer) => execFileSync('git', ['-C', bare, 'hash-object', '-w', '--literally', '-t', 'tree', '--stdin'], { env: GIT_TEST_ENV, input: bytes }).toString().trim();
+  const inner = writeTree(entry('100644', 'SKILL.md', blob));
+  const root = writeTree(Buffer.concat([entry('40000', '..', inner), entry('100644', 'SKILL.md', blob)]));
+  const commit = execFileSync('git', ['-C', bare, 'commit-tree', root, '-m', 'unsafe'], { env: GIT_TEST_ENV }).toString().trim();
+  git(bare, ['update-ref', 'refs/heads/main', commit]);
+}

@@ -35,6 +35,25 @@ describe('core/sources Agent Skills discovery', () => {
     assert.ok(r.descriptor?.skills.every((s) => s.default_enabled === true));
   });
 
+  it('never follows a symbolic link to read README.md, SKILL.md or a skills directory (/dev/zero, files outside the tree)', async function () {
+    this.timeout(10_000);
+    const outside = join(root, '..', `${root.split('/').pop()}-outside`);
+    await writeTree(outside, { 'skills/secret/SKILL.md': skillMd('top-secret-name'), 'SKILL.md': skillMd('leaked') });
+    try {
+      await mkdir(join(root, 'skills', 'hello'), { recursive: true });
+      await symlink('/dev/zero', join(root, 'README.md'));
+      await symlink(join(outside, 'SKILL.md'), join(root, 'skills', 'hello', 'SKILL.md'));
+      await symlink(outside, join(root, '.agents'));
+      // returns at once (it used to read /dev/zero until memory ran out) and reads nothing outside
+      assert.deepEqual(discoverLayout(root), { kind: 'empty' });
+      await mkdir(join(root, '.claude'));
+      await symlink(outside, join(root, '.claude', 'skills'));
+      assert.deepEqual(discoverLayout(root), { kind: 'empty' });
+    } finally {
+      await import('node:fs/promises').then((fs) => fs.rm(outside, { recursive: true, force: true }));
+    }
+  });
+
   it('uses the SKILL.md frontmatter name, not the directory name', async () => {
     await writeTree(root, { 'skills/dir-name/SKILL.md': skillMd('real-name') });
     const layout = discoverLayout(root);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasErrno, type Diagnostic } from '../errors/index.js';
 import { compareCodeUnits } from '../skit/tree.js';
@@ -29,19 +29,43 @@ export type Layout =
   | { kind: 'skills'; skills: DiscoveredSkill[]; diagnostics: Diagnostic[] }
   | { kind: 'empty' };
 
-/** Reads a file, or undefined when it does not exist or is not a regular file. */
+/** Frontmatter is at the top: discovery never reads more of a file than this. */
+const MAX_READ = 1024 * 1024;
+
+/**
+ * The start of a file, or undefined when it does not exist or is not a regular file. A symbolic
+ * link is not followed (O_NOFOLLOW): a fetched tree must not make discovery read /dev/zero or a
+ * file outside it. FIFOs are opened without blocking and then refused by fstat.
+ */
 function readIfFile(abs: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(abs, 'utf8');
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    if (hasErrno(err, 'ENOENT') || hasErrno(err, 'EISDIR') || hasErrno(err, 'ENOTDIR')) return undefined;
+    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENXIO'].some((code) => hasErrno(err, code))) return undefined;
     throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const buf = Buffer.alloc(Math.min(st.size, MAX_READ));
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Real subdirectories (no symlinks, no dot names), sorted. */
-function subdirs(abs: string): string[] {
+/** Real subdirectories of `root`/`rel` (no symlinks, no dot names), sorted; nothing when any part of `rel` is a link. */
+function subdirs(root: string, rel: string): string[] {
+  const abs = join(root, rel);
   try {
+    for (let i = 1, parts = rel.split('/'); i <= parts.length; i++) if (lstatSync(join(root, ...parts.slice(0, i))).isSymbolicLink()) return [];
     const entries = readdirSync(abs, { withFileTypes: true });
     return entries
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
@@ -57,7 +81,7 @@ function subdirs(abs: string): string[] {
 function findSkillDirs(root: string): { path: string; text: string }[] {
   const found: { path: string; text: string }[] = [];
   for (const location of DISCOVERY_LOCATIONS) {
-    for (const name of subdirs(join(root, location))) {
+    for (const name of subdirs(root, location)) {
       const rel = `${location}/${name}`;
       const text = readIfFile(join(root, rel, 'SKILL.md'));
       if (text !== undefined) {
@@ -66,7 +90,7 @@ function findSkillDirs(root: string): { path: string; text: string }[] {
       }
       // skills/<category>/<name> only; the agent directories are one level deep
       if (location !== 'skills') continue;
-      for (const child of subdirs(join(root, rel))) {
+      for (const child of subdirs(root, rel)) {
         const childRel = `${rel}/${child}`;
         const childText = readIfFile(join(root, childRel, 'SKILL.md'));
         if (childText !== undefined) found.push({ path: childRel, text: childText });

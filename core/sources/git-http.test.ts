@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { commitTree, git, initRepo, skillMd } from '../../test-support/git.js';
+import { commitTree, git, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
 import { startGitHttpServer } from '../../test-support/git-http-server.js';
 import type { TestServer } from '../../test-support/http-server.js';
 import { resolveSource } from './index.js';
@@ -60,6 +60,22 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
     assert.match(await readFile(join(r.dir, 'skills/review/SKILL.md'), 'utf8'), /second version/);
     assert.ok(!existsSync(join(r.dir, '.git')));
     assert.deepEqual(r.descriptor?.skills, [{ name: 'review', path: 'skills/review', default_enabled: true }]);
+  });
+
+  it('waits for a server that is silent for more than 5 s while it packs (the clone deadline is the timeout)', async function () {
+    this.timeout(30_000);
+    const slow = await startGitHttpServer({ projectRoot: join(root, 'projects'), packDelayMs: 6_000 });
+    try {
+      const r = await resolveSource(`${slow.origin}/kit.git`, { cwd: root, workDir: work() });
+      assert.equal(r.commit, mainHead);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a repository whose tree names ".." with SF_E_UNSAFE_PATH', async () => {
+    unsafeTreeRepo(join(root, 'projects', 'unsafe.git'));
+    await assert.rejects(resolveSource(`${server.origin}/unsafe.git`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_UNSAFE_PATH') && /unsafe tree entry/.test(e.message) && Boolean(e.hint));
   });
 
   it('resolves #<ref>:<subpath> on another branch', async () => {

@@ -69,7 +69,10 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
   }
   const http = {
     async request(r: Parameters<typeof nodeHttp.request>[0]) {
-      const res = await nodeHttp.request({ ...r, signal, fetchOptions: { maxRedirects: req.limits.maxRedirects } });
+      // agent false: a fresh agent per request, for whichever protocol a redirect leads to. Node's
+      // global agents drop a socket after 5 s of silence, and a server packing a large repository
+      // is silent longer than that; the clone's own deadline (`signal`) is the timeout that counts
+      const res = await nodeHttp.request({ ...r, agent: false as unknown as undefined, signal, fetchOptions: { maxRedirects: req.limits.maxRedirects } });
       return res.body ? { ...res, body: counted(res.body) } : res;
     },
   };
@@ -107,7 +110,7 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
 function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number): SfError {
   if (isSfError(err)) return err;
   if (timedOutMs !== undefined) {
-    return new SfError('SF_E_GIT', `cloning ${shown} timed out after ${timedOutMs} ms`, { data: { url: shown } });
+    return new SfError('SF_E_GIT', `cloning ${shown} timed out after ${timedOutMs} ms`, { data: { url: shown }, hint: 'check that the server is reachable, or clone a smaller repository or ref' });
   }
   const e = err as { code?: string; message?: string; data?: { statusCode?: number; what?: string } };
   const message = redactText(e.message ?? String(err), secrets);
@@ -125,11 +128,17 @@ function gitHttpError(err: unknown, shown: string, ref: string | undefined, secr
       data: { url: shown, status },
     });
   }
+  if (e.code === 'UnsafeFilepathError') {
+    return new SfError('SF_E_UNSAFE_PATH', `${shown} contains an unsafe tree entry (${message}); nothing was installed`, {
+      hint: 'a repository whose trees name "..", ".git" or paths with "/" in one entry cannot be installed; use another ref or fix the repository',
+      data: { url: shown },
+    });
+  }
   if (e.code === 'NotFoundError' && ref) {
     return new SfError('SF_E_NOT_FOUND', `ref "${ref}" was not found in ${shown}`, {
       hint: 'use an existing branch, tag or full 40-hex commit after #',
       data: { url: shown, ref },
     });
   }
-  return new SfError('SF_E_GIT', `cloning ${shown} failed: ${message}`, { data: { url: shown } });
+  return new SfError('SF_E_GIT', `cloning ${shown} failed: ${message}`, { data: { url: shown }, hint: 'check the URL and that the server speaks git smart HTTP' });
 }

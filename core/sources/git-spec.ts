@@ -100,12 +100,21 @@ export function parseGitSource(input: string, version?: string): GitSpec {
   return { transport, cloneUrl, base, ref, subpath, canonical, identityKey: gitIdentityKey(base, ref, subpath) };
 }
 
+/** ssh reads a host or user that starts with "-" as an option (-oProxyCommand=...): refused before git or ssh runs. */
+function refuseOptionLike(user: string, host: string, shown: string): void {
+  if (!user.startsWith('-') && !host.startsWith('-')) return;
+  throw new SfError('SF_E_SOURCE', `${shown} names an ssh ${host.startsWith('-') ? 'host' : 'user'} that starts with "-", which ssh would read as an option`, {
+    hint: 'write the real host name, e.g. ssh://git@host/owner/repo.git',
+  });
+}
+
 function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; cloneUrl: string; base: string } {
   const plus = /^git\+/i.test(rawUrl);
   const url = plus ? rawUrl.slice(4) : rawUrl;
   const prefix = plus ? 'git+' : '';
   const scp = SCP.exec(url);
   if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    refuseOptionLike(scp[1], scp[2], shown);
     const path = scp[3].replace(/\/+$/, '');
     return { transport: 'ssh', cloneUrl: url, base: `${scp[1]}@${scp[2].toLowerCase()}:${path}` };
   }
@@ -129,6 +138,7 @@ function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; 
     return { transport: 'file', cloneUrl: base, base: prefix + base };
   }
   const transport: GitTransport = scheme === 'ssh:' ? 'ssh' : 'http';
+  if (transport === 'ssh') refuseOptionLike(decodeURIComponent(parsed.username), decodeURIComponent(parsed.hostname), shown);
   // a bare ssh user (git@) addresses an account; http userinfo is always a credential
   const base = canonicalUrl(url, { keepUser: transport === 'ssh', trimSlashes: true });
   return { transport, cloneUrl: url.replace(/\/+$/, ''), base: prefix + base };

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { commitTree, git, initRepo, skillMd } from '../../test-support/git.js';
+import { commitTree, git, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
 import { resolveSource } from './index.js';
 import { systemCloneCommands } from './git-system.js';
 
@@ -84,11 +84,50 @@ describe('core/sources git through the system git (file:// and ssh://)', functio
     assert.equal(scp.fingerprint, url.fingerprint);
   });
 
+  it('leaves the repository a git hook runs in alone, and checks out the committed bytes: no filters, ident or CRLF conversion', async () => {
+    const src = join(root, 'attrs-src');
+    await mkdir(src);
+    initRepo(src);
+    const commit = await commitTree(src, { '.gitattributes': '*.md filter=evil ident\n', 'SKILL.md': skillMd('attrs', 'Id $Id$ here.'), 'notes.txt': 'crlf\r\n' }, 'attrs');
+    const attrsBare = join(root, 'attrs.git');
+    git(root, ['clone', '--quiet', '--bare', src, attrsBare]);
+    // the user's own repository, on a branch; sf runs as if from one of its hooks (GIT_DIR set)
+    const mine = join(root, 'mine');
+    await mkdir(mine);
+    initRepo(mine);
+    const myHead = await commitTree(mine, { 'a.txt': 'mine\n' }, 'mine');
+    const marker = join(root, 'smudged');
+    const globalConfig = join(root, 'evil.gitconfig');
+    await writeFile(globalConfig, `[filter "evil"]\n\tsmudge = sh -c 'touch ${marker}; cat'\n[core]\n\tautocrlf = true\n`);
+    const env = { ...process.env, GIT_DIR: join(mine, '.git'), GIT_WORK_TREE: mine, GIT_INDEX_FILE: join(mine, '.git', 'index'), GIT_CONFIG_GLOBAL: globalConfig };
+    for (const source of [`file://${attrsBare}`, `file://${attrsBare}#${commit}`]) {
+      const r = await resolveSource(source, { cwd: root, workDir: work(), env });
+      assert.equal(r.commit, commit, source);
+      assert.match(await readFile(join(r.dir, 'SKILL.md'), 'utf8'), /Id \$Id\$ here\./);
+      assert.equal(await readFile(join(r.dir, 'notes.txt'), 'utf8'), 'crlf\r\n');
+    }
+    assert.ok(!existsSync(marker), 'the repository chose no filter to run');
+    assert.equal(git(mine, ['rev-parse', 'HEAD']), myHead);
+    assert.equal(git(mine, ['symbolic-ref', '--short', 'HEAD']), 'main', 'still on its branch, not detached');
+    assert.equal(git(mine, ['status', '--porcelain']), '');
+  });
+
+  it('refuses a repository whose tree names ".." with SF_E_UNSAFE_PATH (git fsck of every received object)', async () => {
+    const evil = join(root, 'unsafe.git');
+    unsafeTreeRepo(evil);
+    await assert.rejects(resolveSource(`file://${evil}`, { cwd: root, workDir: work() }), (e) => {
+      assert.ok(isSfError(e, 'SF_E_UNSAFE_PATH'), String(e));
+      assert.match(e.message, /unsafe tree entry \(hasDotdot: contains '\.\.'\)/);
+      assert.ok(e.hint);
+      return true;
+    });
+  });
+
   it('builds argument vectors with one allowed transport and the URL after --', () => {
     const [clone] = systemCloneCommands({ transport: 'ssh', url: 'ssh://h/r.git', ref: 'main', dest: '/d' });
     assert.deepEqual(clone, [
-      '-c', 'protocol.allow=never', '-c', 'protocol.ssh.allow=always',
-      'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', 'main', '--', 'ssh://h/r.git', '/d',
+      '-c', 'protocol.allow=never', '-c', 'protocol.ssh.allow=always', '-c', 'transfer.fsckObjects=true',
+      'clone', '--quiet', '--no-checkout', '--depth', '1', '--single-branch', '--no-tags', '--branch', 'main', '--', 'ssh://h/r.git', '/d',
     ]);
     const sha = 'a'.repeat(40);
     const steps = systemCloneCommands({ transport: 'file', url: 'file:///r', ref: sha, dest: '/d' });

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { lazyBuiltin } from '../runtime/lazy-builtin.js';
 import { SfError } from '../errors/index.js';
 import { isFullSha, type GitTransport } from './git-spec.js';
@@ -23,13 +25,43 @@ export interface SystemCloneRequest {
   timeoutMs: number;
 }
 
-/** `git -c ...` options that allow exactly one transport. */
+/**
+ * `git -c ...` options that allow exactly one transport, and check every received object as
+ * `git fsck` does (tree entries named `..`, `.git` or containing `/` are refused, as
+ * isomorphic-git refuses them over http).
+ */
 export function transportConfig(transport: Exclude<GitTransport, 'http'>): string[] {
-  return ['-c', 'protocol.allow=never', '-c', `protocol.${transport}.allow=always`];
+  return ['-c', 'protocol.allow=never', '-c', `protocol.${transport}.allow=always`, '-c', 'transfer.fsckObjects=true'];
 }
 
-/** The argument vectors the clone runs, in order (pure; tested directly). */
-export function systemCloneCommands(req: Pick<SystemCloneRequest, 'transport' | 'url' | 'ref' | 'dest'>): string[][] {
+/**
+ * Written to the clone's `.git/info/attributes` before checkout, where it outranks the
+ * repository's own .gitattributes: no filter (git-lfs or any smudge command the user configured),
+ * no `ident` or line-ending conversion. The working tree gets the committed bytes, exactly what
+ * the http transport (isomorphic-git) installs, so a commit hashes the same either way.
+ */
+export const RAW_CHECKOUT_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+
+/**
+ * Variables that point git at another repository or change how it reads objects (the list `git
+ * rev-parse --local-env-vars` prints, which git itself clears when it enters a submodule). Set in
+ * a git hook or `git rebase --exec`, they would make the clone act on the user's repository.
+ */
+const GIT_LOCAL_ENV = ['GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_OBJECT_DIRECTORY', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_IMPLICIT_WORK_TREE', 'GIT_GRAFT_FILE', 'GIT_INDEX_FILE', 'GIT_NO_REPLACE_OBJECTS', 'GIT_REPLACE_REF_BASE', 'GIT_PREFIX', 'GIT_INTERNAL_SUPER_PREFIX', 'GIT_SHALLOW_FILE', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
+
+/** The environment the system git runs with: the caller's (ssh agent, GIT_SSH_COMMAND, proxies) without the repository-locating variables. */
+export function gitEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+  for (const name of GIT_LOCAL_ENV) delete out[name];
+  for (const name of Object.keys(out)) if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete out[name];
+  return out;
+}
+
+/**
+ * The argument vectors the clone runs, in order (pure; tested directly): a clone without
+ * checkout, then (after RAW_CHECKOUT_ATTRIBUTES is written) the checkout.
+ */
+export function systemCloneCommands(req: Pick<SystemCloneRequest, 'transport' | 'url' | 'ref' | 'dest'>): [string[], string[]] {
   const cfg = transportConfig(req.transport);
   if (req.ref && isFullSha(req.ref)) {
     return [
@@ -38,7 +70,10 @@ export function systemCloneCommands(req: Pick<SystemCloneRequest, 'transport' | 
     ];
   }
   const branch = req.ref ? ['--branch', req.ref] : [];
-  return [[...cfg, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', ...branch, '--', req.url, req.dest]];
+  return [
+    [...cfg, 'clone', '--quiet', '--no-checkout', '--depth', '1', '--single-branch', '--no-tags', ...branch, '--', req.url, req.dest],
+    ['-C', req.dest, 'reset', '--quiet', '--hard', 'HEAD'],
+  ];
 }
 
 interface RunResult {
@@ -52,7 +87,7 @@ function runGit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Prom
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn('git', args, {
       // PATH falls back to ours so a caller passing only credentials still finds git and ssh
-      env: { PATH: process.env.PATH, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      env: gitEnvironment(env),
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
@@ -68,7 +103,12 @@ function runGit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Prom
 
 export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<CloneResult> {
   const shown = redactText(req.url);
-  for (const args of systemCloneCommands(req)) {
+  const [clone, checkout] = systemCloneCommands(req);
+  for (const args of [clone, checkout]) {
+    if (args === checkout) {
+      mkdirSync(join(req.dest, '.git', 'info'), { recursive: true });
+      writeFileSync(join(req.dest, '.git', 'info', 'attributes'), RAW_CHECKOUT_ATTRIBUTES);
+    }
     let result: RunResult;
     try {
       result = await runGit(args, req.env, req.timeoutMs);
@@ -87,8 +127,16 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
 }
 
 function systemGitError(result: RunResult, shown: string, ref?: string): SfError {
-  if (result.timedOut) return new SfError('SF_E_GIT', `fetching ${shown} with git timed out`, { data: { url: shown } });
+  if (result.timedOut) return new SfError('SF_E_GIT', `fetching ${shown} with git timed out`, { data: { url: shown }, hint: 'check that the host is reachable, or try again later' });
   const stderr = redactText(result.stderr.trim()).split('\n').slice(-4).join(' / ');
+  // transfer.fsckObjects: the repository's trees name "..", ".git" or a path with "/" in one entry
+  const unsafe = /^error: object [0-9a-f]+: (\w+): (.*)$/m.exec(result.stderr);
+  if (unsafe || /fsck error/.test(result.stderr)) {
+    return new SfError('SF_E_UNSAFE_PATH', `${shown} contains an unsafe tree entry${unsafe ? ` (${unsafe[1]}: ${unsafe[2]})` : ''}; nothing was installed`, {
+      hint: 'a repository whose trees name "..", ".git" or paths with "/" in one entry cannot be installed; use another ref or fix the repository',
+      data: { url: shown, stderr },
+    });
+  }
   if (ref && /Remote branch .* not found|did not match any file|reference is not a tree|unable to read tree/i.test(result.stderr)) {
     return new SfError('SF_E_NOT_FOUND', `ref "${ref}" was not found in ${shown}`, {
       hint: 'use an existing branch, tag or full 40-hex commit after #',

@@ -67,6 +67,11 @@ describe('core/sources identity', () => {
     assert.equal(redactText('GET https://h/a?access_token=abc&x=1'), 'GET https://h/a?access_token=***&x=1');
     assert.equal(redactText('token tok-12345 leaked', ['tok-12345']), 'token *** leaked');
     assert.equal(redactText('ssh://git@h/x and ssh://git:pw@h/x and https://tok@h/x'), 'ssh://git@h/x and ssh://***@h/x and https://***@h/x');
+    // passwords that break URL syntax, and scp-like sources, are masked too
+    assert.equal(redactText('http://user:se/cret@127.0.0.1:1/r.git is not a valid git URL'), 'http://***@127.0.0.1:1/r.git is not a valid git URL');
+    assert.equal(redactText('"http://user:pa?ss@h/r.git"'), '"http://***@h/r.git"');
+    assert.equal(redactText('source user:secret@127.0.0.1:x.git is odd'), 'source user:***@127.0.0.1:x.git is odd');
+    assert.equal(redactText('git@github.example:o/r.git'), 'git@github.example:o/r.git');
     assert.equal(redactUrl('https://u:p@h/a.tgz?sig=1#x'), 'https://h/a.tgz?…');
   });
 });

@@ -1,9 +1,15 @@
+import { SfError } from '../errors/index.js';
+
 /**
  * Credential redaction for anything a source string may leak into: error messages, logs, stored
  * records. Pure functions.
  */
 
 const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*@)/gi;
+/** userinfo with a password that is not a valid URL part (`user:se/cret@`, `user:pa?ss@`): everything up to the last @ of the word */
+const LOOSE_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^\s@/]*:[^\s@]*@)/gi;
+/** scp-like `user:password@host:path` (ssh takes no password there, so whatever follows the colon is one) */
+const SCP_PASSWORD = /(^|[\s"'(])([^\s@"'/:]+):[^\s@"'/][^\s@"']*@(?=[^\s@"']+:)/g;
 const QUERY_SECRET = /([?&](?:access_token|token|private_token|sig|signature|x-amz-signature|x-goog-signature|key|password|auth)=)[^&#\s]*/gi;
 
 /**
@@ -15,7 +21,9 @@ const QUERY_SECRET = /([?&](?:access_token|token|private_token|sig|signature|x-a
 export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
   // a bare ssh user (ssh://git@host) addresses an account and is kept; anything else is masked
   let out = text
+    .replace(LOOSE_USERINFO, '$1***@')
     .replace(USERINFO, (all, scheme: string, userinfo: string) => (/^ssh:\/\/$/i.test(scheme) && !userinfo.includes(':') ? all : `${scheme}***@`))
+    .replace(SCP_PASSWORD, '$1$2:***@')
     .replace(QUERY_SECRET, '$1***');
   for (const secret of secrets) {
     // very short values would mask ordinary words; tokens are long
@@ -55,9 +63,16 @@ export function urlCredentials(input: string): { username: string; password: str
   return { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
 }
 
-/** `input` without userinfo (query kept: it may be needed to fetch, e.g. a signed URL). */
+/** `input` without userinfo (query kept: it may be needed to fetch, e.g. a signed URL); SF_E_SOURCE when it is not a URL. */
 export function stripCredentials(input: string): string {
-  const url = new URL(input);
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new SfError('SF_E_SOURCE', `${redactText(input)} is not a valid URL`, {
+      hint: 'check the host, the port (1-65535) and that spaces and special characters in a password are percent-encoded (%2F for /, %23 for #)',
+    });
+  }
   url.username = '';
   url.password = '';
   return url.toString();

@@ -66,4 +66,29 @@ describe('core/sources resolver chain', () => {
     await assert.rejects(resolveSource('owner/name', { cwd: root, workDir: join(root, 'w') }), (e) => isSfError(e, 'SF_E_SOURCE'));
     await assert.rejects(resolveSource('  ', { cwd: root, workDir: join(root, 'w') }), (e) => isSfError(e, 'SF_E_SOURCE'));
   });
+
+  it('answers a malformed URL with SF_E_SOURCE (not an internal error) and never echoes its password', async () => {
+    const sources = [
+      'http://127.0.0.1:99999/SKILL.md',
+      'https://exa mple.com/kit.tgz',
+      'http://user:se#cret@127.0.0.1:1/auth/base.git',
+      'http://user:pa?ss@127.0.0.1:1/base.git',
+      'http://user:se/cret@127.0.0.1:1/auth/base.git',
+      'user:secret@127.0.0.1:x.git',
+    ];
+    for (const source of sources) {
+      await assert.rejects(resolveSource(source, { cwd: root, workDir: join(root, 'w') }), (e) => {
+        assert.ok(isSfError(e), `${source}: ${String(e)}`);
+        assert.ok(['SF_E_SOURCE', 'SF_E_FETCH', 'SF_E_GIT'].includes(e.code), `${source}: ${e.code} ${e.message}`);
+        assert.ok(!/se[#/]?cret|pa\?ss/.test(JSON.stringify({ m: e.message, h: e.hint, d: e.data })), `${source}: ${e.message}`);
+        return true;
+      });
+    }
+  });
+
+  it('refuses an ssh host or user that ssh would read as an option, before running git', async () => {
+    for (const source of ['ssh://-oProxyCommand=touch%20x/r.git', 'ssh://-oProxyCommand@host/r.git', 'git@-oProxyCommand:r.git']) {
+      await assert.rejects(resolveSource(source, { cwd: root, workDir: join(root, 'w') }), (e) => isSfError(e, 'SF_E_SOURCE') && /starts with "-"/.test(e.message), source);
+    }
+  });
 });
