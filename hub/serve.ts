@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHubApp } from './app.js';
 import type { RegistryLimits } from './limits.js';
@@ -14,6 +15,39 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
+/**
+ * How long a client may take and how many may connect. Set explicitly (reliability-anchors #58):
+ * Node's defaults keep a request that trickles its body for five minutes and a connection that
+ * sends nothing for 90 s, and check them only every 30 s.
+ */
+export interface ConnectionLimits {
+  /** the request line and headers must arrive within this */
+  headersTimeoutMs: number;
+  /** the whole request, body included (a release upload of the maximum size on a slow link fits) */
+  requestTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this */
+  keepAliveTimeoutMs: number;
+  /** how often the timeouts above are checked */
+  checkIntervalMs: number;
+  /** open connections at once; more are refused, so idle sockets cannot use up file descriptors */
+  maxConnections: number;
+}
+
+export const HUB_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 4_096,
+};
+
+const serverOptions = (l: ConnectionLimits): ServerOptions => ({
+  headersTimeout: l.headersTimeoutMs,
+  requestTimeout: l.requestTimeoutMs,
+  keepAliveTimeout: l.keepAliveTimeoutMs,
+  connectionsCheckingInterval: l.checkIntervalMs,
+});
+
 /** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
 export async function startHub(options: {
   dataDir: string;
@@ -23,6 +57,8 @@ export async function startHub(options: {
   limits?: Partial<RegistryLimits>;
   /** telemetry settings, or a factory of the telemetry service (the ingest bench's decode-only baseline) */
   telemetry?: TelemetryConfig | ((storage: HubStorage, defaults: TelemetryConfig) => TelemetryService);
+  /** connection limits (defaults: HUB_CONNECTION_LIMITS) */
+  connections?: Partial<ConnectionLimits>;
 }): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
@@ -32,9 +68,11 @@ export async function startHub(options: {
   const telemetry = typeof options.telemetry === 'function' ? options.telemetry(storage, defaults) : new TelemetryService(storage, { ...defaults, ...options.telemetry });
   await telemetry.start();
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
+  const limits = { ...HUB_CONNECTION_LIMITS, ...options.connections };
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: serverOptions(limits) }, () => resolve(s));
   });
+  server.maxConnections = limits.maxConnections;
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
   let closing: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SfError } from '../../core/errors/index.js';
+import { isSfError, SfError } from '../../core/errors/index.js';
 import { decompressBody, encodeOtlpRequest, type OtlpEncoding, type OtlpRequest, type OtlpSignal, type PartialSuccess } from '../../core/telemetry/otlp/index.js';
 import type { TokenRecord, UserRecord } from '../storage/ports.js';
 import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
@@ -163,6 +163,11 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
     await deps.telemetry.rawBlobs.put(bytes, record.sha256);
     // the health rows commit with the batch: one transaction (and one disk flush) per request
     ({ stored } = await deps.telemetry.rawBatches.admit(record, health));
+  } catch (e) {
+    if (isSfError(e)) throw e;
+    // the hub's storage failed, not the data: retryable (reliability-anchors #61)
+    console.error('hub OTLP ingest could not store a batch:', e);
+    throw new SfError('SF_E_UNAVAILABLE', 'the hub could not store the telemetry', { hint: 'retry later', data: { retryAfterSeconds: 5 }, cause: e });
   } finally {
     if (!replay) deps.queued(record, stored);
   }

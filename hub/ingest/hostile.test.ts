@@ -92,6 +92,33 @@ describe('hub OTLP ingest under hostile input', () => {
     assert.ok(f.telemetry.reader().getActivation(u.id, 'act_deep'));
   });
 
+  it('a nested value the allowlist keeps, in a batch re-encoded after admission, is trimmed and stored (never a 503 the exporter retries forever)', async () => {
+    const nestedArray = (levels: number) => {
+      let value = stringField(1, 'leaf');
+      for (let i = 0; i < levels; i++) value = field(5, 2, field(1, 2, value)); // AnyValue{array_value: ArrayValue{values: [value]}}
+      return value;
+    };
+    for (const levels of [63, 65, 70]) {
+      const deep = field(6, 2, Buffer.concat([stringField(1, 'agent.skill.trigger.source'), field(2, 2, nestedArray(levels))]));
+      // a key outside the metadata-only allowlist makes the hub re-encode what it admitted
+      const body = rawLogsBody([rawRecord(`evt_allowed_deep_${levels}`, deep, kvString('free.form', 'x')), rawRecord(`evt_sibling_${levels}`)]);
+      const res = await f.post('logs', body, { auth: u.device });
+      assert.equal(res.status, 200, `${levels} levels: ${res.status}`);
+    }
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f).filter((id) => id.startsWith('evt_allowed_deep_')), ['evt_allowed_deep_63', 'evt_allowed_deep_65', 'evt_allowed_deep_70']);
+    await stillServing();
+  });
+
+  it('JSON null (or a number) where a record should be is skipped; the records beside it are stored', async () => {
+    const record = (id: string) => ({ eventName: 'agent.skill.selected', attributes: [{ key: 'agent.skill.event.id', value: { stringValue: id } }] });
+    const json = { resourceLogs: [null, { scopeLogs: [null, 7, { logRecords: [null, record('evt_beside_null'), 1, 'x', record('evt_beside_number')] }] }] };
+    const res = await f.post('logs', Buffer.from(JSON.stringify(json)), { auth: u.device, encoding: 'json' });
+    assert.equal(res.status, 200, await res.clone().text());
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f), ['evt_beside_null', 'evt_beside_number']);
+  });
+
   it('invalid UTF-8 (protobuf) and lone surrogates (JSON) are repaired with U+FFFD, never stored raw', async () => {
     const body = rawLogsBody([rawRecord('evt_utf8', kvString('agent.skill.id', Buffer.from([0x6f, 0x2f, 0x6e, 0x3a, 0xff, 0xfe]))), rawRecord('evt_clean')]);
     assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { httpStatusFor, isSfError, SfError } from '../../core/errors/index.js';
+import { fromSystemError, httpStatusFor, isSfError, SfError } from '../../core/errors/index.js';
 import { encodeExportResponse, encodeRpcStatus, encodingOf, type OtlpEncoding, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 import type { HubEnv } from '../auth/principal.js';
 import { verifySecret } from '../auth/tokens.js';
@@ -24,8 +24,8 @@ function contentTypeOf(c: Context): { encoding?: OtlpEncoding; type: string } {
 }
 
 async function failure(c: Context, err: unknown, encoding: OtlpEncoding, type: string, statusOverride?: number): Promise<Response> {
-  let status = 503;
-  let message = 'the hub could not store the telemetry; retry later';
+  let status = 500;
+  let message = 'internal error';
   const headers: Record<string, string> = { 'content-type': type };
   if (isSfError(err)) {
     status = httpStatusFor(err.code);
@@ -33,10 +33,15 @@ async function failure(c: Context, err: unknown, encoding: OtlpEncoding, type: s
     if (err.code === 'SF_E_AUTH') headers['www-authenticate'] = 'Bearer realm="forge-hub"';
     const retryAfter = err.data?.retryAfterSeconds;
     if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
-  } else {
-    // a storage failure is the hub's problem, never "bad data": answer retryable (reliability-anchors #61)
+  } else if (fromSystemError(err)) {
+    // the disk or the system failed, never "bad data": answer retryable (reliability-anchors #61)
     console.error('hub OTLP ingest failed:', err);
+    status = 503;
+    message = 'the hub could not store the telemetry; retry later';
     headers['retry-after'] = '5';
+  } else {
+    // a bug in the hub: OTLP clients do not retry a 500, so one bad batch cannot come back forever
+    console.error('hub OTLP ingest failed (internal error):', err);
   }
   if (statusOverride) status = statusOverride;
   const body = await encodeRpcStatus(encoding, GRPC_CODE[status] ?? 2, message);

@@ -11,7 +11,8 @@ import { attributesFromWire, idFromWire, int64FromWire, nanosFromWire, valueFrom
  */
 
 type Wire = Record<string, unknown>;
-const arr = (v: unknown): Wire[] => (Array.isArray(v) ? (v as Wire[]) : []);
+/** The objects of a repeated field; a JSON `null`, number or string in a list of messages is no message and is skipped. */
+const arr = (v: unknown): Wire[] => (Array.isArray(v) ? (v.filter((x) => typeof x === 'object' && x !== null && !Array.isArray(x)) as Wire[]) : []);
 const num = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
