@@ -22,6 +22,20 @@ describe('safe relative paths', () => {
     ['skills/nul.txt', 'reserved-name'],
     ['skills/a.', 'trailing-dot-or-space'],
     ['x'.repeat(256), 'too-long'],
+    ['skills/a<b', 'windows-char'],
+    ['skills/a|b.md', 'windows-char'],
+    ['skills/why?.md', 'windows-char'],
+    ['skills/a*b', 'windows-char'],
+    ['skills/"q"', 'windows-char'],
+    ['SKILL.md:stream', 'windows-char'],
+    ['skills/hello/caf\u00e9:x', 'windows-char'],
+    ['skills/hello/SKILL\u200b.md', 'invisible'],
+    ['skills/.g\u200cit/config', 'invisible'],
+    ['skills/hello/\ufeffREADME.md', 'invisible'],
+    ['skills/hello/.Git/config', 'git-dir'],
+    ['skills/hello/.GIT', 'git-dir'],
+    ['skills/hello/GIT~1/HEAD', 'git-dir'],
+    ['skills/caf\u00e9/.gIt/HEAD', 'git-dir'],
   ];
   for (const [p, problem] of bad) {
     it(`rejects ${JSON.stringify(p).slice(0, 40)} as ${problem}`, () => assert.equal(checkRelativePath(p), problem));
@@ -30,6 +44,8 @@ describe('safe relative paths', () => {
     assert.equal(checkRelativePath('skills/a/SKILL.md'), null);
     assert.equal(checkRelativePath('skills/a/'), null);
     assert.equal(checkRelativePath('café/naïve.md'), null);
+    assert.equal(checkRelativePath('skills/.github/x.md'), null);
+    assert.equal(checkRelativePath('skills/git/.gitignore'), null);
   });
   it('finds case, NFC/NFD and duplicate collisions, including file-vs-directory', () => {
     const c = findCollisions(['a/README.md', 'a/readme.md', 'caf\u00e9', 'cafe\u0301', 'x', 'x', 'D', 'd/e']);
@@ -51,11 +67,13 @@ describe('safe relative paths', () => {
       if (p.includes('\u0000')) return 'nul';
       if (/[\u0001-\u001f\u007f-\u009f]/.test(p)) return 'control';
       if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(p)) return 'bidi';
+      if (/[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/.test(p)) return 'invisible';
       if (p.startsWith('\\\\') || p.startsWith('//')) return 'unc';
       if (p.includes('\\')) return 'backslash';
       if (/^[a-zA-Z]:/.test(p)) return 'drive';
       if (p.startsWith('/')) return 'absolute';
       if (Buffer.byteLength(p) > 1024) return 'too-long';
+      if (/[<>:"|?*]/.test(p)) return 'windows-char';
       const segments = p.split('/');
       if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
       for (const s of segments) {
@@ -65,6 +83,7 @@ describe('safe relative paths', () => {
         if (Buffer.byteLength(s) > 255) return 'too-long';
         if (/^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i.test(s)) return 'reserved-name';
         if (/[. ]$/.test(s)) return 'trailing-dot-or-space';
+        if ((s.toLowerCase() === '.git' && s !== '.git') || s.toLowerCase() === 'git~1') return 'git-dir';
       }
       return null;
     };
@@ -93,7 +112,7 @@ describe('safe relative paths', () => {
       }
       return out;
     };
-    const tricky = fc.constantFrom('a', 'C', 'o', 'n', 'N', 'u', 'l', 'p', 't', 'x', '1', '$', 'r', 'i', '/', '.', ' ', '\\', ':', '\u00b9', '\u0001', '\u202e', 'é', 'e\u0301', 'É');
+    const tricky = fc.constantFrom('a', 'C', 'o', 'n', 'N', 'u', 'l', 'p', 't', 'x', '1', '$', 'r', 'i', '/', '.', ' ', '\\', ':', '\u00b9', '\u0001', '\u202e', 'é', 'e\u0301', 'É', '<', '"', '*', '\u200b', 'g', 'G', 'I', 'T', '~', '.git', '.GIT', 'git~1');
 
     it('checkRelativePath', () => {
       const path = fc.oneof(fc.string({ unit: tricky, maxLength: 14 }), fc.string({ maxLength: 20 }), fc.string({ unit: tricky, minLength: 250, maxLength: 1030 }));

@@ -20,7 +20,10 @@ export type PathProblem =
   | 'bidi'
   | 'reserved-name'
   | 'trailing-dot-or-space'
-  | 'too-long';
+  | 'too-long'
+  | 'windows-char'
+  | 'invisible'
+  | 'git-dir';
 
 export const PATH_PROBLEM_TEXT: Record<PathProblem, string> = {
   empty: 'the path is empty',
@@ -37,6 +40,9 @@ export const PATH_PROBLEM_TEXT: Record<PathProblem, string> = {
   'reserved-name': 'a path segment is a reserved Windows device name (CON, NUL, COM1, ...)',
   'trailing-dot-or-space': 'a path segment ends with a dot or a space (Windows strips them)',
   'too-long': 'the path is longer than 1024 bytes or a segment longer than 255 bytes',
+  'windows-char': 'the path contains a character Windows does not allow in names (< > : " | ? *)',
+  invisible: 'the path contains an invisible character (zero-width space, joiner, soft hyphen, BOM), so it can pass for another name',
+  'git-dir': 'a path segment is another spelling of ".git" (.GIT, .Git, GIT~1), which case-insensitive filesystems treat as a git directory',
 };
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
@@ -44,6 +50,16 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0001-\u001f\u007f-\u009f]/;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
+const WINDOWS_CHARS = /[<>:"|?*]/;
+// ':' cannot occur in a PLAIN path
+const WINDOWS_CHARS_PLAIN = /[<>"|?*]/;
+
+/** `.git` spelled another way that a case-insensitive or 8.3-name filesystem resolves to `.git` (the exact `.git` is skipped by the tree walk). */
+const isGitDirVariant = (segment: string): boolean => {
+  const lower = segment.toLowerCase();
+  return (lower === '.git' && segment !== '.git') || lower === 'git~1';
+};
 
 /**
  * Returns the first problem with `p` as a relative path inside a root, or null when it is safe.
@@ -57,11 +73,13 @@ export function checkRelativePath(p: string): PathProblem | null {
   if (p.includes('\u0000')) return 'nul';
   if (CONTROL.test(p)) return 'control';
   if (BIDI.test(p)) return 'bidi';
+  if (INVISIBLE.test(p)) return 'invisible';
   if (p.startsWith('\\\\') || p.startsWith('//')) return 'unc';
   if (p.includes('\\')) return 'backslash';
   if (/^[a-zA-Z]:/.test(p)) return 'drive';
   if (p.startsWith('/')) return 'absolute';
   if (Buffer.byteLength(p) > 1024) return 'too-long';
+  if (WINDOWS_CHARS.test(p)) return 'windows-char';
   const segments = p.split('/');
   // a single trailing slash marks a directory entry in archives; tolerate it
   if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
@@ -72,6 +90,7 @@ export function checkRelativePath(p: string): PathProblem | null {
     if (Buffer.byteLength(s) > 255) return 'too-long';
     if (RESERVED.test(s)) return 'reserved-name';
     if (/[. ]$/.test(s)) return 'trailing-dot-or-space';
+    if (isGitDirVariant(s)) return 'git-dir';
   }
   return null;
 }
@@ -88,6 +107,7 @@ const PLAIN = /^[\x20-\x39\x3b-\x5b\x5d-\x7e]+$/;
 function checkPlainPath(p: string): PathProblem | null {
   if (p.charCodeAt(0) === 0x2f) return p.charCodeAt(1) === 0x2f ? 'unc' : 'absolute';
   if (p.length > 1024) return 'too-long';
+  if (WINDOWS_CHARS_PLAIN.test(p)) return 'windows-char';
   let end = p.length;
   // a single trailing slash marks a directory entry in archives; tolerate it
   if (end > 1 && p.charCodeAt(end - 1) === 0x2f) end--;
@@ -105,6 +125,9 @@ function checkPlainPath(p: string): PathProblem | null {
     if ((lower === 0x63 || lower === 0x70 || lower === 0x61 || lower === 0x6e || lower === 0x6c) && RESERVED.test(p.slice(start, cut))) return 'reserved-name';
     const last = p.charCodeAt(cut - 1);
     if (last === 0x2e || last === 0x20) return 'trailing-dot-or-space';
+    if ((n === 4 && first === 0x2e) || (n === 5 && lower === 0x67)) {
+      if (isGitDirVariant(p.slice(start, cut))) return 'git-dir';
+    }
     start = cut + 1;
   }
   return null;
