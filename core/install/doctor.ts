@@ -39,10 +39,14 @@ const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_
  */
 export async function runDoctor(session: Session, options: { fix: boolean; force: boolean }): Promise<DoctorReport> {
   const lib = await Library.open(session.paths, { create: false, readOnly: !options.fix });
-  if (!lib) return { findings: [], clean: true };
   const findings: DoctorFinding[] = [];
   const home = dataDirFinding(session.paths.home, filesystemOf(session.paths.home));
   if (home) findings.push(home);
+  if (!lib) {
+    // nothing installed yet, but an interrupted first install may have left its download
+    findings.push(...(await checkScratch(session, options.fix)));
+    return { findings, clean: isClean(findings) };
+  }
   let claim: IntentRecord<Plan> | null = null;
   try {
     if (options.fix) {
@@ -76,9 +80,10 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
     if (claim) abandonIntent(lib, claim);
     await lib.close();
   }
-  const clean = !findings.some((f) => !f.fixed && (f.severity === 'error' || f.severity === 'warning'));
-  return { findings, clean };
+  return { findings, clean: isClean(findings) };
 }
+
+const isClean = (findings: readonly DoctorFinding[]) => !findings.some((f) => !f.fixed && (f.severity === 'error' || f.severity === 'warning'));
 
 async function sequential<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
@@ -169,15 +174,23 @@ async function checkLeftovers(session: Session, lib: Library, fix: boolean): Pro
     }
     findings.push(finding);
   }
-  const scratch = await scratchLeftovers(session.paths);
-  if (scratch.length > 0) {
-    const finding: DoctorFinding = { code: 'SF_DRIFT_STAGING_LEFTOVER', severity: 'warning', message: `interrupted commands left ${scratch.length} scratch entr${scratch.length === 1 ? 'y' : 'ies'} in ${session.paths.home}`, hint: 'run `sf skit doctor --fix`' };
-    if (fix) {
-      await cleanScratch(session);
-      finding.fixed = true;
-    }
-    findings.push(finding);
-  }
+  findings.push(...(await checkScratch(session, fix)));
   return findings;
+}
+
+/**
+ * Scratch that interrupted commands left ($SF_HOME/tmp, store staging). Safe to delete under the
+ * journal claim, or when there is no library yet: no command stages a store entry before it has
+ * created the library, and a fetch in progress is recognised by its live pid.
+ */
+async function checkScratch(session: Session, fix: boolean): Promise<DoctorFinding[]> {
+  const scratch = await scratchLeftovers(session.paths);
+  if (scratch.length === 0) return [];
+  const finding: DoctorFinding = { code: 'SF_DRIFT_STAGING_LEFTOVER', severity: 'warning', message: `interrupted commands left ${scratch.length} scratch entr${scratch.length === 1 ? 'y' : 'ies'} in ${session.paths.home}`, hint: 'run `sf skit doctor --fix`' };
+  if (fix) {
+    await cleanScratch(session);
+    finding.fixed = true;
+  }
+  return [finding];
 }
 

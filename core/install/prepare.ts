@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
 import { hashSkit, type SkitHashes } from '../skit/hash.js';
 import { validateSkitDirSync } from '../skit/validate.js';
+import { removeOnInterrupt } from '../runtime/interrupt-cleanup.js';
 import { redactText, resolveSource, type ResolvedSource, type ResolveOptions } from '../sources/index.js';
 import { trace } from '../trace/startup.js';
 import type { Session } from './context.js';
@@ -39,8 +40,10 @@ export function withoutCredentials(value: string): string {
 export async function prepareRelease(session: Session, source: string, options: PrepareOptions = {}): Promise<Prepared> {
   // made by resolveSource only when the source needs it (a local directory is used in place)
   const workDir = join(session.paths.tmp, `src-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const forget = removeOnInterrupt(workDir);
   const cleanup = async () => {
     if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
+    forget();
   };
   try {
     session.progress(`resolving ${redactText(source)}`);

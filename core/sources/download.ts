@@ -42,7 +42,10 @@ export async function download(url: string, options: DownloadOptions): Promise<D
       }
       const next = new URL(location, current);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-        throw new SfError('SF_E_FETCH', `GET ${shown} redirected to an unsupported scheme ${next.protocol}`, { data: { url: shown } });
+        throw new SfError('SF_E_FETCH', `GET ${shown} redirected to an unsupported scheme ${next.protocol}`, {
+          hint: 'only http and https redirects are followed; use the final https:// URL of the archive or SKILL.md',
+          data: { url: shown },
+        });
       }
       // credentials are scoped to the origin that was given them
       if (next.origin !== new URL(current).origin) delete headers.authorization;
@@ -83,7 +86,10 @@ function fetchFailure(err: unknown, shown: string, timeoutMs: number, secret?: s
   if (err instanceof SfError) return err;
   const name = err instanceof Error ? err.name : '';
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new SfError('SF_E_FETCH', `GET ${shown} timed out after ${timeoutMs} ms`, { data: { url: shown } });
+    return new SfError('SF_E_FETCH', `GET ${shown} timed out after ${timeoutMs} ms`, {
+      hint: 'check that the server is reachable and answering, then run the command again',
+      data: { url: shown },
+    });
   }
   const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
   return new SfError('SF_E_FETCH', `GET ${shown} failed: ${redactText(cause, [secret])}`, {
@@ -94,7 +100,10 @@ function fetchFailure(err: unknown, shown: string, timeoutMs: number, secret?: s
 
 async function readLimited(res: Response, maxBytes: number, shown: string, timeoutMs: number): Promise<Buffer> {
   const tooBig = () =>
-    new SfError('SF_E_LIMIT', `${shown} is larger than the ${maxBytes}-byte limit`, { data: { url: shown, limit: maxBytes } });
+    new SfError('SF_E_LIMIT', `${shown} is larger than the ${maxBytes}-byte limit`, {
+      hint: 'a SKIT download must stay under the limit; publish a smaller SKIT, or download and inspect the file before installing it from a local path',
+      data: { url: shown, limit: maxBytes },
+    });
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel();

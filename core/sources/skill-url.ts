@@ -33,7 +33,9 @@ export const skillUrlResolver: SourceResolver = {
     });
     if (!namedSkill && sniffArchive(bytes)) return resolveArchiveBytes(bytes, input, options);
     if (bytes.length > limits.maxSkillBytes) {
-      throw new SfError('SF_E_LIMIT', `${redactUrl(input)} is larger than the ${limits.maxSkillBytes}-byte SKILL.md limit`);
+      throw new SfError('SF_E_LIMIT', `${redactUrl(input)} is larger than the ${limits.maxSkillBytes}-byte SKILL.md limit`, {
+        hint: 'a SKILL.md is a short instruction file; check the URL points at one (not at a large file or an endless response)',
+      });
     }
     return materializeSkill(bytes, input, options);
   },
