@@ -122,8 +122,8 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     findings.push(...drift);
     if (!options.fix || drift.length === 0) continue;
     if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
-    const projected = await adapter.project(request, ctx);
-    const fixed = await adapter.setEnablement(request, projected, ctx);
+    // with the recorded target, so the adapter knows which config entries are Forge's to restore
+    const fixed = await adapter.setEnablement(request, record, ctx);
     targets = targets.map((t) => (t.agent === record.agent ? fixed : t));
     for (const d of drift) d.fixed = true;
   }

@@ -63,6 +63,17 @@ describe('sf skit commands when a host config cannot be edited', () => {
     assert.match(await readOr(settings()), /"lint": "off"/);
   });
 
+  it('doctor --fix puts back Forge\'s "off" for a disabled skill when someone switched it on in the config', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'claude-code'])).code, 0);
+    await writeFile(settings(), (await readOr(settings())).replace('"lint": "off"', '"lint": "on"'));
+    assert.deepEqual(await doctorCodes(), ['SF_DRIFT_DISABLED_EXPOSED']);
+    const fix = await sb.sf(['skit', 'doctor', '--fix']);
+    assert.equal(fix.code, 0, fix.stdout + fix.stderr);
+    assert.match(await readOr(settings()), /"lint": "off"/);
+    assert.deepEqual(await doctorCodes(), []);
+  });
+
   it('recovery only undoes a command that failed and could not undo itself (phase rolling-back)', async () => {
     assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
     // a disable killed after its config edit: the intent is left in `applying`
