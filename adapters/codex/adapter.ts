@@ -40,16 +40,18 @@ const control: NativeConfigControl = {
     const snap = readConfig(file);
     const desired = states(req, dests);
     let planned: string;
+    let notes: Diagnostic[];
     try {
-      planned = planCodexConfig(snap.text, file, desired, snap.shape.eol).text;
+      ({ text: planned, diagnostics: notes } = planCodexConfig(snap.text, file, desired, snap.shape.eol));
     } catch (e) {
       if (isSfError(e, 'SF_E_CONFLICT')) return ((e.data?.diagnostics ?? []) as Diagnostic[]).map((d) => ({ ...d, code: DISABLED_EXPOSED }));
       return invalidConfig(file, e, 'Codex');
     }
-    if (planned === snap.text) return [];
+    // the user's own entries that keep an enabled skill off, and Forge blocks someone edited
+    if (planned === snap.text) return notes;
     const skits = skitsOf(desired.map((s) => s.skillId));
     const blocks = findManagedBlocks(snap.text).filter((b) => b.header === HEADER && skits.has(skitOf(b.id)));
-    const out: Diagnostic[] = [];
+    const out: Diagnostic[] = [...notes];
     for (const s of desired) {
       const block = blocks.find((b) => b.id === s.skillId);
       const ok = block && block.values.path === s.skillMdPath && block.values.enabled === false;
@@ -61,7 +63,7 @@ const control: NativeConfigControl = {
         out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `${s.skillId} is enabled, but a Forge [[skills.config]] entry still disables it in ${file}`, hint: 'run `sf skit doctor --fix` to remove it' });
       }
     }
-    if (out.length === 0) out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `Forge-managed [[skills.config]] blocks in ${file} differ from the installation (stale or duplicated)`, hint: 'run `sf skit doctor --fix`' });
+    if (out.length === notes.length) out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `Forge-managed [[skills.config]] blocks in ${file} differ from the installation (stale or duplicated)`, hint: 'run `sf skit doctor --fix`' });
     return out;
   },
 };

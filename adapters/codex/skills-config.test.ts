@@ -16,6 +16,11 @@ const cases: GoldenCase[] = [
   // a marked block the user edited is Forge's: restored on install, removed on remove
   { name: 'drifted-block', file: 'config.toml', inexactRestore: true },
   { name: 'user-disables-enabled', file: 'config.toml', diagnostics: ['SF_ADAPTER_USER_OVERRIDE'] },
+  // a marked block with a key Forge never writes (a line appended after it belongs to it in TOML)
+  // is the user's now: kept on remove, and Forge adds its own block beside it
+  { name: 'edited-block-extra-key', file: 'config.toml', diagnostics: ['SF_ADAPTER_CONFIG_DRIFT'] },
+  // Forge's entry without its marker already disables beta exactly: no second entry, and it stays the user's
+  { name: 'unmarked-forge-entry', file: 'config.toml' },
   { name: 'user-enables-conflict', file: 'config.toml', error: 'SF_E_CONFLICT' },
   { name: 'inline-skills-table', file: 'config.toml', error: 'SF_E_CONFIG' },
   { name: 'invalid', file: 'config.toml', error: 'SF_E_CONFIG' },

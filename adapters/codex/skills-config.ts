@@ -49,6 +49,15 @@ function userEntries(all: Entry[], blocks: TomlBlock[]): Entry[] {
 
 const entryFor = (s: CodexSkillState): Entry => ({ path: s.skillMdPath, enabled: false });
 
+/** Forge writes `path` and `enabled` only: a marked block with any other key was edited by someone, and is theirs now. */
+const FORGE_KEYS = new Set(['path', 'enabled']);
+const isEdited = (b: TomlBlock): boolean => Object.keys(b.values).some((k) => !FORGE_KEYS.has(k));
+
+/** The marked `[[skills.config]]` blocks Forge still owns in `text` (edited ones excluded: see isEdited). */
+function ownedBlocks(text: string): TomlBlock[] {
+  return findManagedBlocks(text).filter((b) => b.header === HEADER && !isEdited(b));
+}
+
 /** `owner/name:skill` -> `owner/name`. */
 export const skitOf = (skillId: string): string => skillId.slice(0, skillId.lastIndexOf(':'));
 export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...skillIds].map(skitOf));
@@ -62,10 +71,16 @@ export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...
 export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, skits: ReadonlySet<string> = skitsOf(desired.map((s) => s.skillId))): CodexPlan {
   const doc = parseTomlConfig(text, file);
   // the file is shared by every installation: only blocks of these SKITs are this plan's business
-  const blocks = findManagedBlocks(text).filter((b) => b.header === HEADER && skits.has(skitOf(b.id)));
-  const users = userEntries(skillsConfig(doc, file), findManagedBlocks(text).filter((b) => b.header === HEADER));
+  const owned = ownedBlocks(text);
+  const blocks = owned.filter((b) => skits.has(skitOf(b.id)));
+  const users = userEntries(skillsConfig(doc, file), owned);
   const diagnostics: Diagnostic[] = [];
   const fatal: Diagnostic[] = [];
+  for (const b of findManagedBlocks(text).filter((x) => x.header === HEADER && isEdited(x) && skits.has(skitOf(x.id)))) {
+    diagnostics.push({ code: 'SF_ADAPTER_CONFIG_DRIFT', severity: 'warning', file,
+      message: `the Forge [[skills.config]] block for ${b.id} in ${file} has keys Forge did not write (${Object.keys(b.values).filter((k) => !FORGE_KEYS.has(k)).join(', ')}); Forge left it in place and no longer manages it`,
+      hint: `Delete that block from ${file} yourself if you no longer want it (keys after a [[skills.config]] line belong to that entry).` });
+  }
   for (const s of desired) {
     const mine = users.filter((e) => e.path === s.skillMdPath || e.name === s.name);
     const last = mine[mine.length - 1];
@@ -83,7 +98,10 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
   if (fatal.length > 0) {
     throw new SfError('SF_E_CONFLICT', fatal.map((d) => d.message).join('\n'), { location: { file }, hint: fatal[0].hint, data: { diagnostics: fatal } });
   }
-  const wanted = new Map(desired.filter((s) => !s.enabled).map((s) => [s.skillId, s]));
+  // a disabled skill the user's own entry already turns off exactly as Forge would (a block whose
+  // marker was removed, say) needs no second entry; that entry stays the user's
+  const satisfied = (s: CodexSkillState) => users.some((e) => isDeepStrictEqual(e, entryFor(s)));
+  const wanted = new Map(desired.filter((s) => !s.enabled && !(satisfied(s) && !blocks.some((b) => b.id === s.skillId))).map((s) => [s.skillId, s]));
   const render = (s: CodexSkillState) => renderBlock(s.skillId, HEADER, [['path', s.skillMdPath], ['enabled', false]], eol);
   const seen = new Set<string>();
   // a managed block for a skill that is no longer disabled goes; a duplicated one keeps its first copy
@@ -114,7 +132,7 @@ function verify(before: string, after: string, file: string, users: Entry[], min
       cause: e,
     });
   }
-  const afterUsers = userEntries(skillsConfig(b, file), findManagedBlocks(after).filter((x) => x.header === HEADER));
+  const afterUsers = userEntries(skillsConfig(b, file), ownedBlocks(after));
   const strip = (d: Record<string, unknown>) => {
     const copy = structuredClone(d);
     const skills = copy.skills as Record<string, unknown> | undefined;
@@ -125,11 +143,11 @@ function verify(before: string, after: string, file: string, users: Entry[], min
     return copy;
   };
   const byPath = (x: Entry, y: Entry) => String(x.path).localeCompare(String(y.path));
-  const all = findManagedBlocks(after).filter((x) => x.header === HEADER);
+  const all = ownedBlocks(after);
   const skits = new Set(mine.map((b) => skitOf(b.id)).concat(managed.map((m) => skitOf(m.skillId))));
   const ours = all.filter((x) => skits.has(skitOf(x.id))).map((x) => x.values).sort(byPath);
   const expectedOurs = managed.map((m): Entry => ({ path: m.path[3], enabled: false })).sort(byPath);
-  const others = (text: string) => findManagedBlocks(text).filter((x) => x.header === HEADER && !skits.has(skitOf(x.id))).map((x) => x.values);
+  const others = (text: string) => ownedBlocks(text).filter((x) => !skits.has(skitOf(x.id))).map((x) => x.values);
   if (!isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(afterUsers, users) || !isDeepStrictEqual(ours, expectedOurs) || !isDeepStrictEqual(others(before), others(after))) {
     throw new SfError('SF_E_CONFIG', `${file}: editing Forge's [[skills.config]] entries would change other settings; refusing`, {
       location: { file, pointer: 'skills.config' },
