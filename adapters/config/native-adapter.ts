@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, HostDetection, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
-import { assertLandsInProject } from '../../core/fs/contained.js';
+import { assertLandsInHome, assertLandsInProject } from '../../core/fs/contained.js';
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
@@ -51,6 +51,8 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     if (ctx.scope === 'project' && ctx.projectRoot) {
       assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
       assertLandsInProject(file, ctx.projectRoot, `the ${spec.displayName} config file`);
+    } else {
+      assertLandsInHome(file, ctx.home, `the ${spec.displayName} config file`);
     }
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));

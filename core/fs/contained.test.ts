@@ -3,7 +3,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { assertLandsInProject, landingPath } from './contained.js';
+import { assertLandsInHome, assertLandsInProject, landingPath } from './contained.js';
 
 describe('project containment of writes (core/fs/contained.ts)', () => {
   let tmp: { path: string; cleanup: () => Promise<void> };
@@ -57,5 +57,17 @@ describe('project containment of writes (core/fs/contained.ts)', () => {
     assert.ok(refused(join(project, 'chain', 'skills')));
     await symlink('..', join(project, 'up'));
     assert.ok(refused(join(project, 'up', 'outside')));
+  });
+
+  it('user scope: follows a dotfiles link inside the home directory, refuses one that leads out of it', async () => {
+    const home = project;
+    await mkdir(join(home, 'dotfiles', 'claude'), { recursive: true });
+    await mkdir(join(home, '.claude'));
+    await symlink(join(home, 'dotfiles', 'claude', 'settings.json'), join(home, '.claude', 'settings.json'));
+    assert.doesNotThrow(() => assertLandsInHome(join(home, '.claude', 'settings.json'), home, 'the config file'));
+    await symlink(join(outside, 'config.toml'), join(home, 'config.toml'));
+    assert.throws(() => assertLandsInHome(join(home, 'config.toml'), home, 'the Codex config file'), (e: unknown) => isSfError(e, 'SF_E_UNSAFE_PATH') && /out of your home directory/.test(e.message));
+    // a config that lives outside the home directory to begin with (CODEX_HOME=/opt/...) is the user's choice
+    assert.doesNotThrow(() => assertLandsInHome(join(outside, 'codex', 'config.toml'), home, 'x'));
   });
 });

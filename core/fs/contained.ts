@@ -56,3 +56,21 @@ export function assertLandsInProject(path: string, projectRoot: string, what: st
     data: { path, landing, projectRoot },
   });
 }
+
+/**
+ * Refuses (SF_E_UNSAFE_PATH) a write to a user-scope config file inside `home` that a symbolic link
+ * carries out of `home` (reliability-anchors #38): a dotfiles link inside the home directory is
+ * followed and kept, one to anywhere else is not written through. A config file outside `home`
+ * to begin with (CODEX_HOME=/opt/...) is the user's explicit choice and passes.
+ */
+export function assertLandsInHome(path: string, home: string, what: string): void {
+  if (!inside(resolve(path), resolve(home))) return;
+  const root = landingPath(home);
+  const landing = landingPath(path);
+  if (inside(landing, root)) return;
+  throw new SfError('SF_E_UNSAFE_PATH', `${what} ${path} is a symbolic link out of your home directory ${home} (to ${landing}); refusing to write there`, {
+    location: { file: path },
+    hint: 'keep the config file (or the dotfiles directory it links to) inside your home directory, or edit it yourself',
+    data: { path, landing, home },
+  });
+}
