@@ -41,6 +41,19 @@ describe('config file editing', () => {
     assert.equal((await editConfigFile(file, join(tmp.path, 'backups'), () => '{}')).changed, true);
   });
 
+  it('refuses a write-protected file (mode 0444) and a directory where the file should be, with SF_E_CONFIG and nothing written', async () => {
+    const file = join(tmp.path, 'settings.json');
+    writeFileSync(file, '{}');
+    await chmod(file, 0o444);
+    await assert.rejects(editConfigFile(file, join(tmp.path, 'backups'), () => '{"a":1}'), (e: unknown) => isSfError(e, 'SF_E_CONFIG') && /is read-only \(mode 444\)/.test(e.message) && /chmod u\+w/.test(e.hint ?? ''));
+    assert.equal(readFileSync(file, 'utf8'), '{}');
+    // the preflight (dry run) refuses it too, so no other agent is edited first
+    await assert.rejects(editConfigFile(file, join(tmp.path, 'backups'), () => '{"a":1}', true), (e: unknown) => isSfError(e, 'SF_E_CONFIG'));
+    const dir = join(tmp.path, 'config.toml');
+    await mkdir(dir);
+    await assert.rejects(editConfigFile(dir, join(tmp.path, 'backups'), () => 'x = 1'), (e: unknown) => isSfError(e, 'SF_E_CONFIG') && e.message === `${dir} is a directory, not a config file`);
+  });
+
   it('backs up the previous bytes (mode 0600, timestamped name) before replacing', async () => {
     const file = join(tmp.path, 'config.toml');
     await writeFile(file, 'model = "a"\n');

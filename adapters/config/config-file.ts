@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import { removeFileDurable, resolveWriteTarget, writeFileAtomic } from './atomic-write.js';
 import { writeBackup } from './backup.js';
@@ -20,6 +20,12 @@ export function readConfig(file: string): ConfigSnapshot {
   try {
     bytes = readFileSync(file);
   } catch (e) {
+    if (hasErrno(e, 'EISDIR')) {
+      throw new SfError('SF_E_CONFIG', `${file} is a directory, not a config file`, {
+        location: { file },
+        hint: 'move that directory away (the host expects a file there) and run the command again; nothing was changed',
+      });
+    }
     if (!hasErrno(e, 'ENOENT')) throw e;
   }
   const { shape, text } = detectShape(bytes ? bytes.toString('utf8') : '');
@@ -49,6 +55,7 @@ export async function editConfigFile(file: string, backupDir: string, transform:
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
     assertUtf8(before);
+    assertNotWriteProtected(before);
     const next = transform(before);
     // a preflight: the transform ran every check; nothing is written
     if (dryRun) return { changed: false, before };
@@ -67,6 +74,20 @@ export async function editConfigFile(file: string, backupDir: string, transform:
   throw new SfError('SF_E_CONFLICT', `${file} kept changing while Forge tried to edit it`, {
     location: { file },
     hint: 'Close the agent or editor that is rewriting this file and run the command again.',
+  });
+}
+
+/**
+ * A config file without any write permission was protected on purpose (and an atomic replace
+ * would go around the protection, since it needs only the directory to be writable): refuse.
+ */
+function assertNotWriteProtected(snap: ConfigSnapshot): void {
+  if (!snap.exists) return;
+  const mode = statSync(snap.file).mode;
+  if ((mode & 0o222) !== 0) return;
+  throw new SfError('SF_E_CONFIG', `${snap.file} is read-only (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); Forge will not replace a file you write-protected`, {
+    location: { file: snap.file },
+    hint: `make it writable (chmod u+w ${snap.file}) and run the command again, or edit it yourself; nothing was changed`,
   });
 }
 
