@@ -9,7 +9,10 @@ const skills = (phase: 'install' | 'remove') => phase === 'remove' ? [] : [
 const cases: GoldenCase[] = [
   { name: 'comments-unknown-keys', file: 'settings.json' },
   { name: 'tabs-crlf', file: 'settings.json' },
-  { name: 'bom-no-final-newline', file: 'settings.json', inexactRestore: true }, // jsonc-parser lays out a one-line object on insert
+  // a document on one line gets Forge's entry on that line too: install then remove gives the bytes back
+  { name: 'bom-no-final-newline', file: 'settings.json' },
+  // one-line objects and arrays (and a trailing comma) before the insertion point are not reflowed
+  { name: 'one-line-values', file: 'settings.json' },
   { name: 'empty', file: 'settings.json' },
   { name: 'missing', file: 'settings.json' },
   { name: 'user-override-same', file: 'settings.json' },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { isSfError } from '../../core/errors/index.js';
-import { MAX_JSON_DEPTH, getPath, parseJsonConfig, setJsonPath } from './json-edit.js';
+import { MAX_JSON_DEPTH, getPath, parseJsonConfig } from './json-edit.js';
+import { setJsonText } from './json-text-edit.js';
 
 const FILE = '/p/.claude/settings.local.json';
 
@@ -12,7 +13,7 @@ describe('JSON host config parsing and editing (adapters/config/json-edit.ts)', 
     assert.ok(Object.hasOwn(doc, '__proto__'));
     // the prototype-looking key must not answer for a real path
     assert.equal(getPath(doc, ['skillOverrides', 'beta']), undefined);
-    const out = setJsonPath(text, ['skillOverrides', 'beta'], 'off', '\n', FILE);
+    const out = setJsonText(text, ['skillOverrides', 'beta'], 'off', '\n', FILE);
     const after = parseJsonConfig(out, FILE);
     assert.deepEqual(getPath(after, ['__proto__', 'skillOverrides', 'beta']), 'on');
     assert.equal(getPath(after, ['skillOverrides', 'beta']), 'off');
@@ -23,7 +24,7 @@ describe('JSON host config parsing and editing (adapters/config/json-edit.ts)', 
     const doc = parseJsonConfig('{"skillOverrides": {"gamma": "off"}}', FILE);
     assert.equal(getPath(doc, ['skillOverrides', 'constructor']), undefined);
     assert.equal(getPath(doc, ['toString']), undefined);
-    const out = setJsonPath('{"skillOverrides": {"gamma": "off"}}', ['skillOverrides', 'constructor'], 'off', '\n', FILE);
+    const out = setJsonText('{"skillOverrides": {"gamma": "off"}}', ['skillOverrides', 'constructor'], 'off', '\n', FILE);
     assert.equal(getPath(parseJsonConfig(out, FILE), ['skillOverrides', 'constructor']), 'off');
   });
 

@@ -1,8 +1,7 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Node, ParseError } from 'jsonc-parser';
 import { jsoncLib } from './jsonc-lib.js';
 import { SfError } from '../../core/errors/index.js';
-import { detectIndent, lineColumn } from './text-shape.js';
+import { lineColumn } from './text-shape.js';
 
 export type JsonPath = string[];
 export type JsonObject = Record<string, unknown>;
@@ -112,26 +111,4 @@ export function withPath(root: JsonObject, path: JsonPath, value: unknown): Json
   if (value === undefined) delete cur[last];
   else setOwn(cur, last, structuredClone(value));
   return copy;
-}
-
-/**
- * Sets (or with `undefined` removes) one path in a JSON/JSONC text with jsonc-parser's
- * modify+applyEdits, so comments, key order, indentation and unknown keys stay as they were. The
- * result is re-parsed and must equal the old document with exactly that one change; otherwise the
- * edit is refused (SF_E_CONFIG) before anything is written.
- */
-export function setJsonPath(text: string, path: JsonPath, value: unknown, eol: string, file: string): string {
-  const before = parseJsonConfig(text, file);
-  const base = text.trim() === '' ? '{}' : text;
-  const { applyEdits, modify } = jsoncLib();
-  const edits = modify(base, path, value, { formattingOptions: { ...detectIndent(base), eol } });
-  const out = applyEdits(base, edits);
-  const after = parseJsonConfig(out, file);
-  if (!isDeepStrictEqual(after, withPath(before, path, value))) {
-    throw new SfError('SF_E_CONFIG', `${file}: editing "${path.join('.')}" would change other settings; refusing`, {
-      location: { file, pointer: path.join('.') },
-      hint: 'The file may contain duplicate keys; remove them and run the command again. The file was not changed.',
-    });
-  }
-  return out;
 }

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
-import { getPath, isJsonObject, parseJsonConfig, setJsonPath } from './json-edit.js';
+import { getPath, isJsonObject, parseJsonConfig } from './json-edit.js';
+import { removeJsonText, setJsonText } from './json-text-edit.js';
 import { planEntries, type DesiredEntry, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
 
 export interface JsonReconcileOptions {
@@ -79,22 +80,22 @@ function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOpti
       if (o.expandable && isUnder(op.entry.path, o.expandable.path)) {
         const cur = getPath(doc, o.expandable.path);
         if (typeof cur === 'string') {
-          text = setJsonPath(text, o.expandable.path, { [o.expandable.wildcard]: cur }, eol, o.file);
+          text = setJsonText(text, o.expandable.path, { [o.expandable.wildcard]: cur }, eol, o.file);
           expanded.push({ path: o.expandable.path, original: cur });
           doc = parseJsonConfig(text, o.file);
         }
       }
       created = created.concat(missingParents(doc, op.entry, o.file));
-      text = setJsonPath(text, op.entry.path, op.entry.value, eol, o.file);
+      text = setJsonText(text, op.entry.path, op.entry.value, eol, o.file);
     } else {
-      text = setJsonPath(text, op.path, undefined, eol, o.file);
+      text = removeJsonText(text, op.path, eol, o.file);
     }
   }
   // collapse what Forge expanded or created once it holds nothing of the user's
   for (const exp of [...expanded]) {
     const cur = getPath(parseJsonConfig(text, o.file), exp.path);
     if (o.expandable && isDeepStrictEqual(cur, { [o.expandable.wildcard]: exp.original })) {
-      text = setJsonPath(text, exp.path, exp.original, eol, o.file);
+      text = setJsonText(text, exp.path, exp.original, eol, o.file);
       expanded = expanded.filter((e) => e !== exp);
     }
   }
@@ -102,7 +103,7 @@ function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOpti
     const cur = getPath(parseJsonConfig(text, o.file), path);
     if (cur === undefined) created = created.filter((c) => key(c) !== key(path));
     else if (isJsonObject(cur) && Object.keys(cur).length === 0) {
-      text = setJsonPath(text, path, undefined, eol, o.file);
+      text = removeJsonText(text, path, eol, o.file);
       created = created.filter((c) => key(c) !== key(path));
     }
   }

@@ -28,7 +28,8 @@ function lineIndent(text: string, offset: number): { indent: string; ownLine: bo
   return { indent, ownLine: before.trim() === '' };
 }
 
-const render = (value: unknown, indent: string, u: string, eol: string) => JSON.stringify(value, null, u).replace(/\n/g, eol + indent);
+/** `value` as JSON at `indent` (multi-line), or compact on one line when `indent` is null. */
+const render = (value: unknown, indent: string | null, u: string, eol: string) => (indent === null ? JSON.stringify(value) : JSON.stringify(value, null, u).replace(/\n/g, eol + indent));
 
 function verified(t: Text, out: string, path: JsonPath, value: unknown): string {
   const before = parseJsonConfig(t.text, t.file);
@@ -41,8 +42,12 @@ function verified(t: Text, out: string, path: JsonPath, value: unknown): string 
   return out;
 }
 
-/** Inserts `entry` (rendered `"key": value` or a list item) as the last child of container `node`. */
-function insertLast(t: Text, node: Node, entry: (indent: string) => string): string {
+/**
+ * Inserts `entry` (rendered `"key": value` or a list item) as the last child of container `node`.
+ * `entry` gets the indentation to render at, or null for a container written on one line, where
+ * the entry goes on that line too (compact), so nothing around it is reflowed.
+ */
+function insertLast(t: Text, node: Node, entry: (indent: string | null) => string): string {
   const u = unit(t.text);
   const close = node.offset + node.length - 1;
   const kids = node.children ?? [];
@@ -53,7 +58,7 @@ function insertLast(t: Text, node: Node, entry: (indent: string) => string): str
   const last = kids[kids.length - 1];
   const { indent, ownLine } = lineIndent(t.text, last.offset);
   const end = last.offset + last.length;
-  return t.text.slice(0, end) + (ownLine ? ',' + t.eol + indent : ', ') + entry(ownLine ? indent : '') + t.text.slice(end);
+  return t.text.slice(0, end) + (ownLine ? ',' + t.eol + indent : ', ') + entry(ownLine ? indent : null) + t.text.slice(end);
 }
 
 /** Cuts child `i` of container `node` together with its separator. */
