@@ -12,6 +12,8 @@ export interface DecodedBody {
   droppedByLimits: number;
   /** true when the decoded request holds everything the bytes held (so the bytes may be stored verbatim) */
   lossless: boolean;
+  /** strings whose invalid UTF-8 decoding replaced with U+FFFD */
+  repaired: number;
 }
 
 const LISTS = {
@@ -44,11 +46,17 @@ function itemsOf(req: OtlpRequest): number {
 export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, body: Uint8Array, limits: OtlpLimits): Promise<DecodedBody> {
   if (encoding === 'protobuf' && signal !== 'metrics') {
     const d = signal === 'logs' ? decodeProtobufDirect('logs', body, limits) : decodeProtobufDirect('traces', body, limits);
-    return { request: d.request, rejected: d.rejectedItems, droppedByLimits: d.droppedByLimits, lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 };
+    return {
+      request: d.request,
+      rejected: d.rejectedItems,
+      droppedByLimits: d.droppedByLimits,
+      repaired: d.repairedStrings,
+      lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 && d.repairedStrings === 0,
+    };
   }
   if (encoding === 'protobuf') {
     const request = await decodeOtlpRequest(signal, body, 'protobuf', limits);
-    return { request, rejected: 0, droppedByLimits: 0, lossless: false };
+    return { request, rejected: 0, droppedByLimits: 0, repaired: 0, lossless: false };
   }
   let wire: unknown;
   try {
@@ -69,7 +77,7 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be decoded: ${e.message}`, { hint: 'check the payload against the OTLP/JSON encoding rules' });
   }
   const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request);
-  return { request, rejected, droppedByLimits: 0, lossless: false };
+  return { request, rejected, droppedByLimits: 0, repaired: 0, lossless: false };
 }
 
 export { recordCount };

@@ -103,7 +103,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     [admitted.droppedContent, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
     [decoded.droppedByLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
     [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
-    [admitted.sanitized, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
+    [admitted.sanitized + decoded.repaired, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
   ]);
   const partial: PartialSuccess | undefined = message ? { rejected, errorMessage: message } : undefined;
   const deviceId = deviceIdOf(deps.tokens, call.token);
@@ -114,7 +114,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     droppedContent: c.droppedContent,
     droppedLimits: i === 0 ? decoded.droppedByLimits : 0,
     foldedCardinality: c.foldedCardinality,
-    sanitized: c.sanitized,
+    sanitized: c.sanitized + (i === 0 ? decoded.repaired : 0),
   }));
   const facts = deliveryFacts(decoded.request, deliveries);
   const health = () => recordDelivery(deps.telemetry.health, accountId, deviceId, call.signal, facts, new Date(nowMs).toISOString());
@@ -141,7 +141,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     droppedContent: admitted.droppedContent,
     droppedLimits: decoded.droppedByLimits,
     foldedCardinality: admitted.foldedCardinality,
-    sanitized: admitted.sanitized,
+    sanitized: admitted.sanitized + decoded.repaired,
   };
   // a replayed delivery is acknowledged and ignored (admit finds it); the normalizer never sees it
   const replay = deps.telemetry.rawBatches.get(accountId, record.id) !== undefined;

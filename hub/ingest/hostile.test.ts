@@ -121,7 +121,12 @@ describe('hub OTLP ingest under hostile input', () => {
 
   it('invalid UTF-8 (protobuf) and lone surrogates (JSON) are repaired with U+FFFD, never stored raw', async () => {
     const body = rawLogsBody([rawRecord('evt_utf8', kvString('agent.skill.id', Buffer.from([0x6f, 0x2f, 0x6e, 0x3a, 0xff, 0xfe]))), rawRecord('evt_clean')]);
-    assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
+    const proto = await f.post('logs', body, { auth: u.device });
+    assert.equal(proto.status, 200);
+    // the repair is reported, and the raw batch keeps the repaired request, not the invalid bytes
+    assert.match((await partialOf(proto))!.errorMessage!, /1 strings repaired with U\+FFFD/);
+    const raw = [...f.storage.telemetry.rawBatches.listByReceipt()].find((r) => r.accountId === u.id && r.records === 2);
+    assert.equal(raw?.verbatim, false);
     const json = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"agent.skill.selected","attributes":[{"key":"agent.skill.event.id","value":{"stringValue":"evt_surrogate"}},{"key":"agent.skill.trigger.source","value":{"stringValue":"bad \\ud800 half"}}]}]}]}]}`;
     const res = await f.post('logs', Buffer.from(json), { auth: u.device, encoding: 'json' });
     assert.match(((await res.json()) as { partialSuccess: { errorMessage: string } }).partialSuccess.errorMessage, /1 strings repaired with U\+FFFD/);

@@ -23,6 +23,8 @@ export interface DirectDecodeResult<R> {
   droppedByLimits: number;
   /** wire fields not carried into the decoded shape (unknown fields, ignored counters): the original bytes hold more than the result */
   skippedFields: number;
+  /** strings whose invalid UTF-8 was replaced with U+FFFD */
+  repairedStrings: number;
 }
 
 interface Counts {
@@ -212,7 +214,7 @@ export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array
   const counts: Counts = { wire: 0, rejected: 0 };
   const item = (signal === 'logs' ? logRecord : span) as ItemReader<unknown>;
   const resources: ResourceGroup<unknown>[] = [];
-  const stats = { unknown: 0 };
+  const stats = { unknown: 0, repaired: 0 };
   try {
     const w = new Wire(buf, 0, buf.length, stats);
     while (w.pos < w.end) {
@@ -232,5 +234,6 @@ export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array
     rejectedItems: counts.rejected,
     droppedByLimits: ctx.dropped,
     skippedFields: stats.unknown,
+    repairedStrings: stats.repaired,
   };
 }

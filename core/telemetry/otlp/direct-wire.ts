@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { OtlpLimits } from './limits.js';
 import type { OtlpAttributes, OtlpResource, OtlpScope, OtlpValue } from './types.js';
 
@@ -14,10 +15,19 @@ export class Malformed extends Error {}
 export const TWO32 = 4294967296;
 
 /** Minimal protobuf wire reader over one buffer; every read is bounds-checked. */
+/** What a decode left out or changed, for partial_success and for storing the bytes verbatim. */
+export interface WireStats {
+  unknown: number;
+  repaired: number;
+}
+
 export class Wire {
   pos: number;
-  /** `stats.unknown` counts skipped fields: unknown to the schema or not carried into the decoded shape (shared by sub-readers) */
-  constructor(readonly buf: Buffer, start: number, readonly end: number, readonly stats: { unknown: number } = { unknown: 0 }) {
+  /**
+   * `stats.unknown` counts skipped fields: unknown to the schema or not carried into the decoded
+   * shape; `stats.repaired` strings whose invalid UTF-8 was replaced with U+FFFD (shared by sub-readers)
+   */
+  constructor(readonly buf: Buffer, start: number, readonly end: number, readonly stats: WireStats = { unknown: 0, repaired: 0 }) {
     this.pos = start;
   }
   varint(): number {
@@ -78,6 +88,8 @@ export class Wire {
     const n = this.len();
     // Buffer#utf8Slice is what toString('utf8', a, b) calls after its argument checks (bounds are checked by len())
     const s = (this.buf as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(this.pos, this.pos + n);
+    // decoding replaced invalid UTF-8 with U+FFFD; a U+FFFD that was sent as such is valid UTF-8
+    if (s.includes('\ufffd') && !isUtf8(this.buf.subarray(this.pos, this.pos + n))) this.stats.repaired++;
     this.pos += n;
     return s;
   }
