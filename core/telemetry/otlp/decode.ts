@@ -16,7 +16,9 @@ export function encodingOf(contentType: string | undefined): OtlpEncoding | unde
 }
 
 function decodeError(signal: OtlpSignal, encoding: OtlpEncoding, e: unknown): SfError {
-  const why = e instanceof RangeError ? 'it is nested too deeply' : e instanceof Error ? e.message : String(e);
+  // a stack overflow (protobufjs#2121) or protobufjs's own depth limit; other RangeErrors are truncation ("index out of range")
+  const deep = e instanceof Error && /Maximum call stack|max depth/i.test(e.message);
+  const why = deep ? 'it is nested too deeply' : e instanceof Error ? e.message : String(e);
   return new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} ${encoding} payload could not be decoded: ${why}`, {
     hint: `send an Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest as application/x-protobuf or OTLP/JSON`,
     cause: e,

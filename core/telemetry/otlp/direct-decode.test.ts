@@ -140,6 +140,9 @@ describe('core/telemetry/otlp direct protobuf decoder', () => {
     const body = logsBody([kv('name', str(1, Buffer.from([0x61, 0xff, 0xfe, 0x62])))]);
     const [rec] = decodeProtobufDirect('logs', body).request.resources[0].scopes[0].items;
     assert.equal(rec.attributes.name, 'a\ufffd\ufffdb');
+    // counted, so the hub reports it and does not keep the bytes as they were sent; a U+FFFD sent as such is no repair
+    assert.equal(decodeProtobufDirect('logs', body).repairedStrings, 1);
+    assert.equal(decodeProtobufDirect('logs', logsBody([kv('name', str(1, Buffer.from('a\ufffdb')))])).repairedStrings, 0);
   });
 
   it('rejects malformed protobuf with SF_E_OTLP_DECODE', () => {
@@ -149,6 +152,8 @@ describe('core/telemetry/otlp direct protobuf decoder', () => {
       logsBody([Buffer.from([0x09, 0x01, 0x02])]), // truncated fixed64 time
       logsBody([Buffer.from([0x08, 0x01])]), // time_unix_nano with varint wire type
       Buffer.from([0x0b, 0x0c]), // group wire types
+      Buffer.from([0x00, 0x00]), // field number 0
+      logsBody([Buffer.from([0x00, 0x00])]), // field number 0 inside a record
     ];
     for (const body of cases) {
       assert.throws(() => decodeProtobufDirect('logs', body), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE', body.toString('hex'));

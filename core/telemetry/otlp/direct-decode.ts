@@ -44,7 +44,7 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   let spanId: string | undefined;
   let eventName = '';
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const wt = tag & 7;
     switch (tag >>> 3) {
       case 1: expect(wt, 1, 'time_unix_nano'); rec.timeUnixNano = w.nanos(); break;
@@ -76,7 +76,7 @@ function spanEvent(w: Wire, ctx: Ctx, counter: { dropped: number }): OtlpSpanEve
   const ev: OtlpSpanEvent = { timeUnixNano: '0', name: '', attributes: {} };
   const kept = { n: 0 };
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 1) ev.timeUnixNano = w.nanos();
     else if (f === 2 && (tag & 7) === 2) ev.name = w.string();
@@ -93,7 +93,7 @@ function spanLink(w: Wire, ctx: Ctx, counter: { dropped: number }): OtlpSpanLink
   const attributes = {};
   const kept = { n: 0 };
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) traceId = idHex(w.bytes(), 16);
     else if (f === 2 && (tag & 7) === 2) spanId = idHex(w.bytes(), 8);
@@ -123,7 +123,7 @@ function span(w: Wire, ctx: Ctx): OtlpSpan | undefined {
   let start = '0';
   let end = '0';
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const wt = tag & 7;
     switch (tag >>> 3) {
       case 1: expect(wt, 2, 'trace_id'); traceId = idHex(w.bytes(), 16); break;
@@ -144,7 +144,7 @@ function span(w: Wire, ctx: Ctx): OtlpSpan | undefined {
         const sw = w.sub();
         status = { code: 0, message: '' };
         while (sw.pos < sw.end) {
-          const t = sw.varint();
+          const t = sw.tag();
           if (t >>> 3 === 2 && (t & 7) === 2) status.message = sw.string();
           else if (t >>> 3 === 3 && (t & 7) === 0) status.code = sw.varint64()[0] | 0;
           else sw.skip(t & 7);
@@ -172,7 +172,7 @@ function scopeGroup<T>(w: Wire, ctx: Ctx, item: ItemReader<T>, counts: Counts): 
   let schemaUrl = '';
   const items: T[] = [];
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) sc = scope(w.sub(), ctx);
     else if (f === 2 && (tag & 7) === 2) {
@@ -191,7 +191,7 @@ function resourceGroup<T>(w: Wire, ctx: Ctx, item: ItemReader<T>, counts: Counts
   let schemaUrl = '';
   const scopes: ScopeGroup<T>[] = [];
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) res = resource(w.sub(), ctx);
     else if (f === 2 && (tag & 7) === 2) scopes.push(scopeGroup(w.sub(), ctx, item, counts));
@@ -218,7 +218,7 @@ export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array
   try {
     const w = new Wire(buf, 0, buf.length, stats);
     while (w.pos < w.end) {
-      const tag = w.varint();
+      const tag = w.tag();
       if (tag >>> 3 === 1 && (tag & 7) === 2) resources.push(resourceGroup(w.sub(), ctx, item, counts));
       else w.skip(tag & 7);
     }

@@ -30,6 +30,12 @@ export class Wire {
   constructor(readonly buf: Buffer, start: number, readonly end: number, readonly stats: WireStats = { unknown: 0, repaired: 0 }) {
     this.pos = start;
   }
+  /** A field tag (field number and wire type); field number 0 does not exist in protobuf. */
+  tag(): number {
+    const t = this.varint();
+    if (t < 8) throw new Malformed('a field has the illegal number 0');
+    return t;
+  }
   varint(): number {
     let result = 0;
     let shift = 0;
@@ -149,7 +155,7 @@ export function anyValue(w: Wire, ctx: Ctx, depth: number, counter: { dropped: n
   }
   let value: OtlpValue = null;
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const field = tag >>> 3;
     const wt = tag & 7;
     if (field === 1 && wt === 2) {
@@ -165,7 +171,7 @@ export function anyValue(w: Wire, ctx: Ctx, depth: number, counter: { dropped: n
       const arr = w.sub();
       const out: OtlpValue[] = [];
       while (arr.pos < arr.end) {
-        const t = arr.varint();
+        const t = arr.tag();
         if (t >>> 3 === 1 && (t & 7) === 2) out.push(anyValue(arr.sub(), ctx, depth + 1, counter));
         else arr.skip(t & 7);
       }
@@ -182,7 +188,7 @@ export function anyValue(w: Wire, ctx: Ctx, depth: number, counter: { dropped: n
 /** Repeated KeyValue (field `field` of the reader's message) folded into a flat map, capped. */
 export function keyValues(w: Wire, field: number, ctx: Ctx, depth: number, counter: { dropped: number }, into: OtlpAttributes = {}, kept = { n: 0 }): OtlpAttributes {
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     if (tag >>> 3 !== field || (tag & 7) !== 2) {
       w.skip(tag & 7);
       continue;
@@ -197,7 +203,7 @@ export function keyValue(kv: Wire, ctx: Ctx, depth: number, counter: { dropped: 
   let value: OtlpValue = null;
   let skipped = false;
   while (kv.pos < kv.end) {
-    const tag = kv.varint();
+    const tag = kv.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) key = kv.string();
     else if (f === 2 && (tag & 7) === 2) {
@@ -226,7 +232,7 @@ export function resource(w: Wire, ctx: Ctx): OtlpResource {
   const kept = { n: 0 };
   let declared = 0;
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) keyValue(w.sub(), ctx, 0, counter, attrs, kept);
     else if (f === 2 && (tag & 7) === 0) declared = w.varint();
@@ -246,7 +252,7 @@ export function scope(w: Wire, ctx: Ctx): OtlpScope {
   let name = '';
   let version = '';
   while (w.pos < w.end) {
-    const tag = w.varint();
+    const tag = w.tag();
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) name = w.string();
     else if (f === 2 && (tag & 7) === 2) version = w.string();
