@@ -55,8 +55,9 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
     };
   }
   if (encoding === 'protobuf') {
-    const request = await decodeOtlpRequest(signal, body, 'protobuf', limits);
-    return { request, rejected: 0, droppedByLimits: 0, repaired: 0, lossless: false };
+    const cut = { dropped: 0 };
+    const request = await decodeOtlpRequest(signal, body, 'protobuf', limits, cut);
+    return { request, rejected: 0, droppedByLimits: cut.dropped, repaired: 0, lossless: false };
   }
   let wire: unknown;
   try {
@@ -70,14 +71,15 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload is not an object`, { hint: `send an Export${signal === 'logs' ? 'Logs' : signal === 'traces' ? 'Trace' : 'Metrics'}ServiceRequest object` });
   }
   let request: OtlpRequest;
+  const cut = { dropped: 0 };
   try {
-    request = requestFromWire(signal, wire as Record<string, unknown>, 'json', limits);
+    request = requestFromWire(signal, wire as Record<string, unknown>, 'json', limits, cut);
   } catch (e) {
     if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be decoded: ${e.message}`, { hint: 'check the payload against the OTLP/JSON encoding rules' });
   }
   const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request);
-  return { request, rejected, droppedByLimits: 0, repaired: 0, lossless: false };
+  return { request, rejected, droppedByLimits: cut.dropped, repaired: 0, lossless: false };
 }
 
 export { recordCount };

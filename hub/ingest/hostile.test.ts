@@ -110,6 +110,19 @@ describe('hub OTLP ingest under hostile input', () => {
     await stillServing();
   });
 
+  it('OTLP/JSON reports what the limits cut, as protobuf does (a 20 KB value, 300 attributes)', async () => {
+    const attributes = [
+      { key: 'agent.skill.event.id', value: { stringValue: 'evt_json_limits' } },
+      { key: 'agent.skill.trigger.source', value: { stringValue: 'x'.repeat(20_000) } },
+      ...Array.from({ length: 300 }, (_, i) => ({ key: `agent.skill.k${i}`, value: { stringValue: 'v' } })),
+    ];
+    const json = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ eventName: 'agent.skill.selected', attributes }] }] }] };
+    const res = await f.post('logs', Buffer.from(JSON.stringify(json)), { auth: u.device, encoding: 'json' });
+    assert.equal(res.status, 200);
+    const { partialSuccess } = (await res.json()) as { partialSuccess: { errorMessage: string } };
+    assert.match(partialSuccess.errorMessage, /\d+ attributes or values cut by the attribute count, length or nesting limits/);
+  });
+
   it('JSON null (or a number) where a record should be is skipped; the records beside it are stored', async () => {
     const record = (id: string) => ({ eventName: 'agent.skill.selected', attributes: [{ key: 'agent.skill.event.id', value: { stringValue: id } }] });
     const json = { resourceLogs: [null, { scopeLogs: [null, 7, { logRecords: [null, record('evt_beside_null'), 1, 'x', record('evt_beside_number')] }] }] };

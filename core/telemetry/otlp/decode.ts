@@ -3,6 +3,7 @@ import { requestFromWire } from './from-wire.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
 import { otlpTypes } from './proto-root.js';
 import type { OtlpRequest, OtlpSignal } from './types.js';
+import type { DropCounter } from './value.js';
 
 /** Body encodings of OTLP/HTTP. */
 export type OtlpEncoding = 'protobuf' | 'json';
@@ -30,7 +31,7 @@ function decodeError(signal: OtlpSignal, encoding: OtlpEncoding, e: unknown): Sf
  * shape. Throws SF_E_OTLP_DECODE for bodies that are not a valid request, including protobuf
  * nesting deep enough to exhaust the stack (protobufjs#2121).
  */
-export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, encoding: OtlpEncoding, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): Promise<OtlpRequest> {
+export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, encoding: OtlpEncoding, limits: OtlpLimits = DEFAULT_OTLP_LIMITS, totals: DropCounter = { dropped: 0 }): Promise<OtlpRequest> {
   if (body.byteLength > limits.maxBodyBytes) {
     throw new SfError('SF_E_LIMIT', `the OTLP ${signal} body has ${body.byteLength} bytes; the limit is ${limits.maxBodyBytes}`, { hint: 'send smaller batches' });
   }
@@ -49,7 +50,7 @@ export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, en
     throw decodeError(signal, encoding, e);
   }
   try {
-    return requestFromWire(signal, wire, encoding === 'protobuf' ? 'proto' : 'json', limits);
+    return requestFromWire(signal, wire, encoding === 'protobuf' ? 'proto' : 'json', limits, totals);
   } catch (e) {
     if (e instanceof RangeError) throw decodeError(signal, encoding, e);
     throw e;

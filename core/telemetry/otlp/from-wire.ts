@@ -19,10 +19,22 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 interface Ctx {
   mode: WireMode;
   limits: OtlpLimits;
+  /** everything the limits removed in the whole request */
+  totals: DropCounter;
 }
 
 function attrs(kvs: unknown, ctx: Ctx, counter: DropCounter) {
-  return attributesFromWire(arr(kvs), ctx.mode, ctx.limits, counter);
+  const before = counter.dropped;
+  const out = attributesFromWire(arr(kvs), ctx.mode, ctx.limits, counter);
+  ctx.totals.dropped += counter.dropped - before;
+  return out;
+}
+
+function value(v: unknown, ctx: Ctx, counter: DropCounter) {
+  const before = counter.dropped;
+  const out = valueFromWire(v, ctx.mode, ctx.limits, counter);
+  ctx.totals.dropped += counter.dropped - before;
+  return out;
 }
 
 function resource(w: unknown, ctx: Ctx): OtlpResource {
@@ -52,7 +64,7 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   };
   if (num(w.severityNumber)) rec.severityNumber = num(w.severityNumber);
   if (str(w.severityText)) rec.severityText = w.severityText as string;
-  if (w.body !== undefined && w.body !== null) rec.body = valueFromWire(w.body, ctx.mode, ctx.limits, c);
+  if (w.body !== undefined && w.body !== null) rec.body = value(w.body, ctx, c);
   if (num(w.flags)) rec.flags = num(w.flags);
   const traceId = idFromWire(w.traceId, 16);
   const spanId = idFromWire(w.spanId, 8);
@@ -146,9 +158,12 @@ const LISTS = {
   metrics: ['resourceMetrics', 'scopeMetrics', 'metrics'],
 } as const;
 
-/** Converts an Export<Signal>ServiceRequest wire object into the decoded request shape. */
-export function requestFromWire(signal: OtlpSignal, w: Wire, mode: WireMode, limits: OtlpLimits): OtlpRequest {
-  const ctx: Ctx = { mode, limits };
+/**
+ * Converts an Export<Signal>ServiceRequest wire object into the decoded request shape;
+ * `totals.dropped` (when given) receives the number of attributes and values the limits removed.
+ */
+export function requestFromWire(signal: OtlpSignal, w: Wire, mode: WireMode, limits: OtlpLimits, totals: DropCounter = { dropped: 0 }): OtlpRequest {
+  const ctx: Ctx = { mode, limits, totals };
   const [rKey, sKey, iKey] = LISTS[signal];
   const item = (x: Wire): unknown => (signal === 'logs' ? logRecord(x, ctx) : signal === 'traces' ? span(x, ctx) : metric(x, ctx));
   const resources: ResourceGroup<unknown>[] = arr(w[rKey]).map((r) => ({
