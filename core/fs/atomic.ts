@@ -98,6 +98,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     // cleanup is best effort: the write's own error is the one to report
     if (fd !== undefined) await closeFd(fd).catch(() => undefined);
     await unlink(tmp).catch((u: unknown) => (hasErrno(u, 'ENOENT') ? undefined : Promise.reject(e)));
+    // report the file being written, not only its temporary sibling (the message keeps both)
+    if (typeof e === 'object' && e !== null && (e as NodeJS.ErrnoException).path === tmp) (e as NodeJS.ErrnoException).path = target;
     throw e;
   }
   await fsyncDir(dirname(target));
