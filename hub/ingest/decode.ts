@@ -1,6 +1,6 @@
 import { SfError } from '../../core/errors/index.js';
 import { decodeProtobufDirect } from '../../core/telemetry/otlp/direct-decode.js';
-import { requestFromWire } from '../../core/telemetry/otlp/from-wire.js';
+import { requestFromWire, type WireTotals } from '../../core/telemetry/otlp/from-wire.js';
 import { decodeOtlpRequest, recordCount, type OtlpEncoding, type OtlpLimits, type OtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 
 /** A decoded ingest body plus what decoding alone removed (for partial_success and raw storage). */
@@ -14,6 +14,8 @@ export interface DecodedBody {
   lossless: boolean;
   /** strings whose invalid UTF-8 decoding replaced with U+FFFD */
   repaired: number;
+  /** records or spans past the per-request limit, skipped without being decoded */
+  overLimit: number;
 }
 
 const LISTS = {
@@ -51,13 +53,14 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
       rejected: d.rejectedItems,
       droppedByLimits: d.droppedByLimits,
       repaired: d.repairedStrings,
+      overLimit: d.overLimit,
       lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 && d.repairedStrings === 0,
     };
   }
   if (encoding === 'protobuf') {
     const cut = { dropped: 0 };
     const request = await decodeOtlpRequest(signal, body, 'protobuf', limits, cut);
-    return { request, rejected: 0, droppedByLimits: cut.dropped, repaired: 0, lossless: false };
+    return { request, rejected: 0, droppedByLimits: cut.dropped, repaired: 0, overLimit: 0, lossless: false };
   }
   let wire: unknown;
   try {
@@ -71,15 +74,16 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload is not an object`, { hint: `send an Export${signal === 'logs' ? 'Logs' : signal === 'traces' ? 'Trace' : 'Metrics'}ServiceRequest object` });
   }
   let request: OtlpRequest;
-  const cut = { dropped: 0 };
+  const cut: WireTotals = { dropped: 0 };
   try {
     request = requestFromWire(signal, wire as Record<string, unknown>, 'json', limits, cut);
   } catch (e) {
     if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be decoded: ${e.message}`, { hint: 'check the payload against the OTLP/JSON encoding rules' });
   }
-  const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request);
-  return { request, rejected, droppedByLimits: cut.dropped, repaired: 0, lossless: false };
+  const overLimit = cut.overLimit ?? 0;
+  const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request) - overLimit;
+  return { request, rejected, droppedByLimits: cut.dropped, repaired: 0, overLimit, lossless: false };
 }
 
 export { recordCount };

@@ -96,10 +96,10 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     maxRecords: deps.limits.maxRecordsPerRequest,
     cardinality: deps.cardinality.scope(accountId),
   });
-  const rejected = decoded.rejected + admitted.rejected;
+  const rejected = decoded.rejected + decoded.overLimit + admitted.rejected;
   const message = describe([
     [decoded.rejected, `${call.signal === 'traces' ? 'spans' : 'records'} rejected: missing or malformed trace/span id`],
-    [admitted.rejected, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
+    [admitted.rejected + decoded.overLimit, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
     [admitted.droppedContent, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
     [decoded.droppedByLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
     [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
@@ -110,7 +110,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
   const nowMs = deps.now();
   const deliveries = admitted.perResource.map((c, i) => ({
     records: c.accepted,
-    rejected: c.rejected + (i === 0 ? decoded.rejected : 0),
+    rejected: c.rejected + (i === 0 ? decoded.rejected + decoded.overLimit : 0),
     droppedContent: c.droppedContent,
     droppedLimits: i === 0 ? decoded.droppedByLimits : 0,
     foldedCardinality: c.foldedCardinality,

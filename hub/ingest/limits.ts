@@ -68,5 +68,6 @@ export function decoderLimits(limits: IngestLimits): OtlpLimits {
     maxAttributes: limits.maxAttributesPerRecord,
     maxValueDepth: limits.maxValueDepth,
     maxStringLength: limits.maxAttributeValueLength,
+    maxItems: limits.maxRecordsPerRequest,
   };
 }

@@ -65,6 +65,11 @@ describe('hub OTLP/HTTP ingest responses', () => {
     assert.match(partial!.errorMessage!, /over the 3-records-per-request limit/);
     await f.telemetry.drain();
     assert.deepEqual([...f.telemetry.reader().allEvents()].map((e) => e.eventId).sort(), records.slice(0, 3).map((r) => r.attributes['agent.skill.event.id']).sort());
+    // the same over OTLP/JSON
+    const json = await f.post('logs', await encodeOtlpRequest(logsRequest(Array.from({ length: 5 }, () => skillRecord('agent.skill.eligible'))), 'json'), { auth: u.device, encoding: 'json' });
+    const body = (await json.json()) as { partialSuccess: { rejectedLogRecords: string | number; errorMessage: string } };
+    assert.equal(Number(body.partialSuccess.rejectedLogRecords), 2);
+    assert.match(body.partialSuccess.errorMessage, /over the 3-records-per-request limit/);
   });
 
   it('answers malformed bodies with 400 and a google.rpc.Status in the request encoding', async () => {

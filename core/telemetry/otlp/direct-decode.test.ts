@@ -11,6 +11,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { SfError } from '../../errors/index.js';
 import { fixturesDir } from '../../../test-support/index.js';
 import { decodeProtobufDirect } from './direct-decode.js';
+import { DEFAULT_OTLP_LIMITS } from './limits.js';
 import { decodeOtlpRequest, encodeOtlpRequest, type OtlpLogsRequest, type OtlpTracesRequest, type OtlpValue } from './index.js';
 
 const wrap = (field: number, wt: number, b: Buffer) => Buffer.concat([varint((field << 3) | wt), varint(b.length), b]);
@@ -158,6 +159,16 @@ describe('core/telemetry/otlp direct protobuf decoder', () => {
     for (const body of cases) {
       assert.throws(() => decodeProtobufDirect('logs', body), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE', body.toString('hex'));
     }
+  });
+
+  it('skips the records after limits.maxItems without building them, and counts them', () => {
+    const body = logsBody(Array.from({ length: 5 }, (_, i) => kv('n', str(1, `r${i}`))));
+    const limits = { ...DEFAULT_OTLP_LIMITS, maxItems: 2 };
+    const d = decodeProtobufDirect('logs', body, limits);
+    assert.deepEqual(d.request.resources[0].scopes[0].items.map((r) => r.attributes.n), ['r0', 'r1']);
+    assert.equal(d.overLimit, 3);
+    assert.equal(d.wireItems, 5);
+    assert.equal(decodeProtobufDirect('logs', body).overLimit, 0);
   });
 
   it('counts spans without valid ids as rejected', () => {

@@ -25,11 +25,15 @@ export interface DirectDecodeResult<R> {
   skippedFields: number;
   /** strings whose invalid UTF-8 was replaced with U+FFFD */
   repairedStrings: number;
+  /** log records or spans after `limits.maxItems`, skipped without being decoded */
+  overLimit: number;
 }
 
 interface Counts {
   wire: number;
   rejected: number;
+  /** items after `limits.maxItems`, skipped unread */
+  over: number;
 }
 
 function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
@@ -176,7 +180,11 @@ function scopeGroup<T>(w: Wire, ctx: Ctx, item: ItemReader<T>, counts: Counts): 
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) sc = scope(w.sub(), ctx);
     else if (f === 2 && (tag & 7) === 2) {
-      counts.wire++;
+      if (counts.wire++ >= (ctx.limits.maxItems ?? Infinity)) {
+        counts.over++;
+        w.skip(2);
+        continue;
+      }
       const x = item(w.sub(), ctx);
       if (x === undefined) counts.rejected++;
       else items.push(x);
@@ -211,7 +219,7 @@ export function decodeProtobufDirect(signal: 'traces', body: Uint8Array, limits?
 export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): DirectDecodeResult<OtlpLogsRequest | OtlpTracesRequest> {
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const ctx: Ctx = { limits, dropped: 0 };
-  const counts: Counts = { wire: 0, rejected: 0 };
+  const counts: Counts = { wire: 0, rejected: 0, over: 0 };
   const item = (signal === 'logs' ? logRecord : span) as ItemReader<unknown>;
   const resources: ResourceGroup<unknown>[] = [];
   const stats = { unknown: 0, repaired: 0 };
@@ -235,5 +243,6 @@ export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array
     droppedByLimits: ctx.dropped,
     skippedFields: stats.unknown,
     repairedStrings: stats.repaired,
+    overLimit: counts.over,
   };
 }

@@ -20,7 +20,12 @@ interface Ctx {
   mode: WireMode;
   limits: OtlpLimits;
   /** everything the limits removed in the whole request */
-  totals: DropCounter;
+  totals: WireTotals;
+}
+
+/** What converting a whole request left out: values cut by the limits, items after `limits.maxItems`. */
+export interface WireTotals extends DropCounter {
+  overLimit?: number;
 }
 
 function attrs(kvs: unknown, ctx: Ctx, counter: DropCounter) {
@@ -162,10 +167,17 @@ const LISTS = {
  * Converts an Export<Signal>ServiceRequest wire object into the decoded request shape;
  * `totals.dropped` (when given) receives the number of attributes and values the limits removed.
  */
-export function requestFromWire(signal: OtlpSignal, w: Wire, mode: WireMode, limits: OtlpLimits, totals: DropCounter = { dropped: 0 }): OtlpRequest {
+export function requestFromWire(signal: OtlpSignal, w: Wire, mode: WireMode, limits: OtlpLimits, totals: WireTotals = { dropped: 0 }): OtlpRequest {
   const ctx: Ctx = { mode, limits, totals };
   const [rKey, sKey, iKey] = LISTS[signal];
-  const item = (x: Wire): unknown => (signal === 'logs' ? logRecord(x, ctx) : signal === 'traces' ? span(x, ctx) : metric(x, ctx));
+  const convert = (x: Wire): unknown => (signal === 'logs' ? logRecord(x, ctx) : signal === 'traces' ? span(x, ctx) : metric(x, ctx));
+  let seen = 0;
+  const max = signal === 'metrics' ? Infinity : (limits.maxItems ?? Infinity);
+  const item = (x: Wire): unknown => {
+    if (seen++ < max) return convert(x);
+    totals.overLimit = (totals.overLimit ?? 0) + 1;
+    return undefined;
+  };
   const resources: ResourceGroup<unknown>[] = arr(w[rKey]).map((r) => ({
     resource: resource(r.resource, ctx),
     ...(str(r.schemaUrl) ? { schemaUrl: r.schemaUrl as string } : {}),

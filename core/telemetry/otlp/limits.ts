@@ -11,6 +11,11 @@ export interface OtlpLimits {
   maxValueDepth: number;
   /** characters kept of a string value */
   maxStringLength: number;
+  /**
+   * log records or spans decoded per request (unset: all); the ones after are skipped without
+   * being built and counted (`overLimit`), so an oversized batch costs a scan, not memory
+   */
+  maxItems?: number;
 }
 
 export const DEFAULT_OTLP_LIMITS: OtlpLimits = {
