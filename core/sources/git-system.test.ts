@@ -123,6 +123,21 @@ describe('core/sources git through the system git (file:// and ssh://)', functio
     });
   });
 
+  it('refuses a checkout over the byte limit before writing it (a small pack can hold a huge blob)', async () => {
+    const src = join(root, 'big-src');
+    await mkdir(src);
+    initRepo(src);
+    await commitTree(src, { 'SKILL.md': skillMd('big'), 'zeros.bin': Buffer.alloc(2 * 1024 * 1024) }, 'big');
+    const big = join(root, 'big.git');
+    git(root, ['clone', '--quiet', '--bare', src, big]);
+    const dir = work();
+    await assert.rejects(resolveSource(`file://${big}`, { cwd: root, workDir: dir, limits: { maxGitBytes: 1024 * 1024 } }), (e) => isSfError(e, 'SF_E_LIMIT') && /would check out \d+ bytes; the limit is 1048576/.test(e.message));
+    const checkedOut = (await import('node:fs')).readdirSync(dir, { recursive: true }).map(String);
+    assert.ok(!checkedOut.some((p) => p.endsWith('zeros.bin')), 'nothing was checked out');
+    const ok = await resolveSource(`file://${big}`, { cwd: root, workDir: work() });
+    assert.equal(ok.kind, 'git');
+  });
+
   it('builds argument vectors with one allowed transport and the URL after --', () => {
     const [clone] = systemCloneCommands({ transport: 'ssh', url: 'ssh://h/r.git', ref: 'main', dest: '/d' });
     assert.deepEqual(clone, [

@@ -23,6 +23,8 @@ export interface SystemCloneRequest {
   dest: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** most bytes the checkout may write (the sum of the tree's blob sizes, checked before checkout) */
+  maxBytes?: number;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
     if (args === checkout) {
       mkdirSync(join(req.dest, '.git', 'info'), { recursive: true });
       writeFileSync(join(req.dest, '.git', 'info', 'attributes'), RAW_CHECKOUT_ATTRIBUTES);
+      if (req.maxBytes !== undefined) await assertCheckoutFits(req, shown);
     }
     let result: RunResult;
     try {
@@ -124,6 +127,27 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
   const branch = await runGit(['-C', req.dest, 'symbolic-ref', '--quiet', '--short', 'HEAD'], req.env, req.timeoutMs);
   if (head.code !== 0) throw systemGitError(head, shown, req.ref);
   return { commit: head.stdout.trim(), ref: req.ref ?? (branch.code === 0 ? branch.stdout.trim() : undefined) };
+}
+
+/**
+ * Refuses a checkout larger than `maxBytes` before writing it: a repository can hold a 1.5 GB blob
+ * of zeros that compresses to a few MB, which the transfer itself never shows.
+ */
+async function assertCheckoutFits(req: SystemCloneRequest, shown: string): Promise<void> {
+  const treeish = req.ref && isFullSha(req.ref) ? req.ref : 'HEAD';
+  const listing = await runGit(['-C', req.dest, 'ls-tree', '-r', '-l', '-z', '--full-tree', treeish], req.env, req.timeoutMs);
+  if (listing.code !== 0) return; // the checkout reports what is wrong with the ref
+  let total = 0;
+  for (const entry of listing.stdout.split('\0')) {
+    const size = /^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry);
+    if (size) total += Number(size[1]);
+  }
+  if (total > req.maxBytes!) {
+    throw new SfError('SF_E_LIMIT', `${shown} would check out ${total} bytes; the limit is ${req.maxBytes}`, {
+      hint: 'point the source at a smaller repository, or at a subpath of one with less content',
+      data: { url: shown, bytes: total, limit: req.maxBytes },
+    });
+  }
 }
 
 function systemGitError(result: RunResult, shown: string, ref?: string): SfError {

@@ -10,7 +10,7 @@ export interface SourceLimits {
   maxSkillBytes: number;
   /** largest archive accepted from a URL (bytes) */
   maxArchiveBytes: number;
-  /** most bytes read from a git smart-HTTP server in one clone */
+  /** most bytes read from a git smart-HTTP server in one clone, and most bytes a system-git checkout may write */
   maxGitBytes: number;
   /** whole-clone timeout for git (ms) */
   gitTimeoutMs: number;
