@@ -54,8 +54,17 @@ interface Planned {
   end: number;
 }
 
+/** Where one entry's local header, data and data descriptor sit in the file. */
+interface Span {
+  start: number;
+  /** end of the compressed data */
+  end: number;
+  /** the entry may be followed by a data descriptor (general purpose bit 3) */
+  descriptor: boolean;
+}
+
 /** Checks one central-directory record (and its local header) without reading its data. */
-async function plan(zip: ZipFile, e: Entry, policy: EntryPolicy): Promise<Planned | null> {
+async function plan(zip: ZipFile, e: Entry, policy: EntryPolicy, spans: Span[]): Promise<Planned | null> {
   const name = nameOf(e);
   const { limits } = policy;
   if (e.isEncrypted() || (e.generalPurposeBitFlag & 0x40) !== 0) {
@@ -63,7 +72,12 @@ async function plan(zip: ZipFile, e: Entry, policy: EntryPolicy): Promise<Planne
   }
   const kind = kindOf(e, name);
   const accepted = policy.admit({ name, kind, mode: unixMode(e) & 0o7777, size: e.uncompressedSize });
-  if (accepted === null) return null; // a "./" root directory entry
+  if (accepted === null) {
+    // a "./" root directory entry: nothing to extract, but its bytes are part of the layout
+    const root = await zip.readLocalFileHeaderPromise(e);
+    spans.push({ start: e.relativeOffsetOfLocalHeader, end: root.fileDataStart + e.compressedSize, descriptor: (e.generalPurposeBitFlag & 8) !== 0 });
+    return null;
+  }
   if (e.compressionMethod !== 0 && e.compressionMethod !== 8) {
     throw entryError('SF_E_ARCHIVE_FORMAT', name, `entry uses compression method ${e.compressionMethod}`, 'use stored (0) or deflate (8) compression');
   }
@@ -87,7 +101,59 @@ async function plan(zip: ZipFile, e: Entry, policy: EntryPolicy): Promise<Planne
     throw entryError('SF_E_ARCHIVE_MALFORMED', name, `the local header and the central directory disagree on the ${mismatch}`,
       `${MALFORMED_HINT} (tools that read the local headers would see different files)`, { problem: 'local-central-mismatch', field: mismatch });
   }
+  spans.push({ start: e.relativeOffsetOfLocalHeader, end: local.fileDataStart + e.compressedSize, descriptor: (e.generalPurposeBitFlag & 8) !== 0 });
   return { entry: e, accepted, start: e.relativeOffsetOfLocalHeader, end: local.fileDataStart + e.compressedSize };
+}
+
+/** Sizes a data descriptor can have: CRC and sizes (32- or 64-bit), with or without its signature. */
+const DESCRIPTOR_SIZES = new Set([12, 16, 20, 24]);
+
+/**
+ * The entries the central directory lists must tile the file: from offset 0, each local header
+ * right after the previous entry's data (and data descriptor), the central directory right after
+ * the last one, and nothing between the central directory's last record and its end record. A
+ * gap can hide a local entry that tools reading the local headers extract and this reader never
+ * sees; records after the declared count are an entry other readers list (a parser mismatch).
+ */
+function checkLayout(spans: Span[], centralStart: number, centralEnd: number, afterCentral: Buffer): void {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let at = 0;
+  for (const s of sorted) {
+    const gap = s.start - at;
+    const previous = sorted[sorted.indexOf(s) - 1];
+    if (gap !== 0 && !(previous?.descriptor && DESCRIPTOR_SIZES.has(gap))) {
+      throw entryError('SF_E_ARCHIVE_MALFORMED', undefined, `the zip has ${gap} bytes at offset ${at} that no central-directory entry accounts for`,
+        `${MALFORMED_HINT} (a hidden local entry would be extracted by some tools and not by others)`, { problem: 'gap' });
+    }
+    at = s.end;
+  }
+  const tail = centralStart - at;
+  if (tail !== 0 && !(sorted[sorted.length - 1]?.descriptor && DESCRIPTOR_SIZES.has(tail))) {
+    throw entryError('SF_E_ARCHIVE_MALFORMED', undefined, `the zip has ${tail} bytes before its central directory that no entry accounts for`,
+      `${MALFORMED_HINT} (a hidden local entry would be extracted by some tools and not by others)`, { problem: 'gap' });
+  }
+  // a zip64 end record may follow the records; anything else is a record beyond the declared count
+  if (afterCentral.length > 0 && afterCentral.readUInt32LE(0) !== 0x06064b50) {
+    throw entryError('SF_E_ARCHIVE_MALFORMED', undefined, `the central directory continues past the ${spans.length} entr${spans.length === 1 ? "y" : "ies"} its end record declares (at offset ${centralEnd})`,
+      `${MALFORMED_HINT} (other tools would list entries this reader does not)`, { problem: 'hidden-records' });
+  }
+}
+
+/** Up to four bytes at `offset` that sit before the end-of-central-directory record (empty when the record starts there). */
+async function bytesBeforeEnd(input: ZipInput, zip: ZipFile, offset: number): Promise<Buffer> {
+  const endRecord = zip.fileSize - 22 - zip.comment.length;
+  const length = Math.max(0, Math.min(4, endRecord - offset));
+  if (length === 0) return Buffer.alloc(0);
+  if ('buffer' in input) return input.buffer.subarray(offset, offset + length);
+  const { open } = await import('node:fs/promises');
+  const handle = await open(input.path, 'r');
+  try {
+    const out = Buffer.alloc(length);
+    await handle.read(out, 0, length, offset);
+    return out;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Overlapping entries share compressed bytes: the "overlapping files" zip-bomb construction. */
@@ -126,11 +192,16 @@ export async function readZip(input: ZipInput, policy: EntryPolicy, sink: EntryS
         'split the content, or raise limits.maxEntries if you trust the source', { limit: 'maxEntries' });
     }
     const planned: Planned[] = [];
+    const spans: Span[] = [];
+    // yauzl reads the records from the central directory's start onward (an internal cursor)
+    const cursor = zip as unknown as { readEntryCursor: number };
+    const centralStart = cursor.readEntryCursor;
     for await (const e of zip.eachEntry()) {
-      const p = await plan(zip, e, policy);
+      const p = await plan(zip, e, policy, spans);
       if (p) planned.push(p);
     }
     checkOverlaps(planned);
+    checkLayout(spans, centralStart, cursor.readEntryCursor, await bytesBeforeEnd(input, zip, cursor.readEntryCursor));
     const declared = planned.reduce((sum, p) => sum + p.entry.uncompressedSize, 0);
     if (declared > limits.ratioCheckMinBytes && declared > zip.fileSize * limits.maxCompressionRatio) {
       throw entryError('SF_E_ARCHIVE_LIMIT', undefined, `the zip inflates ${Math.round(declared / zip.fileSize)} times, over the ratio limit of ${limits.maxCompressionRatio}`,
