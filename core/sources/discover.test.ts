@@ -81,6 +81,23 @@ describe('core/sources Agent Skills discovery', () => {
     );
   });
 
+  it('says why a SKILL.md frontmatter cannot be read (broken YAML, unclosed) instead of only "no name"', () => {
+    const layout = (tree: Record<string, string>) => {
+      const dir = join(root, String(Object.keys(tree).length), Math.random().toString(36).slice(2));
+      return writeTree(dir, tree).then(() => discoverLayout(dir));
+    };
+    return Promise.all([
+      layout({ 'skills/a/SKILL.md': '---\nname: [unclosed\n---\n' }),
+      layout({ 'skills/b/SKILL.md': '---\nname: b\n' }),
+      layout({ 'skills/c/SKILL.md': '---\ndescription: no name here\n---\n' }),
+    ]).then(([broken, unclosed, nameless]) => {
+      const message = (l: ReturnType<typeof discoverLayout>) => (l.kind === 'skills' ? l.diagnostics[0]?.message : undefined) ?? '';
+      assert.match(message(broken), /skills\/a\/SKILL\.md has no readable frontmatter.*line \d+/);
+      assert.match(message(unclosed), /not closed by a "---" line/);
+      assert.match(message(nameless), /has no frontmatter "name"/);
+    });
+  });
+
   it('treats a root SKILL.md as the one skill and warns about skills below it', async () => {
     await writeTree(root, { 'SKILL.md': skillMd('top'), 'skills/inner/SKILL.md': skillMd('inner') });
     const r = await resolveSource(root, { cwd: root, workDir: join(root, '.work') });

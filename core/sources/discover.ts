@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join } from 'node:path';
 import { hasErrno, type Diagnostic } from '../errors/index.js';
 import { compareCodeUnits } from '../skit/tree.js';
-import { isSkitReadme, skillNameOf } from './frontmatter.js';
+import { isSkitReadme, skillFrontmatterProblem, skillNameOf } from './frontmatter.js';
 
 /**
  * Agent Skills discovery for trees without SKIT README frontmatter (spec "Source compatibility
@@ -104,10 +104,11 @@ function named(path: string, text: string, diagnostics: Diagnostic[]): Discovere
   const name = skillNameOf(text);
   const file = path ? `${path}/SKILL.md` : 'SKILL.md';
   if (name === undefined) {
+    const problem = skillFrontmatterProblem(text);
     diagnostics.push({
       code: 'SOURCE_SKILL_NAME_MISSING',
       severity: 'error',
-      message: `${file} has no frontmatter "name", so the skill cannot be identified`,
+      message: problem ? `${file} has no readable frontmatter, so the skill cannot be identified: ${problem}` : `${file} has no frontmatter "name", so the skill cannot be identified`,
       file,
       hint: 'start SKILL.md with a "---" YAML block that sets name: and description:',
       errorCode: 'SF_E_VALIDATION',

@@ -28,3 +28,10 @@ export function skillNameOf(text: string): string | undefined {
   const name = mapping(text)?.name;
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }
+
+/** Why a SKILL.md's frontmatter cannot be read (missing, unclosed, not YAML), or undefined when it can. */
+export function skillFrontmatterProblem(text: string): string | undefined {
+  const parsed = parseFrontmatter(text);
+  const problem = parsed.problems.find((p) => p.kind !== 'bom');
+  return problem ? `${problem.message} (line ${problem.line})` : undefined;
+}

@@ -73,6 +73,11 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
     }
   });
 
+  it('reports an empty repository as SF_E_NOT_FOUND with a hint', async () => {
+    git(root, ['init', '--quiet', '--bare', join(root, 'projects', 'empty.git')]);
+    await assert.rejects(resolveSource(`${server.origin}/empty.git`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_NOT_FOUND') && /has no commits/.test(e.message));
+  });
+
   it('refuses a repository whose tree names ".." with SF_E_UNSAFE_PATH', async () => {
     unsafeTreeRepo(join(root, 'projects', 'unsafe.git'));
     await assert.rejects(resolveSource(`${server.origin}/unsafe.git`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_UNSAFE_PATH') && /unsafe tree entry/.test(e.message) && Boolean(e.hint));

@@ -134,6 +134,12 @@ function gitHttpError(err: unknown, shown: string, ref: string | undefined, secr
       data: { url: shown },
     });
   }
+  if (e.code === 'NotFoundError' && !ref) {
+    return new SfError('SF_E_NOT_FOUND', `${shown} has no commits on its default branch (an empty repository, or HEAD names a branch that does not exist)`, {
+      hint: 'push a commit to the repository, or name an existing branch or tag after # (e.g. #main)',
+      data: { url: shown },
+    });
+  }
   if (e.code === 'NotFoundError' && ref) {
     return new SfError('SF_E_NOT_FOUND', `ref "${ref}" was not found in ${shown}`, {
       hint: 'use an existing branch, tag or full 40-hex commit after #',

@@ -123,6 +123,17 @@ describe('core/sources git through the system git (file:// and ssh://)', functio
     });
   });
 
+  it('reports an empty repository, or a HEAD naming a missing branch, as SF_E_NOT_FOUND with a hint', async () => {
+    const empty = join(root, 'empty.git');
+    git(root, ['init', '--quiet', '--bare', empty]);
+    const dangling = join(root, 'dangling.git');
+    git(root, ['clone', '--quiet', '--bare', bare, dangling]);
+    git(dangling, ['symbolic-ref', 'HEAD', 'refs/heads/nope']);
+    for (const repo of [empty, dangling]) {
+      await assert.rejects(resolveSource(`file://${repo}`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_NOT_FOUND') && /has no commits on its default branch/.test(e.message) && /#main/.test(e.hint ?? ''), repo);
+    }
+  });
+
   it('refuses a checkout over the byte limit before writing it (a small pack can hold a huge blob)', async () => {
     const src = join(root, 'big-src');
     await mkdir(src);

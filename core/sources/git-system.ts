@@ -167,6 +167,12 @@ function systemGitError(result: RunResult, shown: string, ref?: string): SfError
       data: { url: shown, ref, stderr },
     });
   }
+  if (!ref && /ambiguous argument 'HEAD'|unknown revision|does not have any commits|empty repository/i.test(result.stderr)) {
+    return new SfError('SF_E_NOT_FOUND', `${shown} has no commits on its default branch (an empty repository, or HEAD names a branch that does not exist)`, {
+      hint: 'push a commit to the repository, or name an existing branch or tag after # (e.g. #main)',
+      data: { url: shown, stderr },
+    });
+  }
   if (/does not appear to be a git repository|repository .* does not exist|not found/i.test(result.stderr)) {
     return new SfError('SF_E_NOT_FOUND', `no git repository at ${shown}: ${stderr}`, { data: { url: shown, stderr } });
   }
