@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '../../test-support/index.js';
+import { sourceFiles } from '../../test-support/source-files.js';
 import { ERROR_CODES, exitCodeFor, httpStatusFor, type ErrorCode } from './codes.js';
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'node_modules' && e.name !== 'generated') out.push(...(await sourceFiles(p)));
-    else if (e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) out.push(p);
-  }
-  return out;
-}
 
 describe('error code registry (core/errors/codes.ts)', () => {
   it('every registered code is raised somewhere, and every code raised is registered', async () => {

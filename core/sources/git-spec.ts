@@ -132,7 +132,9 @@ function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; 
   const scheme = parsed.protocol.toLowerCase();
   if (scheme === 'file:') {
     if (parsed.hostname && parsed.hostname !== 'localhost') {
-      throw new SfError('SF_E_SOURCE', `file URL ${shown} names a host; only local file:///path URLs are supported`);
+      throw new SfError('SF_E_SOURCE', `file URL ${shown} names a host; only local file:///path URLs are supported`, {
+        hint: 'write file:///absolute/path/to/repo (three slashes), or use ssh:// for a repository on another machine',
+      });
     }
     const base = `file://${parsed.pathname.replace(/\/+$/, '')}`;
     return { transport: 'file', cloneUrl: base, base: prefix + base };

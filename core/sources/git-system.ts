@@ -174,7 +174,10 @@ function systemGitError(result: RunResult, shown: string, ref?: string): SfError
     });
   }
   if (/does not appear to be a git repository|repository .* does not exist|not found/i.test(result.stderr)) {
-    return new SfError('SF_E_NOT_FOUND', `no git repository at ${shown}: ${stderr}`, { data: { url: shown, stderr } });
+    return new SfError('SF_E_NOT_FOUND', `no git repository at ${shown}: ${stderr}`, {
+      hint: 'check the repository path or URL (a file:// URL names a directory holding a git repository, bare or not)',
+      data: { url: shown, stderr },
+    });
   }
   return new SfError('SF_E_GIT', `git could not fetch ${shown}: ${stderr}`, {
     hint: 'check the URL, your ssh keys (ssh-add -l) and that the host is reachable',

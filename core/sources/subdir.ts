@@ -22,6 +22,7 @@ export async function subdirOf(root: string, subpath: string | undefined, shown:
   const rel = relative(await realpath(root), real);
   if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) {
     throw new SfError('SF_E_UNSAFE_PATH', `subpath "${subpath}" in ${shown} leads outside the repository through a symlink`, {
+      hint: 'name a real directory of the repository after the ":" (not a symbolic link)',
       data: { subpath },
     });
   }

@@ -44,7 +44,10 @@ export function activationSpan(input: ActivationSpanInput): OtlpSpan {
   if (!isTraceId(input.traceId) || isGitAiId(input.traceId)) problems.push('invalid trace id');
   if (!isSpanId(input.spanId)) problems.push('invalid span id');
   if (problems.length) {
-    throw new SfError('SF_E_TELEMETRY_EVENT', `activation span breaks the semantic convention: ${problems.join('; ')}`, { data: { problems } });
+    throw new SfError('SF_E_TELEMETRY_EVENT', `activation span breaks the semantic convention: ${problems.join('; ')}`, {
+      hint: 'fix the normalizer, or add the attribute to span.agent.skill.activation in schemas/semconv/spans.yaml and run `npm run gen`',
+      data: { problems },
+    });
   }
   const name = ACTIVATION.nameTemplate.replace('{agent.skill.name}', String(attrs['agent.skill.name']));
   const span: OtlpSpan = {

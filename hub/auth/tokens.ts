@@ -51,7 +51,9 @@ export function issueToken(store: TokenStore, input: IssueTokenInput): { secret:
 /** Revokes `tokenId` and issues a replacement with the same user, kind, name and scopes. */
 export function rotateToken(store: TokenStore, tokenId: string): { secret: string; record: TokenRecord } {
   const old = store.get(tokenId);
-  if (!old || old.revokedAt) throw new SfError('SF_E_NOT_FOUND', `token ${tokenId} does not exist or is revoked`);
+  if (!old || old.revokedAt) throw new SfError('SF_E_NOT_FOUND', `token ${tokenId} does not exist or is revoked`, {
+    hint: 'list your tokens with GET /api/v1/tokens; a revoked token cannot be rotated, create a new one with POST /api/v1/tokens',
+  });
   const next = issueToken(store, { userId: old.userId, kind: old.kind, name: old.name, scopes: old.scopes, rotatedFrom: old.id });
   store.revoke(old.id, new Date().toISOString());
   return next;

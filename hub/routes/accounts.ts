@@ -38,7 +38,9 @@ export const accountRoutes = new Hono<HubEnv>()
   })
   .post('/api/v1/tokens', async (c) => {
     const p = c.get('principal');
-    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required to create credentials');
+    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required to create credentials', {
+      hint: 'send Authorization: Bearer <personal access token>; device credentials cannot create tokens',
+    });
     const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c);
     const kind: CredentialKind = body.kind === 'device' ? 'device' : 'pat';
     const scopes = (Array.isArray(body.scopes) ? body.scopes : kind === 'device' ? ['telemetry:write'] : []) as Scope[];
@@ -46,13 +48,17 @@ export const accountRoutes = new Hono<HubEnv>()
     const isAdmin = p.scopes.has('admin');
     const missing = scopes.filter((s) => !p.scopes.has(s));
     if (!isAdmin && missing.length) {
-      throw new SfError('SF_E_FORBIDDEN', `cannot grant scopes this credential does not hold: ${missing.join(', ')}`);
+      throw new SfError('SF_E_FORBIDDEN', `cannot grant scopes this credential does not hold: ${missing.join(', ')}`, {
+        hint: `request only scopes your token holds (${[...p.scopes].sort().join(', ') || 'none'}), or use an admin token`,
+      });
     }
     let userId = p.user.id;
     if (typeof body.userLogin === 'string') {
-      if (!isAdmin) throw new SfError('SF_E_FORBIDDEN', 'only admins can issue credentials for other users');
+      if (!isAdmin) throw new SfError('SF_E_FORBIDDEN', 'only admins can issue credentials for other users', { hint: 'leave out userLogin to issue a credential for yourself, or use an admin token' });
       const owner = c.get('storage').accounts.findOwner(body.userLogin);
-      if (owner?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${body.userLogin} does not exist`);
+      if (owner?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${body.userLogin} does not exist`, {
+        hint: 'check the login; create the user with POST /api/v1/users or `sf hub admin create-user <login>`',
+      });
       userId = owner.id;
     }
     const name = typeof body.name === 'string' && body.name.length <= 100 ? body.name : kind === 'device' ? 'device' : 'token';
@@ -62,15 +68,17 @@ export const accountRoutes = new Hono<HubEnv>()
   .post('/api/v1/tokens/:id/rotate', (c) => {
     const p = requireScope(c, 'registry:read');
     const t = c.get('storage').tokens.get(c.req.param('id'));
-    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token');
+    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token', { hint: 'list your tokens and their ids with GET /api/v1/tokens' });
     const { secret, record } = rotateToken(c.get('storage').tokens, t.id);
     return c.json({ token: secret, ...publicToken(record) }, 201);
   })
   .delete('/api/v1/tokens/:id', (c) => {
     const p = c.get('principal');
-    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required');
+    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required', {
+      hint: 'send Authorization: Bearer <personal access token>; device credentials cannot revoke tokens',
+    });
     const t = c.get('storage').tokens.get(c.req.param('id'));
-    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token');
+    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token', { hint: 'list your tokens and their ids with GET /api/v1/tokens' });
     return c.json(publicToken(c.get('storage').tokens.revoke(t.id, new Date().toISOString())!));
   })
   .post('/api/v1/orgs', async (c) => {
@@ -97,9 +105,13 @@ function membershipTarget(c: Context<HubEnv>) {
   const p = requireScope(c, 'registry:write');
   const { accounts } = c.get('storage');
   const org = accounts.findOwner(c.req.param('org') ?? '');
-  if (org?.kind !== 'org' || roleOnOwner(accounts, p, org.login) !== 'owner') throw new SfError('SF_E_NOT_FOUND', 'no such organization');
+  if (org?.kind !== 'org' || roleOnOwner(accounts, p, org.login) !== 'owner') throw new SfError('SF_E_NOT_FOUND', 'no such organization', {
+    hint: 'check the organization login; only its owners can change its members',
+  });
   const login = c.req.param('login') ?? '';
   const member = accounts.findOwner(login);
-  if (member?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${login} does not exist`);
+  if (member?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${login} does not exist`, {
+    hint: 'check the login; a hub admin creates users with POST /api/v1/users or `sf hub admin create-user <login>`',
+  });
   return { accounts, org, member };
 }

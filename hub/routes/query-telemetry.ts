@@ -24,14 +24,14 @@ function timeParam(c: Context, name: string, fallback: number): number {
 function window(c: Context, now: number, defaultDays: number): { fromMs: number; toMs: number } {
   const toMs = timeParam(c, 'to', now + DAY_MS);
   const fromMs = timeParam(c, 'from', toMs - defaultDays * DAY_MS);
-  if (fromMs > toMs) throw new SfError('SF_E_USAGE', 'from is after to');
+  if (fromMs > toMs) throw new SfError('SF_E_USAGE', 'from is after to', { hint: 'swap the values, or give a from earlier than to' });
   return { fromMs, toMs };
 }
 
 function intParam(c: Context, name: string, fallback: number, max: number): number {
   const v = c.req.query(name);
   if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw new SfError('SF_E_USAGE', `${name} must be a positive integer`);
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new SfError('SF_E_USAGE', `${name} must be a positive integer`, { hint: `e.g. ${name}=100 (at most ${max})` });
   return Math.min(Number(v), max);
 }
 
@@ -46,7 +46,9 @@ const ID = /^[\x21-\x7e]{1,128}$/;
 /** A path parameter used in storage keys: printable ASCII, bounded (anything else cannot exist). */
 function idParam(c: Context, name: string): string {
   const v = c.req.param(name) ?? '';
-  if (!ID.test(v)) throw new SfError('SF_E_NOT_FOUND', `no ${name} ${JSON.stringify(v.slice(0, 40))}`);
+  if (!ID.test(v)) throw new SfError('SF_E_NOT_FOUND', `no ${name} ${JSON.stringify(v.slice(0, 40))}`, {
+    hint: `check the ${name} in the URL: ids are 1-128 printable ASCII characters without spaces`,
+  });
   return v;
 }
 
@@ -108,7 +110,9 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
   app.get('/api/v1/telemetry/events/:id', (c) => {
     const user = queryAccount(c);
     const row = telemetry.reader().getEvent(user.id, idParam(c, 'id'));
-    if (!row) throw new SfError('SF_E_NOT_FOUND', `no event ${idParam(c, 'id')}`);
+    if (!row) throw new SfError('SF_E_NOT_FOUND', `no event ${idParam(c, 'id')}`, {
+      hint: 'use an eventId from a timeline or evidence response of the same account (GET /api/v1/telemetry/repositories/<repo>/timeline)',
+    });
     return c.json(row);
   });
   return app;

@@ -6,7 +6,7 @@ const MAX_JSON_BYTES = 64 * 1024;
 /** Reads a small JSON object body, with a clear error for anything else. */
 export async function readJson<T extends object>(c: Context): Promise<T> {
   const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new SfError('SF_E_LIMIT', `JSON body over ${MAX_JSON_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new SfError('SF_E_LIMIT', `JSON body over ${MAX_JSON_BYTES} bytes`, { hint: `send a smaller JSON object (at most ${MAX_JSON_BYTES} bytes)` });
   if (text.trim() === '') return {} as T;
   try {
     const value = JSON.parse(text);

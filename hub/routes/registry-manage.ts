@@ -15,7 +15,9 @@ type FlagInput = Record<string, unknown> | null | undefined;
 
 const text = (v: unknown, field: string, max: number): string => {
   if (typeof v !== 'string' || v.trim() === '' || v.length > max) {
-    throw new SfError('SF_E_USAGE', `${field} must be a non-empty string of at most ${max} characters`);
+    throw new SfError('SF_E_USAGE', `${field} must be a non-empty string of at most ${max} characters`, {
+      hint: `send ${field} as a JSON string of 1-${max} characters`,
+    });
   }
   return v;
 };
@@ -23,7 +25,9 @@ const text = (v: unknown, field: string, max: number): string => {
 const replacementOf = (v: unknown): string | undefined => {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string' || !/^[a-z0-9-]+\/[a-z0-9-]+(@[0-9A-Za-z.-]+)?$/.test(v)) {
-    throw new SfError('SF_E_USAGE', 'replacement must be owner/name or owner/name@version');
+    throw new SfError('SF_E_USAGE', 'replacement must be owner/name or owner/name@version', {
+      hint: 'e.g. "replacement": "acme/new-kit" or "acme/new-kit@2.0.0" (lowercase), or leave it out',
+    });
   }
   return v;
 };
@@ -72,7 +76,7 @@ export const registryManageRoutes = new Hono<HubEnv>()
     const body = await readJson<Record<string, unknown>>(c);
     const next: SkitRecord = { ...skit };
     if (body.visibility !== undefined) {
-      if (!VISIBILITIES.includes(body.visibility as Visibility)) throw new SfError('SF_E_USAGE', `visibility must be one of ${VISIBILITIES.join(', ')}`);
+      if (!VISIBILITIES.includes(body.visibility as Visibility)) throw new SfError('SF_E_USAGE', `visibility must be one of ${VISIBILITIES.join(', ')}`, { hint: 'e.g. {"visibility": "unlisted"}' });
       next.visibility = body.visibility as Visibility;
     }
     if (body.description !== undefined) next.description = body.description === null ? '' : text(body.description, 'description', 1024);
@@ -88,7 +92,7 @@ export const registryManageRoutes = new Hono<HubEnv>()
     const storage = c.get('storage');
     const version = c.req.param('version');
     const release = isVersion(version) ? storage.registry.getRelease(skit.id, version) : undefined;
-    if (!release) throw new SfError('SF_E_NOT_FOUND', `release ${version} of ${skit.id} not found`);
+    if (!release) throw new SfError('SF_E_NOT_FOUND', `release ${version} of ${skit.id} not found`, { hint: `list the releases with GET /api/v1/skits/${skit.id}/releases` });
     const body = await readJson<Record<string, unknown>>(c);
     const updated = storage.registry.updateReleaseFlags(skit.id, release.version, {
       deprecated: deprecationOf(flagBody(body.deprecated, 'deprecated'), release.deprecated),

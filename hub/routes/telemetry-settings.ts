@@ -13,7 +13,9 @@ const FINGERPRINT = /^[A-Za-z0-9_:.-]{8,128}$/;
 /** The :id of a repository route; anything that is not a repository id cannot exist. */
 function repoParam(c: Context): string {
   const id = c.req.param('id') ?? '';
-  if (!/^repo_[A-Za-z0-9]{1,64}$/.test(id)) throw new SfError('SF_E_NOT_FOUND', `no repository ${JSON.stringify(id.slice(0, 40))}`);
+  if (!/^repo_[A-Za-z0-9]{1,64}$/.test(id)) throw new SfError('SF_E_NOT_FOUND', `no repository ${JSON.stringify(id.slice(0, 40))}`, {
+    hint: 'use a repo_... id from GET /api/v1/telemetry/accounts/<login>/repositories',
+  });
   return id;
 }
 const NAME = /^[\x20-\x7e]{1,200}$/;
@@ -30,7 +32,7 @@ function parseFingerprints(v: unknown): string[] {
 }
 
 function parseName(v: unknown): string {
-  if (typeof v !== 'string' || !NAME.test(v)) throw new SfError('SF_E_USAGE', 'name must be 1-200 printable characters');
+  if (typeof v !== 'string' || !NAME.test(v)) throw new SfError('SF_E_USAGE', 'name must be 1-200 printable characters', { hint: 'send a name of printable ASCII, e.g. "acme/app"' });
   return v;
 }
 
@@ -54,12 +56,12 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
     const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c);
     const next = { ...current(c, user.id), updatedAt: new Date(telemetry.now()).toISOString() };
     if (body.contentCollection !== undefined) {
-      if (typeof body.contentCollection !== 'boolean') throw new SfError('SF_E_USAGE', 'contentCollection must be true or false');
+      if (typeof body.contentCollection !== 'boolean') throw new SfError('SF_E_USAGE', 'contentCollection must be true or false', { hint: 'send a JSON boolean, e.g. {"contentCollection": true}' });
       next.contentCollection = body.contentCollection;
     }
     if (body.retentionTier !== undefined) {
-      if (body.retentionTier !== 'free' && body.retentionTier !== 'paid') throw new SfError('SF_E_USAGE', 'retentionTier must be "free" or "paid"');
-      if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'only a hub admin can change the retention tier');
+      if (body.retentionTier !== 'free' && body.retentionTier !== 'paid') throw new SfError('SF_E_USAGE', 'retentionTier must be "free" or "paid"', { hint: 'e.g. {"retentionTier": "paid"}' });
+      if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'only a hub admin can change the retention tier', { hint: 'leave out retentionTier, or ask a hub admin to change it' });
       next.retentionTier = body.retentionTier;
     }
     c.get('storage').telemetry.settings.put(next);
@@ -88,7 +90,11 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   app.put('/api/v1/telemetry/accounts/:login/repositories/:id', async (c) => {
     const user = accountFor(c, c.req.param('login'));
     const prev = c.get('storage').telemetry.repositories.get(user.id, repoParam(c));
-    if (!prev) throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`);
+    if (!prev) {
+      throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`, {
+        hint: `list linked repositories with GET /api/v1/telemetry/accounts/${user.login}/repositories`,
+      });
+    }
     const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
     const next: RepositoryLink = {
       ...prev,
@@ -102,18 +108,20 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   app.delete('/api/v1/telemetry/accounts/:login/repositories/:id', (c) => {
     const user = accountFor(c, c.req.param('login'));
     if (!c.get('storage').telemetry.repositories.remove(user.id, repoParam(c))) {
-      throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`);
+      throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`, {
+        hint: `list linked repositories with GET /api/v1/telemetry/accounts/${user.login}/repositories`,
+      });
     }
     return c.body(null, 204);
   });
 
   app.post('/api/v1/telemetry/admin/rebuild', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'rebuilding projections needs an admin token');
+    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'rebuilding projections needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
     return c.json(await telemetry.rebuild());
   });
 
   app.post('/api/v1/telemetry/admin/sweep', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token');
+    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
     return c.json(await telemetry.sweep());
   });
   return app;

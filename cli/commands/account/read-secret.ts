@@ -27,7 +27,7 @@ export async function readSecret(prompt: string): Promise<string> {
           if (ch === '\u0003') {
             stdin.off('data', onData);
             process.stderr.write('\n');
-            return reject(new SfError('SF_E_USAGE', 'cancelled'));
+            return reject(new SfError('SF_E_USAGE', 'cancelled', { hint: 'run the command again and enter the token, or pipe it on stdin or set SF_HUB_TOKEN' }));
           }
           if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
           else value += ch;

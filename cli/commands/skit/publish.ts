@@ -26,7 +26,7 @@ export const publishCommand = command({
   },
   handler: async (a) => {
     if (a.visibility !== undefined && !VISIBILITIES.includes(a.visibility)) {
-      throw new SfError('SF_E_USAGE', `--visibility must be one of ${VISIBILITIES.join(', ')}`);
+      throw new SfError('SF_E_USAGE', `--visibility must be one of ${VISIBILITIES.join(', ')}`, { hint: 'e.g. --visibility public, or leave it out to keep the current visibility' });
     }
     const { parseSemver } = await import('../../../core/skit/semver.js');
     if (!parseSemver(a.version)) throw new SfError('SF_E_USAGE', `--version "${a.version}" is not semver x.y.z[-pre]`, { hint: 'e.g. --version 1.0.0' });
@@ -57,7 +57,9 @@ export const publishCommand = command({
     const { hashSkit } = await import('../../../core/skit/hash.js');
     const { packTree } = await import('../../../core/archive/index.js');
     const { HubClient, parseSkitRef } = await import('../../../core/hub-client/index.js');
-    if (!parseSkitRef(id) || id.includes('@')) throw new SfError('SF_E_USAGE', `"${id}" is not owner/name`);
+    if (!parseSkitRef(id) || id.includes('@')) throw new SfError('SF_E_USAGE', `"${id}" is not owner/name`, {
+      hint: `owner and name are 1-64 lowercase letters, digits and inner hyphens, e.g. acme/review-kit; fix ${layout.provisional ? '--id' : 'the id in README.md'}`,
+    });
     const hashes = await hashSkit(root, { ...layout, id });
     const archive = await packTree(root, layout.files);
     const query = a.visibility ? `?visibility=${a.visibility}` : '';

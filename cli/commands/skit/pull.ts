@@ -24,7 +24,7 @@ export const pullCommand = command({
     const { HubClient, fetchRelease, downloadRelease, parseSkitRef } = await import('../../../core/hub-client/index.js');
     const ref = parseSkitRef(a.ref);
     if (!ref) throw new SfError('SF_E_USAGE', `"${a.ref}" is not owner/name[@version]`, { hint: 'e.g. sf skit pull acme/kit@1.0.0' });
-    if (a.version && ref.version && a.version !== ref.version) throw new SfError('SF_E_USAGE', `both @${ref.version} and --version ${a.version} given`);
+    if (a.version && ref.version && a.version !== ref.version) throw new SfError('SF_E_USAGE', `both @${ref.version} and --version ${a.version} given`, { hint: `give the version once: sf skit pull ${ref.id}@${a.version} or sf skit pull ${ref.id} --version ${a.version}` });
     const client = new HubClient(await hubTargetFor(a.hub, false));
     const release = await fetchRelease(client, ref.id, a.version ?? ref.version);
     const dest = resolve(a.out ?? ref.id.split('/')[1]);

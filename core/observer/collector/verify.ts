@@ -62,7 +62,7 @@ export async function installCollectorFromArchive(archivePath: string, binDir: s
   try {
     const result = await unpackArchive(archivePath, staging);
     const exe = platform.startsWith('windows') ? 'otelcol-contrib.exe' : 'otelcol-contrib';
-    if (!result.files.some((f) => f.path === exe)) throw new SfError('SF_E_ARCHIVE_MALFORMED', `${archivePath} holds no ${exe}`, { location: { file: archivePath } });
+    if (!result.files.some((f) => f.path === exe)) throw new SfError('SF_E_ARCHIVE_MALFORMED', `${archivePath} holds no ${exe}`, { location: { file: archivePath }, hint: `pass the official otelcol-contrib ${manifest.version} release archive for ${platform} to --collector-archive` });
     await mkdir(binDir, { recursive: true });
     const binary = join(binDir, exe);
     await rm(binary, { force: true });

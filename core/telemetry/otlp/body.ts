@@ -18,6 +18,9 @@ export function decompressBody(raw: Uint8Array, contentEncoding: string | undefi
     if (e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new SfError('SF_E_LIMIT', `the decompressed OTLP body exceeds ${maxBytes} bytes`, { hint: 'send smaller batches' });
     }
-    throw new SfError('SF_E_OTLP_DECODE', `the ${enc} body could not be decompressed: ${(e as Error).message}`, { cause: e });
+    throw new SfError('SF_E_OTLP_DECODE', `the ${enc} body could not be decompressed: ${(e as Error).message}`, {
+      hint: `send a complete ${enc} stream that matches Content-Encoding, or drop the header and send the body uncompressed`,
+      cause: e,
+    });
   }
 }

@@ -59,7 +59,7 @@ class LmdbAccounts implements AccountStore {
   setOrgMember(orgId: string, userId: string, role: OrgRole | null): OrgRecord {
     return this.root.transactionSync(() => {
       const org = this.orgs.get(orgId);
-      if (!org) throw new SfError('SF_E_NOT_FOUND', `organization ${orgId} does not exist`);
+      if (!org) throw new SfError('SF_E_NOT_FOUND', `organization ${orgId} does not exist`, { hint: 'check the organization; create it with POST /api/v1/orgs' });
       const members = org.members.filter((m) => m.userId !== userId);
       if (role) members.push({ userId, role });
       if (!members.some((m) => m.role === 'owner')) {
