@@ -22,22 +22,32 @@ run list skit list --json
 ls -A "$SF_HOME/store" > "$OUT/store.ls"
 `;
 
+
+/**
+ * Runs `script` (SCRIPT with its size and flags) in a private user and mount namespace over a new
+ * sandbox whose kit is `kit`; null when user namespaces are not available here.
+ */
+async function runFull(tmp: string, kit: Record<string, string>, script: string): Promise<((name: string) => Promise<string>) | null> {
+  const mountPoint = join(tmp, 'home');
+  const project = join(tmp, 'project');
+  const out = join(tmp, 'out');
+  for (const dir of [mountPoint, join(project, '.git'), join(project, '.claude'), out]) await mkdir(dir, { recursive: true });
+  await writeTree(join(tmp, 'kit'), kit);
+  const env = { ...process.env, SF_HOME_MOUNT: mountPoint, HOME: mountPoint, SF_HOME: join(mountPoint, '.sf'), PROJECT: project, KIT: join(tmp, 'kit'), OUT: out, SF: sfBin, NO_COLOR: '1' };
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { env, encoding: 'utf8' });
+  if (r.error || r.status === 99) return null;
+  assert.equal(r.status, 0, r.stderr);
+  return (name) => readFile(join(out, name), 'utf8');
+}
+
 describe('sf add skit on a full disk', () => {
   it('fails with SF_E_DISK_FULL (exit 6) and a hint, leaves no release behind, and doctor --fix recovers', async function () {
     this.timeout(60_000);
     const tmp = await tempDir('sf-disk-full-');
     try {
-      const mountPoint = join(tmp.path, 'home');
+      const read = await runFull(tmp.path, { ...kitTree(), 'skills/review/references/big.md': randomBytes(384 * 1024).toString('base64') }, SCRIPT);
+      if (!read) this.skip(); // no user namespaces here: nothing to learn
       const project = join(tmp.path, 'project');
-      const kit = join(tmp.path, 'kit');
-      const out = join(tmp.path, 'out');
-      for (const dir of [mountPoint, join(project, '.git'), join(project, '.claude'), out]) await mkdir(dir, { recursive: true });
-      await writeTree(kit, { ...kitTree(), 'skills/review/references/big.md': randomBytes(384 * 1024).toString('base64') });
-      const env = { ...process.env, SF_HOME_MOUNT: mountPoint, HOME: mountPoint, SF_HOME: join(mountPoint, '.sf'), PROJECT: project, KIT: kit, OUT: out, SF: sfBin, NO_COLOR: '1' };
-      const r = spawnSync('unshare', ['-rm', 'sh', '-c', SCRIPT], { env, encoding: 'utf8' });
-      if (r.error || r.status === 99) this.skip(); // no user namespaces here: nothing to learn
-      assert.equal(r.status, 0, r.stderr);
-      const read = (name: string) => readFile(join(out, name), 'utf8');
 
       assert.equal((await read('add.code')).trim(), '6');
       const addErr = await read('add.err');
@@ -59,20 +69,12 @@ describe('sf add skit on a full disk', () => {
     this.timeout(60_000);
     const tmp = await tempDir('sf-disk-full-lmdb-');
     try {
-      const mountPoint = join(tmp.path, 'home');
-      const project = join(tmp.path, 'project');
-      const kit = join(tmp.path, 'kit');
-      const out = join(tmp.path, 'out');
-      for (const dir of [mountPoint, join(project, '.git'), join(project, '.claude'), out]) await mkdir(dir, { recursive: true });
-      await writeTree(kit, kitTree());
       // 32 KiB: too small for the library's first commit, which comes before any store file
       const script = SCRIPT.replace('size=256k', 'size=32k').replace('--agent claude-code --yes', '--agent claude-code --yes --json');
-      const env = { ...process.env, SF_HOME_MOUNT: mountPoint, HOME: mountPoint, SF_HOME: join(mountPoint, '.sf'), PROJECT: project, KIT: kit, OUT: out, SF: sfBin, NO_COLOR: '1' };
-      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { env, encoding: 'utf8' });
-      if (r.error || r.status === 99) this.skip();
-      assert.equal(r.status, 0, r.stderr);
-      assert.equal((await readFile(join(out, 'add.code'), 'utf8')).trim(), '6');
-      const lines = (await readFile(join(out, 'add.err'), 'utf8')).split('\n');
+      const read = await runFull(tmp.path, kitTree(), script);
+      if (!read) this.skip();
+      assert.equal((await read('add.code')).trim(), '6');
+      const lines = (await read('add.err')).split('\n');
       // lmdb's own line (when it printed one), then the JSON error object, parseable on its own
       const start = lines.findIndex((l) => l === '{');
       assert.ok(start >= 0, lines.join('\n'));
