@@ -9,7 +9,7 @@ import { sourceFiles } from '../../test-support/source-files.js';
  * the source must pass a `hint`, except SF_E_INTERNAL (a bug in Forge, nothing for the user to fix).
  */
 
-const SCANNED_DIRS = ['core', 'cli', 'hub', 'adapters', 'git-ai'];
+const SCANNED_DIRS = ['core', 'cli', 'hub', 'adapters'];
 
 const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await']);
 
