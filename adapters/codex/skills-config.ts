@@ -100,8 +100,9 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
   }
   // a disabled skill the user's own entry already turns off exactly as Forge would (a block whose
   // marker was removed, say) needs no second entry; that entry stays the user's
-  const satisfied = (s: CodexSkillState) => users.some((e) => isDeepStrictEqual(e, entryFor(s)));
-  const wanted = new Map(desired.filter((s) => !s.enabled && !(satisfied(s) && !blocks.some((b) => b.id === s.skillId))).map((s) => [s.skillId, s]));
+  const satisfiedByUser = (s: CodexSkillState) => users.some((e) => isDeepStrictEqual(e, entryFor(s)));
+  const needsBlock = (s: CodexSkillState) => !s.enabled && (blocks.some((b) => b.id === s.skillId) || !satisfiedByUser(s));
+  const wanted = new Map(desired.filter(needsBlock).map((s) => [s.skillId, s]));
   const render = (s: CodexSkillState) => renderBlock(s.skillId, HEADER, [['path', s.skillMdPath], ['enabled', false]], eol);
   const seen = new Set<string>();
   // a managed block for a skill that is no longer disabled goes; a duplicated one keeps its first copy

@@ -118,10 +118,10 @@ const DESCRIPTOR_SIZES = new Set([12, 16, 20, 24]);
 function checkLayout(spans: Span[], centralStart: number, centralEnd: number, afterCentral: Buffer): void {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
   let at = 0;
-  for (const s of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const s = sorted[i];
     const gap = s.start - at;
-    const previous = sorted[sorted.indexOf(s) - 1];
-    if (gap !== 0 && !(previous?.descriptor && DESCRIPTOR_SIZES.has(gap))) {
+    if (gap !== 0 && !(sorted[i - 1]?.descriptor && DESCRIPTOR_SIZES.has(gap))) {
       throw entryError('SF_E_ARCHIVE_MALFORMED', undefined, `the zip has ${gap} bytes at offset ${at} that no central-directory entry accounts for`,
         `${MALFORMED_HINT} (a hidden local entry would be extracted by some tools and not by others)`, { problem: 'gap' });
     }

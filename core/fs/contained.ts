@@ -39,6 +39,16 @@ const inside = (child: string, root: string) => {
 };
 
 /**
+ * Where a write to `path`, a path inside `root`, would land when a symbolic link carries it out of
+ * `root`; undefined when it stays inside (or `path` is outside `root` to begin with).
+ */
+function escapeOf(path: string, root: string): string | undefined {
+  if (!inside(resolve(path), resolve(root))) return undefined;
+  const landing = landingPath(path);
+  return inside(landing, landingPath(root)) ? undefined : landing;
+}
+
+/**
  * Refuses (SF_E_UNSAFE_PATH) a write to `path`, a path inside the project, that a symbolic link
  * would carry out of the project: a repository can ship `.claude/skills -> ~/.ssh` or a settings
  * file linked to the user's own config, and installing into that project must not write there.
@@ -46,10 +56,8 @@ const inside = (child: string, root: string) => {
  * (a host whose config lives in the user's home, such as Codex's).
  */
 export function assertLandsInProject(path: string, projectRoot: string, what: string): void {
-  if (!inside(resolve(path), resolve(projectRoot))) return;
-  const root = landingPath(projectRoot);
-  const landing = landingPath(path);
-  if (inside(landing, root)) return;
+  const landing = escapeOf(path, projectRoot);
+  if (landing === undefined) return;
   throw new SfError('SF_E_UNSAFE_PATH', `${what} ${path} leads out of the project ${projectRoot} through a symbolic link (to ${landing}); refusing to write there`, {
     location: { file: path },
     hint: 'replace the link with a directory or file inside the project, or install for your user instead (--scope user)',
@@ -64,10 +72,8 @@ export function assertLandsInProject(path: string, projectRoot: string, what: st
  * to begin with (CODEX_HOME=/opt/...) is the user's explicit choice and passes.
  */
 export function assertLandsInHome(path: string, home: string, what: string): void {
-  if (!inside(resolve(path), resolve(home))) return;
-  const root = landingPath(home);
-  const landing = landingPath(path);
-  if (inside(landing, root)) return;
+  const landing = escapeOf(path, home);
+  if (landing === undefined) return;
   throw new SfError('SF_E_UNSAFE_PATH', `${what} ${path} is a symbolic link out of your home directory ${home} (to ${landing}); refusing to write there`, {
     location: { file: path },
     hint: 'keep the config file (or the dotfiles directory it links to) inside your home directory, or edit it yourself',
