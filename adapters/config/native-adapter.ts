@@ -58,7 +58,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
     const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
     const prevEdits = mergeEditsByFile((previous?.configEdits ?? []).filter(isManagedConfigEdit));
-    return { skillRoot, file, dests, destMap, adopt, prevEdits };
+    return { skillRoot, file, destMap, adopt, prevEdits };
   };
 
   const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
