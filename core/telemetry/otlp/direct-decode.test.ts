@@ -171,6 +171,18 @@ describe('core/telemetry/otlp direct protobuf decoder', () => {
     assert.equal(decodeProtobufDirect('logs', body).overLimit, 0);
   });
 
+  it('keeps a log record\'s span id only together with a valid trace id', () => {
+    const spanId = Buffer.from('00f067aa0ba902b7', 'hex');
+    const shortTrace = Buffer.from('4bf92f35', 'hex');
+    const body = logsBody([Buffer.concat([wrap(9, 2, shortTrace), wrap(10, 2, spanId)])]);
+    const [rec] = decodeProtobufDirect('logs', body).request.resources[0].scopes[0].items;
+    assert.equal(rec.traceId, undefined);
+    assert.equal(rec.spanId, undefined);
+    const good = logsBody([Buffer.concat([wrap(9, 2, Buffer.from('4bf92f3577b34da6a3ce929d0e0e4736', 'hex')), wrap(10, 2, spanId)])]);
+    const [ok] = decodeProtobufDirect('logs', good).request.resources[0].scopes[0].items;
+    assert.deepEqual([ok.traceId, ok.spanId], ['4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7']);
+  });
+
   it('counts spans without valid ids as rejected', () => {
     const good = Buffer.concat([str(1, Buffer.alloc(16, 1)), str(2, Buffer.alloc(8, 2)), str(5, 'ok')]);
     const zero = Buffer.concat([str(1, Buffer.alloc(16, 0)), str(2, Buffer.alloc(8, 2)), str(5, 'zero trace')]);

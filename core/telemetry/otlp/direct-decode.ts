@@ -69,8 +69,11 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   if (severity) rec.severityNumber = severity;
   if (severityText) rec.severityText = severityText;
   if (flags) rec.flags = flags;
-  if (traceId) rec.traceId = traceId;
-  if (spanId) rec.spanId = spanId;
+  // a span id means something only within its trace: without a valid trace id neither is kept
+  if (traceId) {
+    rec.traceId = traceId;
+    if (spanId) rec.spanId = spanId;
+  }
   if (eventName) rec.eventName = eventName;
   if (declared + counter.dropped) rec.droppedAttributesCount = declared + counter.dropped;
   return rec;

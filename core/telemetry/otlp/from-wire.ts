@@ -73,8 +73,11 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   if (num(w.flags)) rec.flags = num(w.flags);
   const traceId = idFromWire(w.traceId, 16);
   const spanId = idFromWire(w.spanId, 8);
-  if (traceId) rec.traceId = traceId;
-  if (spanId) rec.spanId = spanId;
+  // a span id means something only within its trace: without a valid trace id neither is kept
+  if (traceId) {
+    rec.traceId = traceId;
+    if (spanId) rec.spanId = spanId;
+  }
   if (str(w.eventName)) rec.eventName = w.eventName as string;
   const dropped = (num(w.droppedAttributesCount) ?? 0) + c.dropped;
   if (dropped) rec.droppedAttributesCount = dropped;
