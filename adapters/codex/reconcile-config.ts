@@ -19,11 +19,16 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
     const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
     const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, skits);
+    // appending after a last line without a newline adds one: remembered, so removal gives the bytes back
+    const addedFinalNewline = o.previous ? o.previous.addedFinalNewline === true : snap.text !== '' && !snap.text.endsWith('\n') && plan.managed.length > 0;
     result = {
       diagnostics: plan.diagnostics,
-      edit: plan.managed.length === 0 ? undefined : { file: o.file, backup: o.previous?.backup, format: 'toml', origin, managed: plan.managed, created: [] },
+      edit: plan.managed.length === 0 ? undefined : { file: o.file, backup: o.previous?.backup, format: 'toml', origin, managed: plan.managed, created: [], ...(addedFinalNewline ? { addedFinalNewline } : {}) },
     };
     if (plan.managed.length === 0 && origin === 'missing' && plan.text.trim() === '') return null;
+    if (plan.managed.length === 0 && addedFinalNewline && plan.text.endsWith(snap.shape.eol) && !plan.text.endsWith(snap.shape.eol + snap.shape.eol)) {
+      return plan.text.slice(0, -snap.shape.eol.length);
+    }
     return plan.text;
   }, o.dryRun);
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;

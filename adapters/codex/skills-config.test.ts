@@ -10,6 +10,8 @@ const skills = (phase: 'install' | 'remove') => phase === 'remove' ? [] : [
 const cases: GoldenCase[] = [
   { name: 'comments-and-tables', file: 'config.toml' },
   { name: 'crlf', file: 'config.toml' },
+  // CRLF and no final newline: the newline Forge adds to append its block goes again with it
+  { name: 'no-final-newline', file: 'config.toml' },
   { name: 'empty', file: 'config.toml' },
   { name: 'missing', file: 'config.toml' },
   { name: 'other-skit-block', file: 'config.toml' },

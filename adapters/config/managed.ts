@@ -31,6 +31,8 @@ export interface ManagedConfigEdit extends ConfigEdit {
   /** object paths that did not exist before Forge created them; removed again when they end up empty */
   created: string[][];
   expanded?: ExpandedValue[];
+  /** the file had no final newline and Forge added one to append its entries (taken back with the last entry) */
+  addedFinalNewline?: boolean;
 }
 
 export function isManagedConfigEdit(e: ConfigEdit): e is ManagedConfigEdit {
