@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serverOptionsFor, type ConnectionLimits } from '../core/runtime/connection-limits.js';
 import { createHubApp } from './app.js';
 import type { RegistryLimits } from './limits.js';
 import { openEmbeddedStorage } from './storage/embedded/lmdb-store.js';
@@ -15,24 +15,7 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
-/**
- * How long a client may take and how many may connect. Set explicitly (reliability-anchors #58):
- * Node's defaults keep a request that trickles its body for five minutes and a connection that
- * sends nothing for 90 s, and check them only every 30 s.
- */
-export interface ConnectionLimits {
-  /** the request line and headers must arrive within this */
-  headersTimeoutMs: number;
-  /** the whole request, body included (a release upload of the maximum size on a slow link fits) */
-  requestTimeoutMs: number;
-  /** an idle keep-alive connection is closed after this */
-  keepAliveTimeoutMs: number;
-  /** how often the timeouts above are checked */
-  checkIntervalMs: number;
-  /** open connections at once; more are refused, so idle sockets cannot use up file descriptors */
-  maxConnections: number;
-}
-
+/** The hub's connection limits: the request timeout leaves room for a release upload of the maximum size on a slow link. */
 export const HUB_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 120_000,
@@ -40,13 +23,6 @@ export const HUB_CONNECTION_LIMITS: ConnectionLimits = {
   checkIntervalMs: 1_000,
   maxConnections: 4_096,
 };
-
-const serverOptions = (l: ConnectionLimits): ServerOptions => ({
-  headersTimeout: l.headersTimeoutMs,
-  requestTimeout: l.requestTimeoutMs,
-  keepAliveTimeout: l.keepAliveTimeoutMs,
-  connectionsCheckingInterval: l.checkIntervalMs,
-});
 
 /** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
 export async function startHub(options: {
@@ -70,7 +46,7 @@ export async function startHub(options: {
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const limits = { ...HUB_CONNECTION_LIMITS, ...options.connections };
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: serverOptions(limits) }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: serverOptionsFor(limits) }, () => resolve(s));
   });
   server.maxConnections = limits.maxConnections;
   const port = (server.address() as AddressInfo).port;

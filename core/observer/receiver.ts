@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { serverOptionsFor, type ConnectionLimits } from '../runtime/connection-limits.js';
 import type { AddressInfo } from 'node:net';
 import { isSfError } from '../errors/index.js';
 import { browserRequestRefusal } from './local-only.js';
@@ -114,9 +115,24 @@ async function handleJson(req: IncomingMessage, res: ServerResponse, limits: Otl
   sendJson(res, 200, await use(items));
 }
 
+/** The receiver's connection limits: local exporters send a batch in well under a second. */
+export const RECEIVER_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 256,
+};
+
 /** Starts the receiver on `host:port` (port 0: any free port). */
-export function startReceiver(port: number, handlers: ReceiverHandlers, limits: OtlpLimits = DEFAULT_OTLP_LIMITS, host = '127.0.0.1'): Promise<Receiver> {
-  const server = createServer((req, res) => {
+export function startReceiver(
+  port: number,
+  handlers: ReceiverHandlers,
+  limits: OtlpLimits = DEFAULT_OTLP_LIMITS,
+  host = '127.0.0.1',
+  connections: ConnectionLimits = RECEIVER_CONNECTION_LIMITS,
+): Promise<Receiver> {
+  const server = createServer(serverOptionsFor(connections), (req, res) => {
     const refusal = browserRequestRefusal({ host: req.headers.host, origin: req.headers.origin }, host);
     if (refusal) return sendJson(res, refusal.status, { error: refusal.message, code: refusal.code });
     const path = (req.url ?? '/').split('?')[0];
@@ -141,7 +157,7 @@ export function startReceiver(port: number, handlers: ReceiverHandlers, limits: 
       else res.end();
     });
   });
-  server.keepAliveTimeout = 5000;
+  server.maxConnections = connections.maxConnections;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { isSfError, SfError } from '../../core/errors/index.js';
 import { tempDir } from '../../test-support/index.js';
+import { rawClient, trickleHeaders } from '../../test-support/raw-http.js';
 import { issueToken } from '../auth/tokens.js';
 import { startHub, type RunningHub } from '../serve.js';
 import { readCappedBody } from './capped-body.js';
-
-/** Opens a raw TCP connection to the hub and resolves with how it ended: the first bytes answered and when it closed. */
-function rawClient(port: number, send: (socket: Socket) => void): Promise<{ answer: string; closedAfterMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let answer = '';
-    const socket = connect(port, '127.0.0.1', () => send(socket));
-    socket.on('data', (d) => (answer += d.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve({ answer, closedAfterMs: Date.now() - started }));
-    setTimeout(() => reject(new Error('the hub kept the connection open')), 10_000).unref();
-  });
-}
 
 describe('hub connection limits (slowloris, stalled bodies, memory of bodies in flight)', () => {
   let tmp: { path: string; cleanup: () => Promise<void> };
@@ -33,11 +20,7 @@ describe('hub connection limits (slowloris, stalled bodies, memory of bodies in 
 
   it('closes a connection that trickles its headers once the header timeout passes', async function () {
     this.timeout(15_000);
-    const { answer, closedAfterMs } = await rawClient(hub.port, (s) => {
-      s.write('POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-      const drip = setInterval(() => s.writable && s.write('X-A: b\r\n'), 100);
-      s.on('close', () => clearInterval(drip));
-    });
+    const { answer, closedAfterMs } = await rawClient(hub.port, (s) => trickleHeaders(s));
     assert.ok(closedAfterMs < 4_000, `closed after ${closedAfterMs} ms`);
     assert.match(answer, /^HTTP\/1\.1 408/);
   });
