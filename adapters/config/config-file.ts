@@ -17,6 +17,14 @@ export interface ConfigSnapshot {
 /** Reads `file`; a missing file is an empty snapshot with `exists: false`. Synchronous: config files are small. */
 export function readConfig(file: string): ConfigSnapshot {
   let bytes: Buffer | null = null;
+  // a device, FIFO or socket (perhaps behind a symlink) would hang the read or be replaced by a file
+  const kind = statSync(file, { throwIfNoEntry: false });
+  if (kind && !kind.isFile() && !kind.isDirectory()) {
+    throw new SfError('SF_E_CONFIG', `${file} is not a regular file (a device, FIFO or socket)`, {
+      location: { file },
+      hint: 'point the host at a regular config file (check where a symbolic link there leads); nothing was changed',
+    });
+  }
   try {
     bytes = readFileSync(file);
   } catch (e) {

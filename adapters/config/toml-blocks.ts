@@ -36,6 +36,14 @@ export function parseTomlConfig(text: string, file: string): Record<string, unkn
   try {
     return plain(parse(text));
   } catch (e) {
+    // a table header or value nested thousands deep overflows the parser or the copy
+    if (e instanceof RangeError) {
+      throw new SfError('SF_E_CONFIG', `${file}: nested too deeply to read; Forge will not edit it`, {
+        location: { file },
+        hint: 'fix the file (a config is a few levels deep) or move it away, then run the command again; the file was not changed',
+        cause: e,
+      });
+    }
     if (!(e instanceof TomlError)) throw e;
     const reason = e.message.split('\n')[0].replace(/^Invalid TOML document: /, '');
     throw new SfError('SF_E_CONFIG', `${file}:${e.line}:${e.column}: ${reason}; Forge will not edit a config file it cannot parse`, {

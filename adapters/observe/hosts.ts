@@ -1,4 +1,4 @@
-import { isSfError, type Diagnostic } from '../../core/errors/index.js';
+import { fromSystemError, isSfError, type Diagnostic } from '../../core/errors/index.js';
 import { OBSERVE_ADAPTERS, observeAdapter } from './registry.js';
 import type { ObserveContext, ObserveHostAdapter, ObserveHostId, ObserveHostRecord } from './types.js';
 
@@ -19,7 +19,10 @@ export interface HostOutcome {
 
 export type HostRecords = Partial<Record<ObserveHostId, ObserveHostRecord>>;
 
-function failure(a: ObserveHostAdapter, e: unknown): Diagnostic[] {
+function failure(a: ObserveHostAdapter, thrown: unknown): Diagnostic[] {
+  // a failed system call (ENOTDIR where a config directory should be, EACCES, ...) is this host's
+  // problem like any refusal: the other hosts go on, and what they changed is recorded
+  const e = fromSystemError(thrown) ?? thrown;
   if (!isSfError(e)) throw e;
   const file = e.location?.file;
   return [{ code: 'SF_OBSERVE_HOST_FAILED', severity: 'error', ...(file ? { file } : {}), errorCode: e.code, message: `${a.displayName}: ${e.message}`, ...(e.hint ? { hint: e.hint } : {}) }];

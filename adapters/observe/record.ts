@@ -34,13 +34,24 @@ export async function readInstallRecord(sfHome: string): Promise<ObserveInstallR
   }
   try {
     const rec = JSON.parse(text) as ObserveInstallRecord;
-    if (rec?.schema === 1 && typeof rec.hosts === 'object' && rec.hosts !== null) return rec;
+    if (rec?.schema === 1 && isObject(rec.hosts) && Object.values(rec.hosts).every(isHostRecord)) return rec;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
   }
   throw new SfError('SF_E_CONFIG', `${file} is not a Forge observe install record`, {
     location: { file }, hint: 'move it away and run `sf observe install` again (configs Forge edited keep their "managed by sf" markers)',
   });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The parts of a host record that update, doctor and uninstall walk (a hand-edited file may lack them). */
+function isHostRecord(v: unknown): boolean {
+  if (!isObject(v) || typeof v.agent !== 'string' || !Array.isArray(v.jsonEdits) || !Array.isArray(v.tomlEdits) || !Array.isArray(v.files)) return false;
+  const jsonOk = v.jsonEdits.every((e) => isObject(e) && typeof e.file === 'string' && Array.isArray(e.managed) && Array.isArray(e.items));
+  const tomlOk = v.tomlEdits.every((e) => isObject(e) && typeof e.file === 'string');
+  const filesOk = v.files.every((f) => isObject(f) && typeof f.path === 'string');
+  return jsonOk && tomlOk && filesOk;
 }
 
 export async function writeInstallRecord(sfHome: string, rec: ObserveInstallRecord): Promise<void> {

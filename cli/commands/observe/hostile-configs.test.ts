@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runSf, tempDir } from '../../../test-support/index.js';
+
+/**
+ * `sf observe` against host configs that are not ordinary files: each bad host is reported on its
+ * own, the others are installed and recorded, nothing crashes and nothing outside is replaced.
+ */
+describe('sf observe install with hostile host configs', function () {
+  this.timeout(60_000);
+  let tmp: { path: string; cleanup: () => Promise<void> };
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const sf = (args: string[]) => runSf(args, { env, cwd: home });
+  const install = (agents: string) => sf(['observe', 'install', '--yes', '--agents', agents, '--no-service', '--port', '14998']);
+
+  beforeEach(async () => {
+    tmp = await tempDir('sf-observe-hostile-');
+    home = join(tmp.path, 'home');
+    env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await writeFile(join(home, '.claude', 'settings.json'), '{}\n');
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('a FIFO behind the config link is refused at once (it used to hang), the other host is installed', async () => {
+    const fifo = join(tmp.path, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    await mkdir(join(home, '.codex'), { recursive: true });
+    await symlink(fifo, join(home, '.codex', 'config.toml'));
+    const r = await install('claude-code,codex');
+    assert.match(r.stdout + r.stderr, /is not a regular file \(a device, FIFO or socket\)/);
+    assert.ok(lstatSync(fifo).isFIFO(), 'the FIFO is still a FIFO');
+    assert.match(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), /OTEL_EXPORTER_OTLP_ENDPOINT|CLAUDE_CODE_ENABLE_TELEMETRY/);
+  });
+
+  it('a TOML table header nested thousands deep is SF_E_CONFIG for that host, not a crash', async () => {
+    await mkdir(join(home, '.codex'), { recursive: true });
+    await writeFile(join(home, '.codex', 'config.toml'), `[${Array.from({ length: 3000 }, () => 'a').join('.')}]\n`);
+    const r = await install('claude-code,codex');
+    assert.doesNotMatch(r.stdout + r.stderr, /internal error|RangeError|Maximum call stack/);
+    assert.match(r.stdout + r.stderr, /nested too deeply/);
+    const status = await sf(['observe', 'status', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+  });
+
+  it('a host whose config directory is a file fails alone; what the others changed is recorded and uninstalled', async () => {
+    await writeFile(join(home, '.codex'), 'not a directory');
+    const r = await install('claude-code,codex');
+    assert.doesNotMatch(r.stdout + r.stderr, /internal error/);
+    assert.match(r.stdout + r.stderr, /Codex: .*ENOTDIR/);
+    const un = await sf(['observe', 'uninstall', '--yes']);
+    assert.equal(un.code, 0, un.stdout + un.stderr);
+    assert.equal(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), '{}\n', 'Claude Code\'s entries were recorded, so uninstall removed them');
+  });
+
+  it('a hand-edited install record missing its edit lists is SF_E_CONFIG, not a TypeError', async () => {
+    await mkdir(join(home, '.sf', 'observe'), { recursive: true });
+    await writeFile(join(home, '.sf', 'observe', 'install.json'), JSON.stringify({ schema: 1, hosts: { 'claude-code': { agent: 'claude-code' } } }));
+    for (const args of [['observe', 'status', '--json'], ['observe', 'doctor', '--json'], ['observe', 'uninstall', '--yes']]) {
+      const r = await sf(args);
+      assert.doesNotMatch(r.stdout + r.stderr, /TypeError|SF_E_INTERNAL/, args.join(' '));
+      assert.match(r.stdout + r.stderr, /SF_E_CONFIG|not a Forge observe install record/, args.join(' '));
+    }
+  });
+});
