@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { reconcileTomlTable, type TomlTableEdit } from '../config/toml-table.js';
 import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
-import { fixturesDir } from '../../test-support/index.js';
+import { fixturesDir, tempDir } from '../../test-support/index.js';
 import { codexOtelValues, MARKER_ID, OTEL_TABLE } from './observe.js';
 import { findManagedBlocks } from '../config/toml-blocks.js';
 
@@ -28,6 +28,30 @@ const cases: GoldenCase[] = [
 
 describe('codex [otel] table merge (golden files)', () => {
   for (const c of cases) it(c.name, () => runGoldenCase('codex-observe', c, reconcile));
+
+  it('keeps what the user changed or added in Forge\'s [otel] block, on update and on uninstall', async () => {
+    const tmp = await tempDir('sf-codex-otel-user-');
+    try {
+      const file = join(tmp.path, 'config.toml');
+      await writeFile(file, 'model = "o3"\n');
+      const first = await reconcileTomlTable(file, join(tmp.path, 'b'), undefined, OTEL_TABLE, MARKER_ID, codexOtelValues(14318));
+      const edited = (await readFile(file, 'utf8')).replace('log_user_prompt = false', 'log_user_prompt = true') + 'environment = "dev"\n';
+      await writeFile(file, edited);
+      const updated = await reconcileTomlTable(file, join(tmp.path, 'b'), first, OTEL_TABLE, MARKER_ID, codexOtelValues(14318));
+      let doc = parse(await readFile(file, 'utf8')) as Record<string, any>;
+      assert.equal(doc.otel.log_user_prompt, true, 'the user\'s value stays');
+      assert.equal(doc.otel.environment, 'dev', 'the user\'s key stays');
+      assert.equal(doc.otel.exporter['otlp-http'].endpoint, 'http://127.0.0.1:14318/v1/logs');
+      assert.deepEqual(updated?.values, codexOtelValues(14318), 'the record keeps what Forge wrote, not the user\'s values');
+      assert.equal(await reconcileTomlTable(file, join(tmp.path, 'b'), updated, OTEL_TABLE, MARKER_ID, undefined), undefined);
+      const after = await readFile(file, 'utf8');
+      doc = parse(after) as Record<string, any>;
+      assert.deepEqual({ ...doc.otel }, { log_user_prompt: true, environment: 'dev' }, 'only Forge\'s own values went');
+      assert.doesNotMatch(after, /managed by sf/, 'what is left is the user\'s table');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 
   it('the result is what Codex reads: [otel] exporters at the observer, prompts off, skill blocks untouched', async () => {
     const text = await readFile(join(fixturesDir, 'host-configs/codex-observe/skills-block/after.toml'), 'utf8');

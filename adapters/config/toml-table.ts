@@ -38,8 +38,10 @@ export function tomlLiteral(v: unknown): string {
   throw new TypeError(`no TOML literal for ${JSON.stringify(v)}`);
 }
 
-export function renderTable(id: string, table: string, values: Record<string, unknown>, eol: string): string {
-  return [`${MARKER} ${id}`, `[${table}]`, ...Object.entries(values).map(([k, v]) => `${k} = ${tomlLiteral(v)}`)].map((l) => l + eol).join('');
+/** Renders a table; with `id` undefined it has no marker (a table Forge let go of: the user's). */
+export function renderTable(id: string | undefined, table: string, values: Record<string, unknown>, eol: string): string {
+  const lines = [...(id === undefined ? [] : [`${MARKER} ${id}`]), `[${table}]`, ...Object.entries(values).map(([k, v]) => `${k} = ${tomlLiteral(v)}`)];
+  return lines.map((l) => l + eol).join('');
 }
 
 const KEY_LINE = /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/;
@@ -64,8 +66,13 @@ export function findManagedTables(text: string, table: string, id: string): Toml
   return out;
 }
 
-/** Plans the file text with Forge's table set to `values` (undefined: removed). Pure. */
-export function planTomlTable(text: string, file: string, table: string, id: string, values: Record<string, unknown> | undefined, eol: string): string {
+/**
+ * Plans the file text with Forge's table set to `values` (undefined: removed). Pure. `written` is
+ * what Forge wrote last time: a key whose value differs from it (a changed value, a key the user
+ * added to the block) is the user's and is kept, on update and on removal; a table that still
+ * holds such keys after removal loses its marker and is the user's from then on.
+ */
+export function planTomlTable(text: string, file: string, table: string, id: string, values: Record<string, unknown> | undefined, eol: string, written?: Record<string, unknown>): string {
   const doc = parseTomlConfig(text, file);
   const blocks = findManagedTables(text, table, id);
   if (doc[table] !== undefined && blocks.length === 0) {
@@ -75,10 +82,14 @@ export function planTomlTable(text: string, file: string, table: string, id: str
       hint: `Remove your [${table}] table (or point its exporters at the observer yourself), then run the command again. The file was not changed.`,
     });
   }
-  const rendered = values ? renderTable(id, table, values, eol) : undefined;
+  const current = blocks[0]?.values;
+  const users = current && written ? Object.keys(current).filter((k) => !isDeepStrictEqual(current[k], written[k])) : [];
+  const kept = Object.fromEntries(users.map((k) => [k, current![k]]));
+  const expected = values ? { ...values, ...kept } : users.length > 0 ? kept : undefined;
+  const rendered = expected ? renderTable(values ? id : undefined, table, expected, eol) : undefined;
   let out = rewriteBlocks(text, blocks, (b) => (b === blocks[0] ? rendered : undefined));
   if (blocks.length === 0 && rendered) out = appendBlocks(out, [rendered], eol);
-  verify(text, out, file, table, values);
+  verify(text, out, file, table, expected);
   return out;
 }
 
@@ -112,7 +123,7 @@ export async function reconcileTomlTable(file: string, backupDir: string, previo
   let origin: TomlTableEdit['origin'] = previous?.origin ?? 'existing';
   const outcome = await editConfigFile(file, backupDir, (snap) => {
     origin = previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
-    const next = planTomlTable(snap.text, file, table, id, values, snap.shape.eol);
+    const next = planTomlTable(snap.text, file, table, id, values, snap.shape.eol, previous?.values);
     if (!values && next.trim() === '' && origin === 'missing') return null;
     if (!values && next.trim() === '' && origin === 'empty') return snap.text.trim() === '' ? snap.text : '';
     return next;
