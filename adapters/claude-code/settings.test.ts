@@ -13,6 +13,8 @@ const cases: GoldenCase[] = [
   { name: 'bom-no-final-newline', file: 'settings.json' },
   // one-line objects and arrays (and a trailing comma) before the insertion point are not reflowed
   { name: 'one-line-values', file: 'settings.json' },
+  // comments in an otherwise empty object stay through install and remove
+  { name: 'comment-in-empty-object', file: 'settings.json' },
   { name: 'empty', file: 'settings.json' },
   { name: 'missing', file: 'settings.json' },
   { name: 'user-override-same', file: 'settings.json' },

@@ -53,7 +53,11 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   const kids = node.children ?? [];
   if (kids.length === 0) {
     const { indent } = lineIndent(t.text, node.offset);
-    return t.text.slice(0, node.offset + 1) + t.eol + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
+    const inner = t.text.slice(node.offset + 1, close);
+    if (inner.trim() === '') return t.text.slice(0, node.offset + 1) + t.eol + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
+    // an empty container holding comments: they stay, and the entry goes on a line after them
+    const head = t.text.slice(0, close).replace(/[ \t]*$/, '');
+    return head + (head.endsWith('\n') ? '' : t.eol) + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
   }
   const last = kids[kids.length - 1];
   const { indent, ownLine } = lineIndent(t.text, last.offset);
@@ -64,7 +68,17 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
 /** Cuts child `i` of container `node` together with its separator. */
 function cutChild(t: Text, node: Node, i: number): string {
   const kids = node.children!;
-  if (kids.length === 1) return t.text.slice(0, node.offset + 1) + t.text.slice(node.offset + node.length - 1);
+  if (kids.length === 1) {
+    const close = node.offset + node.length - 1;
+    const kid = kids[0];
+    // the child's own line, and the line break after it
+    const lineStart = t.text.lastIndexOf('\n', kid.offset - 1) + 1;
+    const after = /^[ \t]*\r?\n/.exec(t.text.slice(kid.offset + kid.length, close));
+    const rest = t.text.slice(node.offset + 1, lineStart) + (after ? t.text.slice(kid.offset + kid.length + after[0].length, close) : '');
+    // nothing but whitespace around it: back to the empty container `{}`; comments there stay
+    if (rest.trim() === '' || lineStart <= node.offset || t.text.slice(lineStart, kid.offset).trim() !== '') return t.text.slice(0, node.offset + 1) + t.text.slice(close);
+    return t.text.slice(0, lineStart) + t.text.slice(kid.offset + kid.length + (after ? after[0].length : 0));
+  }
   if (i === kids.length - 1) return t.text.slice(0, kids[i - 1].offset + kids[i - 1].length) + t.text.slice(kids[i].offset + kids[i].length);
   return t.text.slice(0, kids[i].offset) + t.text.slice(kids[i + 1].offset);
 }
