@@ -61,11 +61,14 @@ export async function installUserService(spec: ServiceSpec, env: NodeJS.ProcessE
     const mac = process.platform === 'darwin';
     const file = join(dir, mac ? LAUNCHD_PLIST_NAME : SYSTEMD_UNIT_NAME);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(file, mac ? launchdPlist(spec) : systemdUnit(spec), { mode: 0o644 });
+    const text = mac ? launchdPlist(spec) : systemdUnit(spec);
+    await writeFileAtomic(file, text, { mode: 0o644 });
+    // recorded, so uninstall takes the generated file away again
+    const generated: ServiceRecord = { kind: 'none', unitFile: file, sha256: sha(text), enabled: false };
     const how = mac
       ? `copy ${file} to ~/Library/LaunchAgents/ and run \`launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/${LAUNCHD_PLIST_NAME}\``
       : `install ${file} as a service yourself, or keep \`sf observe daemon\` running (e.g. from your session startup)`;
-    return { kind: 'none', enabled: false, message: `no systemd user manager here; ${how}` };
+    return { kind: 'none', enabled: false, record: generated, message: `no systemd user manager here; ${how}` };
   }
   const unitFile = systemdUnitPath(env);
   const text = systemdUnit(spec);
@@ -87,6 +90,13 @@ export async function installUserService(spec: ServiceSpec, env: NodeJS.ProcessE
 
 /** Stops, disables and removes Forge's unit (a unit the user changed is disabled but kept). */
 export async function removeUserService(record: ServiceRecord | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  if (record?.kind === 'none' && record.unitFile) {
+    // the service file generated for the user to install: Forge's while it holds Forge's bytes
+    const cur = await readOrUndefined(record.unitFile);
+    if (cur && sha(cur) !== record.sha256) return `no service was installed; ${record.unitFile} was changed after Forge wrote it and was kept`;
+    if (cur) await removeFileDurable(record.unitFile);
+    return `no service was installed; removed the generated ${record.unitFile}`;
+  }
   if (!record || record.kind !== 'systemd' || !record.unitFile) return 'no service was installed';
   systemctl(['disable', '--now', record.unitName ?? SYSTEMD_UNIT_NAME], env);
   const cur = await readOrUndefined(record.unitFile);

@@ -55,6 +55,11 @@ describe('sf observe install: the observer user service', function () {
       assert.match(r.stdout, /no systemd user manager here; install \S+sf-observer\.service as a service yourself, or keep `sf observe daemon` running/);
       assert.ok(existsSync(join(s.env.SF_HOME, 'observe', 'service', 'sf-observer.service')));
       assert.ok(!existsSync(join(s.env.XDG_CONFIG_HOME, 'systemd')));
+      // the generated file is Forge's: uninstall takes it away again
+      const u = await s.sf(['observe', 'uninstall', '--yes']);
+      assert.equal(u.code, 0, u.stderr);
+      assert.match(u.stdout, /removed the generated \S+sf-observer\.service/);
+      assert.ok(!existsSync(join(s.env.SF_HOME, 'observe', 'service', 'sf-observer.service')));
     } finally {
       await s.tmp.cleanup();
     }
