@@ -178,7 +178,8 @@ export function diagnoseObserveJson(text: string, file: string, previous: Observ
     if (now !== undefined && !owned && want.tunable) continue;
     out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
       message: `${host}: "${key(want.path)}" is ${now === undefined ? 'missing' : JSON.stringify(now)} in ${file} (observability needs ${JSON.stringify(want.value)})`,
-      hint: now === undefined || owned ? 'run `sf observe update` to restore it' : `change or remove your own "${key(want.path)}", then run \`sf observe update\`` });
+      // update puts back what is missing, but keeps a value someone changed (Forge's or the user's own)
+      hint: now === undefined ? 'run `sf observe update` to restore it' : `change or remove the value of "${key(want.path)}" yourself (Forge keeps a value you set), then run \`sf observe update\`` });
   }
   for (const it of desired.items) {
     const list = getPath(doc, it.path);

@@ -32,7 +32,7 @@ export function observerFindings(config: ObserveConfig, record: ObserveInstallRe
     if (s.errors > 0) out.push({ code: 'SF_OBSERVE_NORMALIZE_ERRORS', severity: 'warning', message: `${s.errors} input(s) could not be normalized and were dropped${s.lastError ? ` (last: ${s.lastError})` : ''}`, hint: 'report this with `sf observe status --json`' });
     if (s.received.rejectedMessages > 0) out.push({ code: 'SF_OBSERVE_REJECTED', severity: 'info', message: `${s.received.rejectedMessages} adapter message(s) did not match the protocol and were rejected`, hint: 'run `sf observe update` so hooks and plugins match this version' });
   }
-  if (config.destinations.length === 0) out.push({ code: 'SF_OBSERVE_NO_DESTINATION', severity: 'warning', message: 'no destination is configured: normalized events go nowhere', hint: 'sf observe destination add local file:~/.sf/observe/telemetry.jsonl' });
+  if (config.destinations.length === 0) out.push({ code: 'SF_OBSERVE_NO_DESTINATION', severity: 'warning', message: 'no destination is configured: normalized events go nowhere', hint: 'add one, e.g. `sf observe destination add local file:$SF_HOME/observe/telemetry.jsonl` (a path of your choice), or an OTLP endpoint' });
   for (const d of s?.destinations ?? []) {
     if (!config.destinations.some((c) => c.name === d.name)) continue;
     if (d.queued.records > BACKLOG_RECORDS) out.push({ code: 'SF_OBSERVE_BACKLOG', severity: 'warning', message: `destination ${d.name} has ${d.queued.records} records queued${d.lastError ? ` (last error: ${d.lastError})` : ''}`, hint: 'check the destination is reachable; the queue is bounded and drops the oldest records when full' });
