@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertLandsInHome } from '../../core/fs/contained.js';
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
@@ -58,6 +59,7 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
 
   async apply(ctx, previous) {
     const file = claudeUserSettings(ctx);
+    assertLandsInHome(file, ctx.home, 'the Claude Code settings file');
     // settings first: the old hook entry leaves before the script it runs does
     const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx));
     const diagnostics: Diagnostic[] = [...res.diagnostics];

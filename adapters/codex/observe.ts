@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { assertLandsInHome } from '../../core/fs/contained.js';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { isSfError } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
@@ -41,6 +42,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
 
   async apply(ctx, previous) {
     const file = codexConfigFile(hostCtx(ctx));
+    assertLandsInHome(file, ctx.home, 'the Codex config file');
     const edit = await reconcileTomlTable(file, ctx.backupDir, previous?.tomlEdits.find((e) => e.file === file), OTEL_TABLE, MARKER_ID, codexOtelValues(ctx.port));
     return {
       record: { agent: 'codex', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port, jsonEdits: [], tomlEdits: edit ? [edit] : [], files: [] },

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertLandsInHome } from '../../core/fs/contained.js';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { FORGE_VERSION } from '../../core/version.js';
@@ -30,6 +31,7 @@ export const opencodeObserveAdapter: ObserveHostAdapter = {
 
   async apply(ctx, previous) {
     const path = opencodePluginPath(ctx);
+    assertLandsInHome(path, ctx.home, 'the OpenCode plugin file');
     const res = await writeManagedFile(path, renderOpenCodePlugin(ctx.port, join(ctx.spoolDir, 'opencode.jsonl'), FORGE_VERSION), 0o644, previous?.files.find((f) => f.path === path));
     return {
       record: { agent: 'opencode', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port, jsonEdits: [], tomlEdits: [], files: res.file ? [res.file] : [] },

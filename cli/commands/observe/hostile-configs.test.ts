@@ -27,7 +27,8 @@ describe('sf observe install with hostile host configs', function () {
   afterEach(() => tmp.cleanup());
 
   it('a FIFO behind the config link is refused at once (it used to hang), the other host is installed', async () => {
-    const fifo = join(tmp.path, 'pipe');
+    // inside the home directory, so only the kind of file is wrong
+    const fifo = join(home, 'pipe');
     execFileSync('mkfifo', [fifo]);
     await mkdir(join(home, '.codex'), { recursive: true });
     await symlink(fifo, join(home, '.codex', 'config.toml'));
@@ -55,6 +56,18 @@ describe('sf observe install with hostile host configs', function () {
     const un = await sf(['observe', 'uninstall', '--yes']);
     assert.equal(un.code, 0, un.stdout + un.stderr);
     assert.equal(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), '{}\n', 'Claude Code\'s entries were recorded, so uninstall removed them');
+  });
+
+  it('a host config linked out of the home directory is refused for that host, and the file outside is not written', async () => {
+    const outside = join(tmp.path, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'settings.json'), '{}\n');
+    const { rm } = await import('node:fs/promises');
+    await rm(join(home, '.claude', 'settings.json'));
+    await symlink(join(outside, 'settings.json'), join(home, '.claude', 'settings.json'));
+    const r = await install('claude-code');
+    assert.match(r.stdout + r.stderr, /symbolic link out of your home directory/);
+    assert.equal(await readFile(join(outside, 'settings.json'), 'utf8'), '{}\n');
   });
 
   it('a hand-edited install record missing its edit lists is SF_E_CONFIG, not a TypeError', async () => {
