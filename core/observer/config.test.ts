@@ -18,6 +18,9 @@ describe('observe config ($SF_HOME/config.json "observe")', () => {
     bad({ destinations: [{ name: 'x', type: 'file', path: '/a' }, { name: 'x', type: 'file', path: '/b' }] }, /two destinations/);
     bad({ links: [{ repository: 'nope', path: '/x' }] }, /links\[0\]\.repository/);
     bad({ receiver: { port: 70000 } }, /receiver\.port/);
+    assert.throws(() => parseObserveConfig({ receiver: { port: 99999 } }), (e) => e instanceof SfError && /"observe\.receiver\.port"/.test(e.hint ?? '') && !/destination remove/.test(e.hint ?? ''));
+    bad(null, /observe: must be a JSON object/);
+    bad([], /observe: must be a JSON object/);
   });
 
   it('updates only the observe key, keeps other keys and unknown observe keys, writes 0600', async () => {
@@ -33,6 +36,9 @@ describe('observe config ($SF_HOME/config.json "observe")', () => {
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       await assert.rejects(updateObserveConfig(file, (o) => ({ ...o, receiver: { port: -1 } })), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG');
       assert.equal(JSON.parse(await readFile(file, 'utf8')).observe.receiver, undefined, 'an invalid edit is not written');
+      // a truncated file says where JSON broke
+      await writeFile(file, '{"observe": ');
+      await assert.rejects(readObserveConfig(file), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG' && /is not a JSON object \(.*JSON/.test(e.message));
     } finally {
       await tmp.cleanup();
     }

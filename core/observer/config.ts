@@ -80,7 +80,11 @@ const DEST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function bad(pointer: string, message: string, file: string): never {
-  throw new SfError('SF_E_CONFIG', `${file}: observe.${pointer}: ${message}`, { location: { file, pointer: `observe.${pointer}` }, hint: 'fix the entry or remove it with `sf observe destination remove`' });
+  const at = pointer ? `observe.${pointer}` : 'observe';
+  const hint = pointer.startsWith('destinations')
+    ? 'fix the entry or remove it with `sf observe destination remove`'
+    : `fix "${at}" in ${file} by hand (or remove it to get the default)`;
+  throw new SfError('SF_E_CONFIG', `${file}: ${at}: ${message}`, { location: { file, pointer: at }, hint });
 }
 
 function checkRef(v: unknown, at: string, file: string): void {
@@ -111,6 +115,7 @@ function checkDestination(d: unknown, i: number, file: string): DestinationConfi
 
 /** Parses the `observe` object (undefined: defaults); throws SF_E_CONFIG naming the bad entry. */
 export function parseObserveConfig(raw: unknown, file = 'config.json'): ObserveConfig {
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) bad('', 'must be a JSON object', file);
   const o = (raw ?? {}) as Record<string, any>;
   const d = DEFAULT_OBSERVE_CONFIG;
   const destinations = Array.isArray(o.destinations) ? o.destinations.map((x: unknown, i: number) => checkDestination(x, i, file)) : [];
@@ -147,13 +152,15 @@ async function readWhole(file: string): Promise<Record<string, unknown>> {
     if (hasErrno(e, 'ENOENT')) return {};
     throw e;
   }
+  let why = 'the top level is not an object';
   try {
     const v = JSON.parse(text) as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
+    why = e.message;
   }
-  throw new SfError('SF_E_CONFIG', `${file} is not a JSON object`, { location: { file }, hint: 'fix the file by hand or move it away' });
+  throw new SfError('SF_E_CONFIG', `${file} is not a JSON object (${why})`, { location: { file }, hint: 'fix the file by hand or move it away' });
 }
 
 /** Reads and validates the `observe` key of config.json (defaults when absent). */
