@@ -24,11 +24,14 @@ export function printTable(headers: string[], rows: (string | number)[][]): void
   for (const r of cells) out(fmt(r));
 }
 
-/** Human rendering of validation diagnostics: `file:line:col severity CODE message` + hint. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], stream: 'stdout' | 'stderr' = 'stdout'): void {
+/**
+ * Human rendering of diagnostics: `file:line:col severity CODE message` + hint; `subject` stands in
+ * for the file when a diagnostic has none (what the command checked).
+ */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], stream: 'stdout' | 'stderr' = 'stdout', subject = '(skit)'): void {
   const line = stream === 'stdout' ? out : err;
   for (const d of diagnostics) {
-    const where = d.file ? `${sanitize(d.file)}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}` : '(skit)';
+    const where = d.file ? `${sanitize(d.file)}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}` : subject;
     const sev = d.severity === 'error' ? red('error', stream) : d.severity === 'warning' ? yellow('warning', stream) : dim('info', stream);
     line(`${where}  ${sev}  ${d.code}  ${sanitize(d.message)}`);
     if (d.hint) line(dim(`    hint: ${sanitize(d.hint)}`, stream));

@@ -26,6 +26,6 @@ export const doctorCommand = command({
     if (hasErrors(sorted)) process.exitCode = 1;
     if (json) return printJson({ ok: !hasErrors(sorted), diagnostics: sorted });
     if (sorted.length === 0) out('observability: no problems found');
-    else printDiagnostics(sorted);
+    else printDiagnostics(sorted, 'stdout', '(observer)');
   },
 });

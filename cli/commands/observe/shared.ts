@@ -28,7 +28,7 @@ export async function loadObserveState(env: NodeJS.ProcessEnv = process.env, por
 
 /** Prints findings to stderr (errors and warnings) in the usual diagnostic shape. */
 export function reportDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  if (diagnostics.length) printDiagnostics(diagnostics, 'stderr');
+  if (diagnostics.length) printDiagnostics(diagnostics, 'stderr', '(observer)');
 }
 
 /** Lines of text, sanitized. */
