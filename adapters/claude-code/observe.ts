@@ -63,6 +63,16 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
     // settings first: the old hook entry leaves before the script it runs does
     const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx));
     const diagnostics: Diagnostic[] = [...res.diagnostics];
+    // settings Forge edited where Claude Code no longer reads them (CLAUDE_CONFIG_DIR changed):
+    // taken out there, or they would stay behind with no record
+    for (const old of previous?.jsonEdits.filter((e) => e.file !== file) ?? []) {
+      try {
+        diagnostics.push(...(await reconcileObserveJson(old.file, ctx.backupDir, 'json', old, { entries: [], items: [] })).diagnostics);
+      } catch (e) {
+        if (!isSfError(e)) throw e;
+        diagnostics.push({ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file: old.file, message: `${HOST}: Forge's settings in ${old.file}, which Claude Code no longer reads, could not be removed: ${e.message}`, hint: 'remove Forge\'s "env" entries from that file yourself' });
+      }
+    }
     for (const f of previous?.files ?? []) diagnostics.push(...(await removeManagedFile(f)));
     const record: ObserveHostRecord = {
       agent: 'claude-code', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port,

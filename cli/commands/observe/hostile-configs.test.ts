@@ -70,6 +70,21 @@ describe('sf observe install with hostile host configs', function () {
     assert.equal(await readFile(join(outside, 'settings.json'), 'utf8'), '{}\n');
   });
 
+  it('update after CLAUDE_CONFIG_DIR changed takes Forge\'s settings out of the old file (they stayed there unrecorded)', async () => {
+    const alt = join(home, 'alt-claude');
+    await mkdir(alt);
+    await writeFile(join(alt, 'settings.json'), '{\n  "model": "opus"\n}\n');
+    const first = await runSf(['observe', 'install', '--yes', '--agents', 'claude-code', '--no-service', '--port', '14998'], { env: { ...env, CLAUDE_CONFIG_DIR: alt }, cwd: home });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(await readFile(join(alt, 'settings.json'), 'utf8'), /OTEL_/);
+    const update = await sf(['observe', 'update']);
+    assert.equal(update.code, 0, update.stdout + update.stderr);
+    assert.equal(await readFile(join(alt, 'settings.json'), 'utf8'), '{\n  "model": "opus"\n}\n');
+    assert.match(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), /OTEL_/);
+    assert.equal((await sf(['observe', 'uninstall', '--yes'])).code, 0);
+    assert.equal(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), '{}\n');
+  });
+
   it('a hand-edited install record missing its edit lists is SF_E_CONFIG, not a TypeError', async () => {
     await mkdir(join(home, '.sf', 'observe'), { recursive: true });
     await writeFile(join(home, '.sf', 'observe', 'install.json'), JSON.stringify({ schema: 1, hosts: { 'claude-code': { agent: 'claude-code' } } }));
