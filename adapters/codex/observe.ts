@@ -44,9 +44,19 @@ export const codexObserveAdapter: ObserveHostAdapter = {
     const file = codexConfigFile(hostCtx(ctx));
     assertLandsInHome(file, ctx.home, 'the Codex config file');
     const edit = await reconcileTomlTable(file, ctx.backupDir, previous?.tomlEdits.find((e) => e.file === file), OTEL_TABLE, MARKER_ID, codexOtelValues(ctx.port));
+    const diagnostics: Diagnostic[] = [];
+    // Forge's table in a config Codex no longer reads (CODEX_HOME changed): taken out there
+    for (const old of previous?.tomlEdits.filter((e) => e.file !== file) ?? []) {
+      try {
+        await reconcileTomlTable(old.file, ctx.backupDir, old, old.table, old.id, undefined);
+      } catch (e) {
+        if (!isSfError(e)) throw e;
+        diagnostics.push({ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file: old.file, message: `${HOST}: Forge's [${old.table}] table in ${old.file}, which Codex no longer reads, could not be removed: ${e.message}`, hint: 'remove the block marked "managed by sf" from that file yourself' });
+      }
+    }
     return {
       record: { agent: 'codex', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port, jsonEdits: [], tomlEdits: edit ? [edit] : [], files: [] },
-      diagnostics: [],
+      diagnostics,
     };
   },
 

@@ -85,6 +85,20 @@ describe('sf observe install with hostile host configs', function () {
     assert.equal(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), '{}\n');
   });
 
+  it('update after CODEX_HOME changed takes Forge\'s [otel] table out of the old config.toml', async () => {
+    const alt = join(home, 'alt-codex');
+    await mkdir(alt);
+    await writeFile(join(alt, 'config.toml'), 'model = "o3"\n');
+    await mkdir(join(home, '.codex'), { recursive: true });
+    const first = await runSf(['observe', 'install', '--yes', '--agents', 'codex', '--no-service', '--port', '14998'], { env: { ...env, CODEX_HOME: alt }, cwd: home });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(await readFile(join(alt, 'config.toml'), 'utf8'), /\[otel\]/);
+    const update = await sf(['observe', 'update']);
+    assert.equal(update.code, 0, update.stdout + update.stderr);
+    assert.equal(await readFile(join(alt, 'config.toml'), 'utf8'), 'model = "o3"\n');
+    assert.match(await readFile(join(home, '.codex', 'config.toml'), 'utf8'), /\[otel\]/);
+  });
+
   it('a hand-edited install record missing its edit lists is SF_E_CONFIG, not a TypeError', async () => {
     await mkdir(join(home, '.sf', 'observe'), { recursive: true });
     await writeFile(join(home, '.sf', 'observe', 'install.json'), JSON.stringify({ schema: 1, hosts: { 'claude-code': { agent: 'claude-code' } } }));
