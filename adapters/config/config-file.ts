@@ -5,39 +5,45 @@ import { removeFileDurable, resolveWriteTarget, writeFileAtomic } from './atomic
 import { writeBackup } from './backup.js';
 import { detectShape, restoreShape, type TextShape } from './text-shape.js';
 
-/** A config file as read: text without BOM, its shape, and the raw bytes for the backup. */
+/** A config file as read: text without BOM, its shape, the raw bytes for the backup, and its mode. */
 export interface ConfigSnapshot {
   file: string;
   exists: boolean;
   bytes: Buffer | null;
   text: string;
   shape: TextShape;
+  /** permission bits of the existing file (what the link points at, for a symlink) */
+  mode?: number;
 }
 
-/** Reads `file`; a missing file is an empty snapshot with `exists: false`. Synchronous: config files are small. */
+/**
+ * Reads `file`; a missing file is an empty snapshot with `exists: false`. Synchronous: config
+ * files are small. One stat decides what it is first: a directory, or a device, FIFO or socket
+ * (perhaps behind a symlink: reading one would hang, writing would replace it), is SF_E_CONFIG.
+ */
 export function readConfig(file: string): ConfigSnapshot {
-  let bytes: Buffer | null = null;
-  // a device, FIFO or socket (perhaps behind a symlink) would hang the read or be replaced by a file
-  const kind = statSync(file, { throwIfNoEntry: false });
-  if (kind && !kind.isFile() && !kind.isDirectory()) {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st?.isDirectory()) {
+    throw new SfError('SF_E_CONFIG', `${file} is a directory, not a config file`, {
+      location: { file },
+      hint: 'move that directory away (the host expects a file there) and run the command again; nothing was changed',
+    });
+  }
+  if (st && !st.isFile()) {
     throw new SfError('SF_E_CONFIG', `${file} is not a regular file (a device, FIFO or socket)`, {
       location: { file },
       hint: 'point the host at a regular config file (check where a symbolic link there leads); nothing was changed',
     });
   }
+  let bytes: Buffer | null = null;
   try {
-    bytes = readFileSync(file);
+    bytes = st ? readFileSync(file) : null;
   } catch (e) {
-    if (hasErrno(e, 'EISDIR')) {
-      throw new SfError('SF_E_CONFIG', `${file} is a directory, not a config file`, {
-        location: { file },
-        hint: 'move that directory away (the host expects a file there) and run the command again; nothing was changed',
-      });
-    }
+    // removed between the stat and the read: as if it had never been there
     if (!hasErrno(e, 'ENOENT')) throw e;
   }
   const { shape, text } = detectShape(bytes ? bytes.toString('utf8') : '');
-  return { file, exists: bytes !== null, bytes, text, shape };
+  return { file, exists: bytes !== null, bytes, text, shape, ...(bytes && st ? { mode: st.mode & 0o7777 } : {}) };
 }
 
 /** What a transform wants: new text (without BOM), `null` to delete the file, `undefined` for no change. */
@@ -90,9 +96,8 @@ export async function editConfigFile(file: string, backupDir: string, transform:
  * would go around the protection, since it needs only the directory to be writable): refuse.
  */
 function assertNotWriteProtected(snap: ConfigSnapshot): void {
-  if (!snap.exists) return;
-  const mode = statSync(snap.file).mode;
-  if ((mode & 0o222) !== 0) return;
+  const mode = snap.mode;
+  if (mode === undefined || (mode & 0o222) !== 0) return;
   throw new SfError('SF_E_CONFIG', `${snap.file} is read-only (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); Forge will not replace a file you write-protected`, {
     location: { file: snap.file },
     hint: `make it writable (chmod u+w ${snap.file}) and run the command again, or edit it yourself; nothing was changed`,
