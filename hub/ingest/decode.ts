@@ -1,7 +1,7 @@
 import { SfError } from '../../core/errors/index.js';
 import { decodeProtobufDirect } from '../../core/telemetry/otlp/direct-decode.js';
 import { requestFromWire, type WireTotals } from '../../core/telemetry/otlp/from-wire.js';
-import { decodeOtlpRequest, recordCount, type OtlpEncoding, type OtlpLimits, type OtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
+import { recordCount, type OtlpEncoding, type OtlpLimits, type OtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 
 /** A decoded ingest body plus what decoding alone removed (for partial_success and raw storage). */
 export interface DecodedBody {
@@ -40,14 +40,14 @@ function itemsOf(req: OtlpRequest): number {
 }
 
 /**
- * Decodes an ingest body. Protobuf logs and traces use the direct decoder (core/telemetry/otlp/
- * direct-decode.ts: limits applied while reading, so hostile sizes cost a scan, not memory);
- * protobuf metrics use the reference decoder; OTLP/JSON (hex ids, int64 as string or number)
+ * Decodes an ingest body. Protobuf uses the direct decoder (core/telemetry/otlp/direct-decode.ts:
+ * limits applied while reading, so hostile sizes and depths cost a scan, not memory or the whole
+ * request); OTLP/JSON (hex ids, int64 as string or number)
  * goes through the shared wire converter. Throws SF_E_OTLP_DECODE (400) for undecodable bodies.
  */
 export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, body: Uint8Array, limits: OtlpLimits): Promise<DecodedBody> {
-  if (encoding === 'protobuf' && signal !== 'metrics') {
-    const d = signal === 'logs' ? decodeProtobufDirect('logs', body, limits) : decodeProtobufDirect('traces', body, limits);
+  if (encoding === 'protobuf') {
+    const d = decodeProtobufDirect(signal, body, limits);
     return {
       request: d.request,
       rejected: d.rejectedItems,
@@ -56,11 +56,6 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
       overLimit: d.overLimit,
       lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 && d.repairedStrings === 0,
     };
-  }
-  if (encoding === 'protobuf') {
-    const cut = { dropped: 0 };
-    const request = await decodeOtlpRequest(signal, body, 'protobuf', limits, cut);
-    return { request, rejected: 0, droppedByLimits: cut.dropped, repaired: 0, overLimit: 0, lossless: false };
   }
   let wire: unknown;
   try {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { decodeExportResponse, encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
-import { field, kvString, logsRequest, rawLogsBody, skillRecord, stringField, varint } from '../test-support/otlp-builders.js';
+import { fixed64Field, nestedArrays } from '../../test-support/protobuf-wire.js';
+import { field, kvString, logsRequest, rawLogsBody, skillRecord, stringField } from '../test-support/otlp-builders.js';
 import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
 import type { TimelinePage } from '../query/timeline.js';
 
@@ -71,17 +72,7 @@ describe('hub OTLP ingest under hostile input', () => {
   });
 
   it('deep nesting: a value nested 100,000 levels is nulled, the record and its siblings survive', async () => {
-    let nested = stringField(1, 'leaf');
-    const headers: Buffer[] = [];
-    let size = nested.length;
-    for (let i = 0; i < 100_000; i++) {
-      const values = Buffer.concat([Buffer.from([0x0a]), varint(size)]);
-      size += values.length;
-      const array = Buffer.concat([Buffer.from([0x2a]), varint(size)]);
-      size += array.length;
-      headers.push(values, array);
-    }
-    nested = Buffer.concat([...headers.reverse(), nested]);
+    const nested = nestedArrays(100_000, stringField(1, 'leaf'));
     const deep = field(6, 2, Buffer.concat([stringField(1, 'x.deep'), field(2, 2, nested)]));
     const body = rawLogsBody([rawRecord('evt_deep', deep, kvString('agent.skill.activation.id', 'act_deep')), rawRecord('evt_sibling')]);
     const res = await f.post('logs', body, { auth: u.device });
@@ -90,6 +81,24 @@ describe('hub OTLP ingest under hostile input', () => {
     await f.telemetry.drain();
     assert.deepEqual(eventIds(f), ['evt_deep', 'evt_sibling']);
     assert.ok(f.telemetry.reader().getActivation(u.id, 'act_deep'));
+  });
+
+  it('metrics: a point attribute nested 100,000 levels or with invalid UTF-8 costs that value, not the points beside it', async () => {
+    // NumberDataPoint attributes are field 7; each point has its time (field 3)
+    const point = (n: bigint, ...attributes: Buffer[]) => field(1, 2, Buffer.concat([...attributes, fixed64Field(3, n)]));
+    const attribute = (key: string, value: Buffer) => field(7, 2, Buffer.concat([stringField(1, key), field(2, 2, value)]));
+    const deep = point(1n, attribute('agent.host.name', nestedArrays(100_000, stringField(1, 'leaf'))));
+    const invalid = point(2n, attribute('agent.host.name', stringField(1, Buffer.from([0x63, 0xff, 0x63]))));
+    const gauge = Buffer.concat([stringField(1, 'agent.skill.installed'), field(5, 2, Buffer.concat([deep, invalid, point(3n)]))]);
+    const res = await f.post('metrics', field(1, 2, field(2, 2, field(2, 2, gauge))), { auth: u.device });
+    assert.equal(res.status, 200);
+    const partial = await decodeExportResponse('metrics', 'protobuf', new Uint8Array(await res.arrayBuffer()));
+    assert.equal(partial?.rejected, 0);
+    assert.match(partial!.errorMessage!, /1 attributes or values cut by the attribute count, length or nesting limits/);
+    assert.match(partial!.errorMessage!, /1 strings repaired with U\+FFFD/);
+    const [raw] = [...f.storage.telemetry.rawBatches.listByReceipt()].filter((r) => r.signal === 'metrics');
+    assert.deepEqual([raw.records, raw.verbatim], [3, false]);
+    await stillServing();
   });
 
   it('a nested value the allowlist keeps, in a batch re-encoded after admission, is trimmed and stored (never a 503 the exporter retries forever)', async () => {

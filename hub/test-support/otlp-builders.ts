@@ -26,19 +26,9 @@ export function logsRequest(records: OtlpLogRecord[], resource: OtlpAttributes =
   return { signal: 'logs', resources: [{ resource: { attributes: resource }, scopes: [{ scope: { name: 'test' }, items: records }] }] };
 }
 
-/** Protobuf wire helpers for hand-built (hostile) messages. */
-export function varint(n: number): Buffer {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return Buffer.from(out);
-}
+export { field, stringField, varint } from '../../test-support/protobuf-wire.js';
+import { field, stringField } from '../../test-support/protobuf-wire.js';
 
-export const field = (num: number, wt: number, b: Buffer) => Buffer.concat([varint((num << 3) | wt), varint(b.length), b]);
-export const stringField = (num: number, s: string | Buffer) => field(num, 2, Buffer.isBuffer(s) ? s : Buffer.from(s));
 /** LogRecord.attributes entry with a string value. */
 export const kvString = (key: string, value: string | Buffer) => field(6, 2, Buffer.concat([stringField(1, key), field(2, 2, stringField(1, value))]));
 /** ExportLogsServiceRequest with one resource and scope holding raw LogRecord bodies. */

@@ -10,33 +10,12 @@ import { ProtobufLogsSerializer, ProtobufTraceSerializer } from '@opentelemetry/
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { SfError } from '../../errors/index.js';
 import { fixturesDir } from '../../../test-support/index.js';
+import { field, nestedArrays as nestArrays } from '../../../test-support/protobuf-wire.js';
 import { decodeProtobufDirect } from './direct-decode.js';
 import { DEFAULT_OTLP_LIMITS } from './limits.js';
 import { decodeOtlpRequest, encodeOtlpRequest, type OtlpLogsRequest, type OtlpTracesRequest, type OtlpValue } from './index.js';
 
-const wrap = (field: number, wt: number, b: Buffer) => Buffer.concat([varint((field << 3) | wt), varint(b.length), b]);
-function varint(n: number): Buffer {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return Buffer.from(out);
-}
-/** AnyValue{array_value{values: AnyValue{...}}} nested `levels` deep, built in one pass (headers outermost first). */
-function nestArrays(levels: number, leaf: Buffer): Buffer {
-  const headers: Buffer[] = [];
-  let size = leaf.length;
-  for (let i = 0; i < levels; i++) {
-    const values = Buffer.concat([Buffer.from([0x0a]), varint(size)]);
-    size += values.length;
-    const array = Buffer.concat([Buffer.from([0x2a]), varint(size)]);
-    size += array.length;
-    headers.push(values, array);
-  }
-  return Buffer.concat([...headers.reverse(), leaf]);
-}
+const wrap = field;
 const str = (field: number, s: string | Buffer) => wrap(field, 2, Buffer.isBuffer(s) ? s : Buffer.from(s));
 const kv = (key: string, value: Buffer) => wrap(6, 2, Buffer.concat([str(1, key), wrap(2, 2, value)]));
 const logsBody = (records: Buffer[]) => wrap(1, 2, wrap(2, 2, Buffer.concat(records.map((r) => wrap(2, 2, r)))));

@@ -1,23 +1,25 @@
 import { SfError } from '../../errors/index.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
-import type { OtlpLogRecord, OtlpLogsRequest, OtlpSpan, OtlpSpanEvent, OtlpSpanLink, OtlpTracesRequest, ResourceGroup, ScopeGroup, OtlpResource, OtlpScope } from './types.js';
+import type { OtlpLogRecord, OtlpLogsRequest, OtlpMetricsRequest, OtlpSpan, OtlpSpanEvent, OtlpSpanLink, OtlpTracesRequest, OtlpRequest, OtlpSignal, ResourceGroup, ScopeGroup, OtlpResource, OtlpScope } from './types.js';
+import { metric } from './direct-metrics.js';
 import { anyValue, expect, idHex, keyValue, Malformed, resource, scope, Wire, type Ctx } from './direct-wire.js';
 
 /**
- * A direct protobuf decoder for OTLP logs and traces requests: bytes -> the decoded shape of
+ * A direct protobuf decoder for OTLP logs, traces and metrics requests: bytes -> the decoded shape of
  * types.ts in one pass, with no intermediate protobufjs message or `toObject` copy (about three
  * times faster, which the hub's ingest path needs). It yields the same objects as
  * `decodeOtlpRequest` (decode.ts, the reference) and applies the same limits, but while reading:
  * attributes past `maxAttributes` and AnyValues past `maxValueDepth` are skipped without being
  * materialized, so a million-attribute record or a deeply nested kvlist costs a scan, not memory
- * or stack. Invalid UTF-8 becomes U+FFFD, as with protobufjs. Metrics go through decode.ts.
+ * or stack. Invalid UTF-8 becomes U+FFFD, as with protobufjs. Metrics (direct-metrics.ts) have no
+ * per-request item limit here (the hub counts their data points) and no rejected items.
  */
 
 export interface DirectDecodeResult<R> {
   request: R;
-  /** log records or spans present on the wire */
+  /** log records, spans or metrics present on the wire */
   wireItems: number;
-  /** spans dropped because their trace or span id is missing, malformed or all zero */
+  /** spans dropped because their trace or span id is missing, malformed or all zero (a metric without data is left out, not rejected) */
   rejectedItems: number;
   /** attributes and values removed by the limits (also counted in the items' droppedAttributesCount) */
   droppedByLimits: number;
@@ -30,6 +32,10 @@ export interface DirectDecodeResult<R> {
 }
 
 interface Counts {
+  /** items read before the rest are skipped (limits.maxItems; metrics: unlimited) */
+  max: number;
+  /** an item the reader gave up on counts as rejected (logs and spans; a metric without data is no data point) */
+  rejects: boolean;
   wire: number;
   rejected: number;
   /** items after `limits.maxItems`, skipped unread */
@@ -183,14 +189,14 @@ function scopeGroup<T>(w: Wire, ctx: Ctx, item: ItemReader<T>, counts: Counts): 
     const f = tag >>> 3;
     if (f === 1 && (tag & 7) === 2) sc = scope(w.sub(), ctx);
     else if (f === 2 && (tag & 7) === 2) {
-      if (counts.wire++ >= (ctx.limits.maxItems ?? Infinity)) {
+      if (counts.wire++ >= counts.max) {
         counts.over++;
         w.skip(2);
         continue;
       }
       const x = item(w.sub(), ctx);
-      if (x === undefined) counts.rejected++;
-      else items.push(x);
+      if (x !== undefined) items.push(x);
+      else if (counts.rejects) counts.rejected++;
     } else if (f === 3 && (tag & 7) === 2) schemaUrl = w.string();
     else w.skip(tag & 7);
   }
@@ -213,17 +219,21 @@ function resourceGroup<T>(w: Wire, ctx: Ctx, item: ItemReader<T>, counts: Counts
 }
 
 /**
- * Decodes an (already decompressed) ExportLogsServiceRequest or ExportTraceServiceRequest.
+ * Decodes an (already decompressed) ExportLogsServiceRequest, ExportTraceServiceRequest or
+ * ExportMetricsServiceRequest.
  * Throws SF_E_OTLP_DECODE (400) for malformed protobuf: truncated varints or fields, lengths past
  * the end, wrong wire types for known fields, groups.
  */
 export function decodeProtobufDirect(signal: 'logs', body: Uint8Array, limits?: OtlpLimits): DirectDecodeResult<OtlpLogsRequest>;
 export function decodeProtobufDirect(signal: 'traces', body: Uint8Array, limits?: OtlpLimits): DirectDecodeResult<OtlpTracesRequest>;
-export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): DirectDecodeResult<OtlpLogsRequest | OtlpTracesRequest> {
+export function decodeProtobufDirect(signal: 'metrics', body: Uint8Array, limits?: OtlpLimits): DirectDecodeResult<OtlpMetricsRequest>;
+export function decodeProtobufDirect(signal: OtlpSignal, body: Uint8Array, limits?: OtlpLimits): DirectDecodeResult<OtlpRequest>;
+export function decodeProtobufDirect(signal: OtlpSignal, body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): DirectDecodeResult<OtlpRequest> {
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const ctx: Ctx = { limits, dropped: 0 };
-  const counts: Counts = { wire: 0, rejected: 0, over: 0 };
-  const item = (signal === 'logs' ? logRecord : span) as ItemReader<unknown>;
+  const metrics = signal === 'metrics';
+  const counts: Counts = { max: metrics ? Infinity : (limits.maxItems ?? Infinity), rejects: !metrics, wire: 0, rejected: 0, over: 0 };
+  const item = (signal === 'logs' ? logRecord : signal === 'traces' ? span : metric) as ItemReader<unknown>;
   const resources: ResourceGroup<unknown>[] = [];
   const stats = { unknown: 0, repaired: 0 };
   try {
@@ -236,11 +246,11 @@ export function decodeProtobufDirect(signal: 'logs' | 'traces', body: Uint8Array
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} protobuf payload could not be decoded: ${e.message}`, {
-      hint: `send an Export${signal === 'logs' ? 'Logs' : 'Trace'}ServiceRequest encoded as application/x-protobuf`,
+      hint: `send an Export${signal === 'logs' ? 'Logs' : signal === 'traces' ? 'Trace' : 'Metrics'}ServiceRequest encoded as application/x-protobuf`,
     });
   }
   return {
-    request: { signal, resources } as OtlpLogsRequest | OtlpTracesRequest,
+    request: { signal, resources } as OtlpRequest,
     wireItems: counts.wire,
     rejectedItems: counts.rejected,
     droppedByLimits: ctx.dropped,
