@@ -16,6 +16,8 @@ export interface DecodedBody {
   repaired: number;
   /** records or spans past the per-request limit, skipped without being decoded */
   overLimit: number;
+  /** malformed trace, span or parent span ids dropped from kept records (the records are kept without them) */
+  malformedIds: number;
 }
 
 const LISTS = {
@@ -54,7 +56,8 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
       droppedByLimits: d.droppedByLimits,
       repaired: d.repairedStrings,
       overLimit: d.overLimit,
-      lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 && d.repairedStrings === 0,
+      malformedIds: d.malformedIds,
+      lossless: d.droppedByLimits === 0 && d.skippedFields === 0 && d.rejectedItems === 0 && d.repairedStrings === 0 && d.malformedIds === 0,
     };
   }
   let wire: unknown;
@@ -78,7 +81,7 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
   }
   const overLimit = cut.overLimit ?? 0;
   const rejected = signal === 'metrics' ? 0 : wireItems(signal, wire as Record<string, unknown>) - itemsOf(request) - overLimit;
-  return { request, rejected, droppedByLimits: cut.dropped, repaired: 0, overLimit, lossless: false };
+  return { request, rejected, droppedByLimits: cut.dropped, repaired: 0, overLimit, malformedIds: cut.malformedIds ?? 0, lossless: false };
 }
 
 export { recordCount };

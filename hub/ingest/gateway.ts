@@ -102,6 +102,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     [admitted.rejected + decoded.overLimit, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
     [admitted.droppedContent, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
     [decoded.droppedByLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
+    [decoded.malformedIds, 'malformed trace, span or parent span ids dropped (their records were kept without them; ids are 16 and 8 bytes, hex in OTLP/JSON)'],
     [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
     [admitted.sanitized + decoded.repaired, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
   ]);

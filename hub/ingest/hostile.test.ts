@@ -160,6 +160,18 @@ describe('hub OTLP ingest under hostile input', () => {
     assert.equal(f.telemetry.reader().getEvent(u.id, 'evt_surrogate')!.attributes['agent.skill.trigger.source'], 'bad \ufffd half');
   });
 
+  it('a malformed trace id on a log record is dropped and reported; the record is stored without it (protobuf and JSON)', async () => {
+    const res = await f.post('logs', rawLogsBody([Buffer.concat([rawRecord('evt_short_trace'), field(9, 2, Buffer.from('4bf92f35', 'hex'))])]), { auth: u.device });
+    assert.equal(res.status, 200);
+    assert.match((await partialOf(res))!.errorMessage!, /1 malformed trace, span or parent span ids dropped/);
+    const json = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ eventName: 'agent.skill.selected', traceId: 'not-hex', spanId: '00f067aa0ba902b7', attributes: [{ key: 'agent.skill.event.id', value: { stringValue: 'evt_json_trace' } }] }] }] }] };
+    const viaJson = await f.post('logs', Buffer.from(JSON.stringify(json)), { auth: u.device, encoding: 'json' });
+    assert.match(((await viaJson.json()) as { partialSuccess: { errorMessage: string } }).partialSuccess.errorMessage, /2 malformed trace, span or parent span ids dropped/);
+    await f.telemetry.drain();
+    assert.deepEqual(eventIds(f), ['evt_json_trace', 'evt_short_trace']);
+    assert.equal(f.telemetry.reader().getEvent(u.id, 'evt_short_trace')!.traceId, undefined);
+  });
+
   it('malformed protobuf: 400 with a Status, the hub keeps serving', async () => {
     for (const bad of [Buffer.from([0x0a, 0x05, 0x12]), Buffer.from([0x0a, 0x80]), Buffer.from([0x0b]), rawLogsBody([Buffer.from([0x09, 0x01])])]) {
       assert.equal((await f.post('logs', bad, { auth: u.device })).status, 400, bad.toString('hex'));

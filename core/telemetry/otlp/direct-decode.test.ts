@@ -160,6 +160,27 @@ describe('core/telemetry/otlp direct protobuf decoder', () => {
     const good = logsBody([Buffer.concat([wrap(9, 2, Buffer.from('4bf92f3577b34da6a3ce929d0e0e4736', 'hex')), wrap(10, 2, spanId)])]);
     const [ok] = decodeProtobufDirect('logs', good).request.resources[0].scopes[0].items;
     assert.deepEqual([ok.traceId, ok.spanId], ['4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7']);
+    // what was dropped is counted (the hub reports it): the short trace id, and the span id it orphaned
+    assert.equal(decodeProtobufDirect('logs', body).malformedIds, 2);
+    assert.equal(decodeProtobufDirect('logs', good).malformedIds, 0);
+    // an all-zero or empty id means "no trace" in OTLP: dropped, but nothing malformed
+    const none = logsBody([Buffer.concat([wrap(9, 2, Buffer.alloc(16)), wrap(10, 2, Buffer.alloc(0))])]);
+    assert.equal(decodeProtobufDirect('logs', none).malformedIds, 0);
+  });
+
+  it('counts malformed parent span ids and link ids of kept spans, which are dropped (the span stays)', async () => {
+    const ids = Buffer.concat([str(1, Buffer.alloc(16, 1)), str(2, Buffer.alloc(8, 2))]);
+    const badParent = Buffer.concat([ids, str(4, Buffer.alloc(7, 3)), str(5, 'child of a broken parent')]);
+    const badLink = Buffer.concat([ids, str(5, 'broken link'), wrap(13, 2, Buffer.concat([str(1, Buffer.alloc(16, 4)), str(2, Buffer.alloc(9, 5))]))]);
+    const body = wrap(1, 2, wrap(2, 2, Buffer.concat([badParent, badLink].map((s) => wrap(2, 2, s)))));
+    const res = decodeProtobufDirect('traces', body);
+    assert.deepEqual(res.request.resources[0].scopes[0].items.map((s) => [s.name, s.parentSpanId, s.links.length]), [['child of a broken parent', undefined, 0], ['broken link', undefined, 0]]);
+    assert.deepEqual([res.malformedIds, res.rejectedItems], [2, 0]);
+    // OTLP/JSON counts the same (through the shared wire converter)
+    const totals = { dropped: 0, malformedIds: 0 };
+    const json = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '01'.repeat(16), spanId: '02'.repeat(8), parentSpanId: 'xyz', name: 'j', links: [{ traceId: '04'.repeat(16), spanId: '05'.repeat(9) }] }] }] }], resourceLogs: [] };
+    await decodeOtlpRequest('traces', Buffer.from(JSON.stringify(json)), 'json', DEFAULT_OTLP_LIMITS, totals);
+    assert.equal(totals.malformedIds, 2);
   });
 
   it('counts spans without valid ids as rejected', () => {

@@ -2,7 +2,7 @@ import { SfError } from '../../errors/index.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
 import type { OtlpLogRecord, OtlpLogsRequest, OtlpMetricsRequest, OtlpSpan, OtlpSpanEvent, OtlpSpanLink, OtlpTracesRequest, OtlpRequest, OtlpSignal, ResourceGroup, ScopeGroup, OtlpResource, OtlpScope } from './types.js';
 import { metric } from './direct-metrics.js';
-import { anyValue, expect, idHex, keyValue, Malformed, resource, scope, Wire, type Ctx } from './direct-wire.js';
+import { anyValue, expect, idHex, keyValue, Malformed, readId, resource, scope, Wire, type Ctx } from './direct-wire.js';
 
 /**
  * A direct protobuf decoder for OTLP logs, traces and metrics requests: bytes -> the decoded shape of
@@ -29,6 +29,8 @@ export interface DirectDecodeResult<R> {
   repairedStrings: number;
   /** log records or spans after `limits.maxItems`, skipped without being decoded */
   overLimit: number;
+  /** malformed optional ids dropped from kept items (a log record's trace or span id, a parent span id, a link's ids) */
+  malformedIds: number;
 }
 
 interface Counts {
@@ -65,8 +67,8 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
       case 6: expect(wt, 2, 'attributes'); keyValue(w.sub(), ctx, 0, counter, rec.attributes, kept); break;
       case 7: expect(wt, 0, 'dropped_attributes_count'); declared = w.varint(); break;
       case 8: expect(wt, 5, 'flags'); flags = w.fixed32(); break;
-      case 9: expect(wt, 2, 'trace_id'); traceId = idHex(w.bytes(), 16); break;
-      case 10: expect(wt, 2, 'span_id'); spanId = idHex(w.bytes(), 8); break;
+      case 9: expect(wt, 2, 'trace_id'); traceId = readId(w, 16, ctx); break;
+      case 10: expect(wt, 2, 'span_id'); spanId = readId(w, 8, ctx); break;
       case 12: expect(wt, 2, 'event_name'); eventName = w.string(); break;
       default: w.skip(wt);
     }
@@ -79,7 +81,7 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   if (traceId) {
     rec.traceId = traceId;
     if (spanId) rec.spanId = spanId;
-  }
+  } else if (spanId) ctx.malformedIds++;
   if (eventName) rec.eventName = eventName;
   if (declared + counter.dropped) rec.droppedAttributesCount = declared + counter.dropped;
   return rec;
@@ -108,8 +110,8 @@ function spanLink(w: Wire, ctx: Ctx, counter: { dropped: number }): OtlpSpanLink
   while (w.pos < w.end) {
     const tag = w.tag();
     const f = tag >>> 3;
-    if (f === 1 && (tag & 7) === 2) traceId = idHex(w.bytes(), 16);
-    else if (f === 2 && (tag & 7) === 2) spanId = idHex(w.bytes(), 8);
+    if (f === 1 && (tag & 7) === 2) traceId = readId(w, 16, ctx);
+    else if (f === 2 && (tag & 7) === 2) spanId = readId(w, 8, ctx);
     else if (f === 3 && (tag & 7) === 2) traceState = w.string();
     else if (f === 4 && (tag & 7) === 2) keyValue(w.sub(), ctx, 0, counter, attributes, kept);
     else w.skip(tag & 7);
@@ -142,7 +144,7 @@ function span(w: Wire, ctx: Ctx): OtlpSpan | undefined {
       case 1: expect(wt, 2, 'trace_id'); traceId = idHex(w.bytes(), 16); break;
       case 2: expect(wt, 2, 'span_id'); spanId = idHex(w.bytes(), 8); break;
       case 3: expect(wt, 2, 'trace_state'); traceState = w.string(); break;
-      case 4: expect(wt, 2, 'parent_span_id'); parent = idHex(w.bytes(), 8); break;
+      case 4: expect(wt, 2, 'parent_span_id'); parent = readId(w, 8, ctx); break;
       case 16: expect(wt, 5, 'flags'); flags = w.fixed32(); break;
       case 5: expect(wt, 2, 'name'); name = w.string(); break;
       case 6: expect(wt, 0, 'kind'); kind = w.varint64()[0] | 0; break;
@@ -230,7 +232,7 @@ export function decodeProtobufDirect(signal: 'metrics', body: Uint8Array, limits
 export function decodeProtobufDirect(signal: OtlpSignal, body: Uint8Array, limits?: OtlpLimits): DirectDecodeResult<OtlpRequest>;
 export function decodeProtobufDirect(signal: OtlpSignal, body: Uint8Array, limits: OtlpLimits = DEFAULT_OTLP_LIMITS): DirectDecodeResult<OtlpRequest> {
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const ctx: Ctx = { limits, dropped: 0 };
+  const ctx: Ctx = { limits, dropped: 0, malformedIds: 0 };
   const metrics = signal === 'metrics';
   const counts: Counts = { max: metrics ? Infinity : (limits.maxItems ?? Infinity), rejects: !metrics, wire: 0, rejected: 0, over: 0 };
   const item = (signal === 'logs' ? logRecord : signal === 'traces' ? span : metric) as ItemReader<unknown>;
@@ -257,5 +259,6 @@ export function decodeProtobufDirect(signal: OtlpSignal, body: Uint8Array, limit
     skippedFields: stats.unknown,
     repairedStrings: stats.repaired,
     overLimit: counts.over,
+    malformedIds: ctx.malformedIds,
   };
 }

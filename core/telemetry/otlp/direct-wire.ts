@@ -130,6 +130,8 @@ export class Wire {
 export interface Ctx {
   limits: OtlpLimits;
   dropped: number;
+  /** trace, span and parent span ids of kept items dropped as malformed (see `readId`) */
+  malformedIds: number;
 }
 
 export const idHex = (b: Buffer, bytes: number): string | undefined => {
@@ -137,6 +139,17 @@ export const idHex = (b: Buffer, bytes: number): string | undefined => {
   const h = b.toString('hex');
   return /^0+$/.test(h) ? undefined : h;
 };
+
+/**
+ * An optional id field of a kept item (a log record's trace and span id, a parent span id, a
+ * link's ids): its hex, or undefined when it is empty, all zero (both mean "none" in OTLP) or the
+ * wrong length, which is counted in `ctx.malformedIds`.
+ */
+export function readId(w: Wire, bytes: number, ctx: Ctx): string | undefined {
+  const b = w.bytes();
+  if (b.length > 0 && b.length !== bytes) ctx.malformedIds++;
+  return idHex(b, bytes);
+}
 
 export function expect(wt: number, want: number, what: string): void {
   if (wt !== want) throw new Malformed(`${what} has wire type ${wt}, expected ${want}`);

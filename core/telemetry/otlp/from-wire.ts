@@ -23,10 +23,33 @@ interface Ctx {
   totals: WireTotals;
 }
 
-/** What converting a whole request left out: values cut by the limits, items after `limits.maxItems`. */
+/** What converting a whole request left out: values cut by the limits, items after `limits.maxItems`, malformed optional ids. */
 export interface WireTotals extends DropCounter {
   overLimit?: number;
+  /** malformed optional ids dropped from kept items (see `optionalId`) */
+  malformedIds?: number;
 }
+
+/** A present id that is not one: bytes of the wrong length, or a string that is not hex of the right length. */
+function malformedId(v: unknown, bytes: number): boolean {
+  if (v instanceof Uint8Array) return v.length > 0 && v.length !== bytes;
+  if (typeof v === 'string') return v !== '' && !(v.length === bytes * 2 && /^[0-9a-fA-F]+$/.test(v));
+  return v !== undefined && v !== null;
+}
+
+/**
+ * An optional id of a kept item (a log record's trace and span id, a parent span id, a link's
+ * ids): absent, empty and all-zero ids mean "none"; a malformed one is dropped and counted.
+ */
+function optionalId(v: unknown, bytes: number, ctx: Ctx): string | undefined {
+  const id = idFromWire(v, bytes);
+  if (id === undefined && malformedId(v, bytes)) noteMalformedId(ctx);
+  return id;
+}
+
+const noteMalformedId = (ctx: Ctx) => {
+  ctx.totals.malformedIds = (ctx.totals.malformedIds ?? 0) + 1;
+};
 
 function attrs(kvs: unknown, ctx: Ctx, counter: DropCounter) {
   const before = counter.dropped;
@@ -71,13 +94,13 @@ function logRecord(w: Wire, ctx: Ctx): OtlpLogRecord {
   if (str(w.severityText)) rec.severityText = w.severityText as string;
   if (w.body !== undefined && w.body !== null) rec.body = value(w.body, ctx, c);
   if (num(w.flags)) rec.flags = num(w.flags);
-  const traceId = idFromWire(w.traceId, 16);
-  const spanId = idFromWire(w.spanId, 8);
+  const traceId = optionalId(w.traceId, 16, ctx);
+  const spanId = optionalId(w.spanId, 8, ctx);
   // a span id means something only within its trace: without a valid trace id neither is kept
   if (traceId) {
     rec.traceId = traceId;
     if (spanId) rec.spanId = spanId;
-  }
+  } else if (spanId) noteMalformedId(ctx);
   if (str(w.eventName)) rec.eventName = w.eventName as string;
   const dropped = (num(w.droppedAttributesCount) ?? 0) + c.dropped;
   if (dropped) rec.droppedAttributesCount = dropped;
@@ -100,12 +123,12 @@ function span(w: Wire, ctx: Ctx): OtlpSpan | undefined {
     attributes: attrs(w.attributes, ctx, c),
     events: arr(w.events).map((e) => ({ timeUnixNano: nanosFromWire(e.timeUnixNano), name: String(e.name ?? ''), attributes: attrs(e.attributes, ctx, c) })),
     links: arr(w.links).flatMap((l) => {
-      const t = idFromWire(l.traceId, 16);
-      const s = idFromWire(l.spanId, 8);
+      const t = optionalId(l.traceId, 16, ctx);
+      const s = optionalId(l.spanId, 8, ctx);
       return t && s ? [{ traceId: t, spanId: s, attributes: attrs(l.attributes, ctx, c), ...(str(l.traceState) ? { traceState: l.traceState as string } : {}) }] : [];
     }),
   };
-  const parent = idFromWire(w.parentSpanId, 8);
+  const parent = optionalId(w.parentSpanId, 8, ctx);
   if (parent) out.parentSpanId = parent;
   if (str(w.traceState)) out.traceState = w.traceState as string;
   if (num(w.flags)) out.flags = num(w.flags);
