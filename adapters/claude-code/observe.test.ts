@@ -16,6 +16,9 @@ const desired = (phase: 'install' | 'remove') => (phase === 'remove' ? { entries
 const cases: GoldenCase[] = [
   { name: 'missing', file: 'settings.json' },
   { name: 'empty', file: 'settings.json' },
+  { name: 'whitespace-only', file: 'settings.json' },
+  // an empty object written over two lines comes back as `{}`: Forge's entries fill `{}` and `{\n}` alike, and no record tells them apart
+  { name: 'empty-env-multiline', file: 'settings.json', inexactRestore: true },
   { name: 'comments-unknown-keys', file: 'settings.json' },
   { name: 'tabs-crlf', file: 'settings.json' },
   { name: 'git-ai-hooks', file: 'settings.json' },

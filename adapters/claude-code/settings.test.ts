@@ -16,6 +16,7 @@ const cases: GoldenCase[] = [
   // comments in an otherwise empty object stay through install and remove
   { name: 'comment-in-empty-object', file: 'settings.json' },
   { name: 'empty', file: 'settings.json' },
+  { name: 'whitespace-only', file: 'settings.json' },
   { name: 'missing', file: 'settings.json' },
   { name: 'user-override-same', file: 'settings.json' },
   { name: 'user-off-for-enabled', file: 'settings.json', diagnostics: ['SF_ADAPTER_USER_OVERRIDE'] },

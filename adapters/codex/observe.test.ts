@@ -20,7 +20,9 @@ const cases: GoldenCase[] = [
   { name: 'comments-and-tables', file: 'config.toml' },
   { name: 'skills-block', file: 'config.toml' },
   { name: 'crlf', file: 'config.toml' },
-  { name: 'no-final-newline', file: 'config.toml', inexactRestore: true }, // the separator newline Forge added stays
+  { name: 'no-final-newline', file: 'config.toml' },
+  { name: 'trailing-blank-lines', file: 'config.toml' },
+  { name: 'whitespace-only', file: 'config.toml' },
   { name: 'user-otel-conflict', file: 'config.toml', error: 'SF_E_CONFLICT' },
   { name: 'user-otel-dotted', file: 'config.toml', error: 'SF_E_CONFLICT' },
   { name: 'invalid', file: 'config.toml', error: 'SF_E_CONFIG' },

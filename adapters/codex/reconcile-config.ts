@@ -18,12 +18,19 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
   let result: CodexReconcileResult = { diagnostics: [] };
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
     const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
-    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, skits);
-    // appending after a last line without a newline adds one: remembered, so removal gives the bytes back
-    const addedFinalNewline = o.previous ? o.previous.addedFinalNewline === true : snap.text !== '' && !snap.text.endsWith('\n') && plan.managed.length > 0;
+    // what Forge put before each of its blocks is recorded and taken back with the block; a record
+    // from before separators were kept has its blocks removed with one blank line each, and the
+    // final newline it says Forge added
+    const recorded = isStringMap(o.previous?.separators) ? o.previous.separators : undefined;
+    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, skits, recorded);
+    const addedFinalNewline = o.previous?.addedFinalNewline === true && recorded === undefined;
+    const separators = o.previous && !recorded ? {} : plan.separators;
     result = {
       diagnostics: plan.diagnostics,
-      edit: plan.managed.length === 0 ? undefined : { file: o.file, backup: o.previous?.backup, format: 'toml', origin, managed: plan.managed, created: [], ...(addedFinalNewline ? { addedFinalNewline } : {}) },
+      edit: plan.managed.length === 0 ? undefined : {
+        file: o.file, backup: o.previous?.backup, format: 'toml', origin, managed: plan.managed, created: [],
+        ...(addedFinalNewline ? { addedFinalNewline } : {}), ...(Object.keys(separators).length ? { separators } : {}),
+      },
     };
     if (plan.managed.length === 0 && origin === 'missing' && plan.text.trim() === '') return null;
     if (plan.managed.length === 0 && addedFinalNewline && plan.text.endsWith(snap.shape.eol) && !plan.text.endsWith(snap.shape.eol + snap.shape.eol)) {
@@ -34,3 +41,7 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
   return result;
 }
+
+/** A hand-edited record's separators that are not all strings are no record. */
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');

@@ -1,4 +1,9 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ManagedConfigEdit } from '../config/managed.js';
 import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
+import { tempDir } from '../../test-support/index.js';
 import { reconcileCodexConfig } from './reconcile-config.js';
 
 const root = '/home/me/proj/.agents/skills';
@@ -13,6 +18,8 @@ const cases: GoldenCase[] = [
   // CRLF and no final newline: the newline Forge adds to append its block goes again with it
   { name: 'no-final-newline', file: 'config.toml' },
   { name: 'empty', file: 'config.toml' },
+  { name: 'trailing-blank-lines', file: 'config.toml' },
+  { name: 'whitespace-only', file: 'config.toml' },
   { name: 'missing', file: 'config.toml' },
   { name: 'other-skit-block', file: 'config.toml' },
   // a marked block the user edited is Forge's: restored on install, removed on remove
@@ -32,4 +39,43 @@ describe('codex [[skills.config]] merge (golden files)', () => {
   for (const c of cases) {
     it(c.name, () => runGoldenCase('codex', c, (file, backups, prev, phase) => reconcileCodexConfig({ file, backupDir: backups, previous: prev, desired: skills(phase) })));
   }
+});
+
+describe('codex [[skills.config]] separators', () => {
+  const state = (kit: string, enabled: boolean) => ({ skillId: `${kit}:s`, name: `${kit.split('/')[1]}-s`, skillMdPath: `${root}/${kit.split('/')[1]}-s/SKILL.md`, enabled });
+  const user = 'model = "o3"\n\n\n# the user\'s own blank lines above and below\n\n';
+
+  for (const order of [['a', 'b'], ['b', 'a']] as const) {
+    it(`gives the user's bytes back when two SKITs' blocks go in the order ${order.join(', ')}`, async () => {
+      const tmp = await tempDir('sf-codex-sep-');
+      try {
+        const file = join(tmp.path, 'config.toml');
+        await writeFile(file, user);
+        const edits = {
+          a: (await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), desired: [state('acme/a', false)] })).edit,
+          b: (await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), desired: [state('acme/b', false)] })).edit,
+        };
+        assert.equal((await readFile(file, 'utf8')).split('# managed by sf').length, 3);
+        for (const kit of order) await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), previous: edits[kit], desired: [state(`acme/${kit}`, true)] });
+        assert.equal(await readFile(file, 'utf8'), user);
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+  }
+
+  it('still removes blocks of a record written before separators were kept (one blank line, and the final newline it added)', async () => {
+    const tmp = await tempDir('sf-codex-sep-');
+    try {
+      const file = join(tmp.path, 'config.toml');
+      const block = `# managed by sf: acme/a:s\n[[skills.config]]\npath = "${root}/a-s/SKILL.md"\nenabled = false\n`;
+      await writeFile(file, `model = "o3"\n\n${block}`);
+      const old: ManagedConfigEdit = { file, format: 'toml', origin: 'existing', created: [], addedFinalNewline: true, managed: [{ skillId: 'acme/a:s', path: ['skills', 'config', 'path', `${root}/a-s/SKILL.md`], value: false }] };
+      const res = await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), previous: old, desired: [state('acme/a', true)] });
+      assert.equal(res.edit, undefined);
+      assert.equal(await readFile(file, 'utf8'), 'model = "o3"');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
-import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, type TomlBlock } from '../config/toml-blocks.js';
+import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
 import type { ManagedEntry } from '../config/managed.js';
 
 /** One Forge skill as Codex must see it: disabled ones get a path-selector entry with enabled = false. */
@@ -19,6 +19,8 @@ export interface CodexPlan {
   text: string;
   managed: ManagedEntry[];
   diagnostics: Diagnostic[];
+  /** what Forge put before each of its blocks, by skill id (recorded ones kept, appended ones new; see rewriteBlocks) */
+  separators: Record<string, string>;
 }
 
 type Entry = Record<string, unknown>;
@@ -68,7 +70,7 @@ export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...
  * entries matching a skill by path or name are never edited: one that enables a skill Forge must
  * disable is a conflict (SF_E_CONFLICT), one that disables an enabled skill is a warning.
  */
-export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, skits: ReadonlySet<string> = skitsOf(desired.map((s) => s.skillId))): CodexPlan {
+export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, skits: ReadonlySet<string> = skitsOf(desired.map((s) => s.skillId)), recorded: Readonly<Record<string, string>> = {}): CodexPlan {
   const doc = parseTomlConfig(text, file);
   // the file is shared by every installation: only blocks of these SKITs are this plan's business
   const owned = ownedBlocks(text);
@@ -111,12 +113,20 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
     if (!s || seen.has(b.id)) return undefined;
     seen.add(b.id);
     return isDeepStrictEqual(b.values, entryFor(s)) ? text.split(/(?<=\n)/).slice(b.start, b.end).join('') : render(s);
-  });
+  }, (b) => (Object.hasOwn(recorded, b.id) && typeof recorded[b.id] === 'string' ? recorded[b.id] : undefined));
   const present = new Set(blocks.map((b) => b.id));
-  out = appendBlocks(out, [...wanted.values()].filter((s) => !present.has(s.skillId)).map(render), eol);
+  const separators: Record<string, string> = {};
+  for (const s of wanted.values()) {
+    if (present.has(s.skillId)) {
+      if (Object.hasOwn(recorded, s.skillId)) separators[s.skillId] = recorded[s.skillId];
+      continue;
+    }
+    separators[s.skillId] = separatorBefore(out, eol);
+    out = appendBlocks(out, [render(s)], eol);
+  }
   const managed = [...wanted.values()].map((s) => ({ skillId: s.skillId, path: ['skills', 'config', 'path', s.skillMdPath], value: false }));
   verify(text, out, file, users, blocks, managed);
-  return { text: out, managed, diagnostics };
+  return { text: out, managed, diagnostics, separators };
 }
 
 /** The edit must leave everything but Forge's blocks exactly as parsed before. */

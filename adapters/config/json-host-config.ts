@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
+import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig } from './json-edit.js';
 import { removeJsonText, setJsonText } from './json-text-edit.js';
 import { planEntries, type DesiredEntry, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
@@ -39,21 +40,18 @@ export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<Json
   let result: JsonReconcileResult = { diagnostics: [] };
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
     const doc = parseJsonConfig(snap.text, o.file);
-    const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const origin = configOrigin(o.previous, snap);
     const plan = planEntries((p) => getPath(doc, p), o.previous?.managed ?? [], o.desired, o.file, o.disabledValue, o.adopt);
     refuseIf(plan.fatal, o.file);
     const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, o.previous?.created ?? [], o.previous?.expanded ?? []);
     applied.created = withForgeOnlyContainers(parseJsonConfig(applied.text, o.file), plan.managed, applied.created);
     if (o.validate) refuseIf(o.validate(parseJsonConfig(applied.text, o.file)).filter((d) => d.severity === 'error'), o.file);
     const empty = plan.managed.length === 0 && isDeepStrictEqual(parseJsonConfig(applied.text, o.file), {});
-    let next: string | null = applied.text;
-    if (empty && origin === 'missing') next = null;
-    else if (empty && origin === 'empty') next = snap.text.trim() === '' ? snap.text : '';
-    else if (snap.text.trim() === '' && next !== snap.text) next += snap.shape.eol;
+    const next = textToWrite(origin, snap, applied.text, empty);
     result = {
       diagnostics: plan.diagnostics,
       edit: plan.managed.length === 0 ? undefined : {
-        file: o.file, backup: o.previous?.backup, format: o.format, origin,
+        file: o.file, backup: o.previous?.backup, format: o.format, ...origin,
         managed: plan.managed, created: applied.created, ...(applied.expanded.length ? { expanded: applied.expanded } : {}),
       },
     };

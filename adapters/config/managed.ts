@@ -27,12 +27,19 @@ export interface ManagedConfigEdit extends ConfigEdit {
   format: 'json' | 'jsonc' | 'toml';
   /** the file before Forge's first edit: 'missing' files are deleted again when Forge's last entry goes */
   origin: 'missing' | 'empty' | 'existing';
+  /** the whitespace an 'empty' file held before Forge's first edit, given back with the last entry */
+  emptyText?: string;
   managed: ManagedEntry[];
   /** object paths that did not exist before Forge created them; removed again when they end up empty */
   created: string[][];
   expanded?: ExpandedValue[];
-  /** the file had no final newline and Forge added one to append its entries (taken back with the last entry) */
+  /**
+   * the file had no final newline and Forge added one to append its entries (taken back with the
+   * last entry); records written since `separators` existed keep that in the separators instead
+   */
   addedFinalNewline?: boolean;
+  /** TOML: what Forge put before each block it appended, by the block's marker id, taken back exactly with the block */
+  separators?: Record<string, string>;
 }
 
 export function isManagedConfigEdit(e: ConfigEdit): e is ManagedConfigEdit {
@@ -55,7 +62,8 @@ export function mergeEditsByFile(edits: readonly ManagedConfigEdit[]): ManagedCo
     const managed = [...seen.managed.filter((m) => !e.managed.some((n) => samePath(n.path, m.path))), ...e.managed];
     const created = [...seen.created, ...e.created.filter((c) => !seen.created.some((s) => samePath(s, c)))];
     const expanded = [...(seen.expanded ?? []), ...(e.expanded ?? []).filter((x) => !(seen.expanded ?? []).some((s) => samePath(s.path, x.path)))];
-    byFile.set(e.file, { ...seen, backup: seen.backup ?? e.backup, managed, created, ...(expanded.length ? { expanded } : {}) });
+    const separators = { ...e.separators, ...seen.separators };
+    byFile.set(e.file, { ...seen, backup: seen.backup ?? e.backup, managed, created, ...(expanded.length ? { expanded } : {}), ...(Object.keys(separators).length ? { separators } : {}) });
   }
   return [...byFile.values()];
 }

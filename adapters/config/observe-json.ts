@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
+import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
 import { appendJsonItem, removeJsonItem, removeJsonText, setJsonText } from './json-text-edit.js';
 import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
@@ -149,17 +150,14 @@ function pruneCreated(text: () => string, write: (t: string) => void, created: s
 export async function reconcileObserveJson(file: string, backupDir: string, format: 'json' | 'jsonc', previous: ObserveConfigEdit | undefined, desired: ObserveJsonDesired): Promise<ObserveJsonResult> {
   let result: ObserveJsonResult = { diagnostics: [] };
   const outcome = await editConfigFile(file, backupDir, (snap) => {
-    const origin = previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    const origin = configOrigin(previous, snap);
     const plan = planObserveJson(snap.text, file, snap.shape.eol, previous, desired);
     const owns = plan.managed.length > 0 || plan.items.length > 0;
     const empty = !owns && isDeepStrictEqual(parseJsonConfig(plan.text, file), {});
-    let next: string | null = plan.text;
-    if (empty && origin === 'missing') next = null;
-    else if (empty && origin === 'empty') next = snap.text.trim() === '' ? snap.text : '';
-    else if (snap.text.trim() === '' && next !== snap.text) next += snap.shape.eol;
+    const next = textToWrite(origin, snap, plan.text, empty);
     result = {
       diagnostics: plan.diagnostics,
-      edit: owns ? { file, backup: previous?.backup, format, origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
+      edit: owns ? { file, backup: previous?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
     };
     return next;
   });

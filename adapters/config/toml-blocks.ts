@@ -85,24 +85,40 @@ export function renderBlock(id: string, header: string, values: [string, string 
   return [`${MARKER} ${id}`, header, ...body].map((l) => l + eol).join('');
 }
 
+/**
+ * What appendBlocks puts between `text` and a block it appends: a line ending for an unfinished
+ * last line, then a blank separator line unless the text already ends with one.
+ */
+export function separatorBefore(text: string, eol: string): string {
+  if (text === '') return '';
+  const ended = text.endsWith('\n') ? '' : eol;
+  return /(^|\n)[ \t]*\r?\n$/.test(text + ended) ? ended : ended + eol;
+}
+
 /** Appends rendered blocks at the end, each after one blank separator line. */
 export function appendBlocks(text: string, rendered: string[], eol: string): string {
   let out = text;
-  for (const block of rendered) {
-    if (out !== '' && !out.endsWith('\n')) out += eol;
-    if (out !== '' && !/(^|\n)[ \t]*\r?\n$/.test(out)) out += eol;
-    out += block;
-  }
+  for (const block of rendered) out += separatorBefore(out, eol) + block;
   return out;
 }
 
-/** Replaces each block by `replacement(block)` (undefined removes it with its blank separator line). */
-export function rewriteBlocks(text: string, blocks: TomlBlock[], replacement: (b: TomlBlock) => string | undefined): string {
+/**
+ * Replaces each block by `replacement(block)`. A removed block (undefined) takes with it the
+ * separator Forge put before it: exactly `separatorOf(block)` when one was recorded (so the
+ * user's own blank lines and unfinished last line come back as they were), otherwise one blank line.
+ */
+export function rewriteBlocks(text: string, blocks: TomlBlock[], replacement: (b: TomlBlock) => string | undefined, separatorOf?: (b: TomlBlock) => string | undefined): string {
   const lines = splitLines(text);
   const inOrder = [...blocks].sort((a, b) => a.start - b.start).map((b) => ({ b, next: replacement(b) }));
   for (const { b, next } of inOrder.reverse()) {
     if (next !== undefined) {
       lines.splice(b.start, b.end - b.start, ...splitLines(next));
+      continue;
+    }
+    const separator = separatorOf?.(b);
+    if (separator !== undefined) {
+      const before = lines.slice(0, b.start).join('');
+      lines.splice(0, b.end, ...splitLines(before.endsWith(separator) ? before.slice(0, before.length - separator.length) : before));
       continue;
     }
     let start = b.start;

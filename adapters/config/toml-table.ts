@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
-import { MARKER, appendBlocks, parseTomlConfig, rewriteBlocks, splitLines, type TomlBlock } from './toml-blocks.js';
+import { MARKER, appendBlocks, parseTomlConfig, rewriteBlocks, separatorBefore, splitLines, type TomlBlock } from './toml-blocks.js';
 
 /**
  * One whole TOML table Forge owns in a user's file (Codex's `[otel]`), introduced by a marker:
@@ -25,6 +25,11 @@ export interface TomlTableEdit {
   /** marker id, e.g. 'observe' */
   id: string;
   values: Record<string, unknown>;
+  /**
+   * what Forge put between the user's text and its appended table (a line ending, a blank line,
+   * both or nothing), taken back exactly on removal; absent in records written before it was kept
+   */
+  separator?: string;
 }
 
 /** A TOML literal for strings, booleans, numbers and (nested) inline tables. */
@@ -72,11 +77,11 @@ export function findManagedTables(text: string, table: string, id: string): Toml
  * added to the block) is the user's and is kept, on update and on removal; a table that still
  * holds such keys after removal loses its marker and is the user's from then on.
  */
-export function planTomlTable(text: string, file: string, table: string, id: string, values: Record<string, unknown> | undefined, eol: string, written?: Record<string, unknown>): string {
+export function planTomlTable(text: string, file: string, table: string, id: string, values: Record<string, unknown> | undefined, eol: string, written?: Record<string, unknown>, separator?: string): { text: string; separator?: string } {
   const doc = parseTomlConfig(text, file);
   const blocks = findManagedTables(text, table, id);
   if (doc[table] !== undefined && blocks.length === 0) {
-    if (values === undefined) return text;
+    if (values === undefined) return { text };
     throw new SfError('SF_E_CONFLICT', `${file} already has your own [${table}] settings; Forge does not edit them`, {
       location: { file, pointer: table },
       hint: `Remove your [${table}] table (or point its exporters at the observer yourself), then run the command again. The file was not changed.`,
@@ -87,10 +92,13 @@ export function planTomlTable(text: string, file: string, table: string, id: str
   const kept = Object.fromEntries(users.map((k) => [k, current![k]]));
   const expected = values ? { ...values, ...kept } : users.length > 0 ? kept : undefined;
   const rendered = expected ? renderTable(values ? id : undefined, table, expected, eol) : undefined;
-  let out = rewriteBlocks(text, blocks, (b) => (b === blocks[0] ? rendered : undefined));
-  if (blocks.length === 0 && rendered) out = appendBlocks(out, [rendered], eol);
+  let out = rewriteBlocks(text, blocks, (b) => (b === blocks[0] ? rendered : undefined), (b) => (b === blocks[0] ? separator : undefined));
+  if (blocks.length === 0 && rendered) {
+    separator = separatorBefore(out, eol);
+    out = appendBlocks(out, [rendered], eol);
+  }
   verify(text, out, file, table, expected);
-  return out;
+  return { text: out, ...(separator !== undefined ? { separator } : {}) };
 }
 
 function verify(before: string, after: string, file: string, table: string, values: Record<string, unknown> | undefined): void {
@@ -121,13 +129,18 @@ function verify(before: string, after: string, file: string, table: string, valu
 /** Applies the table (backup, atomic write) and returns the record, or undefined once removed. */
 export async function reconcileTomlTable(file: string, backupDir: string, previous: TomlTableEdit | undefined, table: string, id: string, values: Record<string, unknown> | undefined): Promise<TomlTableEdit | undefined> {
   let origin: TomlTableEdit['origin'] = previous?.origin ?? 'existing';
+  // a hand-edited record's separator that is not a string is no record
+  const recorded = typeof previous?.separator === 'string' ? previous.separator : undefined;
+  let separator: string | undefined;
   const outcome = await editConfigFile(file, backupDir, (snap) => {
     origin = previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
-    const next = planTomlTable(snap.text, file, table, id, values, snap.shape.eol, previous?.values);
-    if (!values && next.trim() === '' && origin === 'missing') return null;
-    if (!values && next.trim() === '' && origin === 'empty') return snap.text.trim() === '' ? snap.text : '';
-    return next;
+    const next = planTomlTable(snap.text, file, table, id, values, snap.shape.eol, previous?.values, recorded);
+    separator = next.separator;
+    if (!values && next.text.trim() === '' && origin === 'missing') return null;
+    // with the separator recorded the text is already the user's, whitespace and all
+    if (!values && next.text.trim() === '' && origin === 'empty' && recorded === undefined) return snap.text.trim() === '' ? snap.text : '';
+    return next.text;
   });
   if (!values) return undefined;
-  return { file, backup: previous?.backup ?? outcome.backup, origin, table, id, values };
+  return { file, backup: previous?.backup ?? outcome.backup, origin, table, id, values, ...(separator !== undefined ? { separator } : {}) };
 }
