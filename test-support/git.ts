@@ -51,3 +51,25 @@ export function unsafeTreeRepo(bare: string): void {
   const commit = execFileSync('git', ['-C', bare, 'commit-tree', root, '-m', 'unsafe'], { env: GIT_TEST_ENV }).toString().trim();
   git(bare, ['update-ref', 'refs/heads/main', commit]);
 }
+
+/**
+ * A bare repository whose `main` is a "git bomb": `levels` levels of trees, each holding `fanout`
+ * entries that all point at the same tree below (and at the bottom the same blob), so a pack of a
+ * few hundred bytes checks out fanout^levels files.
+ */
+export function gitBombRepo(bare: string, levels: number, fanout: number): void {
+  git('/', ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
+  const hash = (type: string, input: string | Buffer) => execFileSync('git', ['-C', bare, 'hash-object', '-w', '-t', type, '--stdin'], { env: GIT_TEST_ENV, input }).toString().trim();
+  const entries = (mode: string, prefix: string, sha: string) =>
+    Buffer.concat(Array.from({ length: fanout }, (_, i) => Buffer.concat([Buffer.from(`${mode} ${prefix}${i}\0`), Buffer.from(sha, 'hex')])));
+  let sha = hash('blob', 'boom\n');
+  let mode = '100644';
+  let prefix = 'f';
+  for (let l = 0; l < levels; l++) {
+    sha = hash('tree', entries(mode, prefix, sha));
+    mode = '40000';
+    prefix = 'd';
+  }
+  const commit = execFileSync('git', ['-C', bare, 'commit-tree', sha, '-m', 'bomb'], { env: GIT_TEST_ENV }).toString().trim();
+  git(bare, ['update-ref', 'refs/heads/main', commit]);
+}

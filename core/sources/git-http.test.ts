@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { commitTree, git, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
+import { commitTree, git, gitBombRepo, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
 import { startGitHttpServer } from '../../test-support/git-http-server.js';
 import type { TestServer } from '../../test-support/http-server.js';
 import { resolveSource } from './index.js';
@@ -41,6 +41,12 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
     git(src, ['checkout', '--quiet', 'main']);
     git(root, ['clone', '--quiet', '--bare', src, join(projects, 'kit.git')]);
     git(root, ['clone', '--quiet', '--bare', src, join(projects, 'plain')]);
+    gitBombRepo(join(projects, 'bomb.git'), 4, 10);
+    const zeros = join(root, 'zeros');
+    await mkdir(zeros);
+    initRepo(zeros);
+    await commitTree(zeros, { 'SKILL.md': skillMd('zeros'), 'zeros.bin': Buffer.alloc(2 * 1024 * 1024) }, 'zeros');
+    git(root, ['clone', '--quiet', '--bare', zeros, join(projects, 'zeros.git')]);
     server = await startGitHttpServer({ projectRoot: projects });
     privateServer = await startGitHttpServer({ projectRoot: projects, auth: { username: 'bob', password: SECRET } });
   });
@@ -116,6 +122,27 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
       resolveSource(`${server.origin}/kit.git`, { cwd: root, workDir: work(), limits: { maxGitBytes: 200 } }),
       (e) => isSfError(e, 'SF_E_LIMIT'),
     );
+  });
+
+  it('stops a checkout that would write more than the byte limit, though the pack read was small', async () => {
+    const dir = work();
+    await assert.rejects(
+      resolveSource(`${server.origin}/zeros.git`, { cwd: root, workDir: dir, limits: { maxGitBytes: 1024 * 1024 } }),
+      (e) => isSfError(e, 'SF_E_LIMIT') && /would check out more than 1048576 bytes/.test(e.message),
+    );
+    const written = (await import('node:fs')).readdirSync(dir, { recursive: true }).map(String);
+    assert.ok(!written.some((p) => p.endsWith('zeros.bin')), 'the big file was not written');
+    assert.equal((await resolveSource(`${server.origin}/zeros.git`, { cwd: root, workDir: work() })).kind, 'git');
+  });
+
+  it('refuses a "git bomb" (10,000 files from a pack of a few hundred bytes) before checking anything out', async () => {
+    const dir = work();
+    await assert.rejects(
+      resolveSource(`${server.origin}/bomb.git`, { cwd: root, workDir: dir, limits: { maxGitFiles: 1000 } }),
+      (e) => isSfError(e, 'SF_E_LIMIT') && /more than 1000 files/.test(e.message),
+    );
+    const written = (await import('node:fs')).readdirSync(dir, { recursive: true }).map(String).filter((p) => !p.includes('.git'));
+    assert.deepEqual(written.filter((p) => /f\d$/.test(p)), [], 'no file of the tree was written');
   });
 
   it('reports a missing ref and a missing repository as SF_E_NOT_FOUND', async () => {

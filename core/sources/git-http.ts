@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { CheckoutTally } from './checkout-budget.js';
 import { isSfError, SfError } from '../errors/index.js';
 import { isFullSha } from './git-spec.js';
 import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
@@ -85,26 +87,71 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
     onAuthFailure: () => ({ cancel: true }),
   };
   try {
+    // cloned without checkout: the tree is counted against the checkout budget first
     if (req.ref && isFullSha(req.ref)) {
       await git.clone({ ...common, noCheckout: true, noTags: true });
-      await git.checkout({ fs, dir: req.dest, ref: req.ref });
     } else {
       try {
-        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: true });
+        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: true, noCheckout: true });
       } catch (err) {
         // isomorphic-git finds a tag only when it fetches tags; try branches first (less data)
         if (!req.ref || (err as { code?: string }).code !== 'NotFoundError') throw err;
         await rm(req.dest, { recursive: true, force: true });
-        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: false });
+        await git.clone({ ...common, ref: req.ref, singleBranch: true, depth: 1, noTags: false, noCheckout: true });
       }
     }
-    const commit = await git.resolveRef({ fs, dir: req.dest, ref: 'HEAD' });
     const branch = (await git.currentBranch({ fs, dir: req.dest })) ?? undefined;
+    const target = req.ref ?? branch ?? 'HEAD';
+    const budget = { maxBytes: req.limits.maxGitBytes, maxFiles: req.limits.maxGitFiles };
+    await countTree(git, req.dest, target, new CheckoutTally(budget, shown));
+    const written = countingFs(req.dest, new CheckoutTally(budget, shown));
+    await git.checkout({ fs: written.fs, dir: req.dest, ref: target });
+    if (written.over()) throw written.over();
+    const commit = await git.resolveRef({ fs, dir: req.dest, ref: 'HEAD' });
     return { commit, ref: req.ref ?? branch };
   } catch (err) {
     if (overLimit) throw overLimit;
     throw gitHttpError(err, shown, req.ref, secrets, signal.aborted ? req.limits.gitTimeoutMs : undefined);
   }
+}
+
+type IsoGit = typeof import('isomorphic-git');
+
+/** Counts the files of `ref`'s tree, reading trees only, and stops at the first one over the budget. */
+async function countTree(git: IsoGit, dir: string, ref: string, tally: CheckoutTally): Promise<void> {
+  await git.walk({
+    fs,
+    dir,
+    trees: [git.TREE({ ref })],
+    map: async (_path, [entry]) => {
+      const type = await entry?.type();
+      if (type === 'blob' || type === 'commit') tally.add(0);
+      return true;
+    },
+  });
+}
+
+/**
+ * The fs isomorphic-git checks out with: node's, with the bytes and files written outside `.git`
+ * counted. Past the budget nothing more is written and `over()` holds the error, which the clone
+ * throws after the checkout: a write that failed would make isomorphic-git print its stack.
+ */
+function countingFs(dir: string, tally: CheckoutTally): { fs: typeof fs; over(): SfError | undefined } {
+  const gitDir = join(dir, '.git') + sep;
+  const p = fs.promises;
+  let over: SfError | undefined;
+  /** true when the file may be written */
+  const admit = (file: unknown, bytes: number) => String(file).startsWith(gitDir) || (!over && !(over = tally.count(bytes)));
+  const promises: typeof fs.promises = {
+    ...p,
+    writeFile: async (file, data, options) => {
+      if (admit(file, typeof data === 'string' ? Buffer.byteLength(data) : ArrayBuffer.isView(data) ? data.byteLength : 0)) await p.writeFile(file, data, options);
+    },
+    symlink: async (target, path, type) => {
+      if (admit(path, 0)) await p.symlink(target, path, type);
+    },
+  };
+  return { fs: { promises } as unknown as typeof fs, over: () => over };
 }
 
 function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number): SfError {

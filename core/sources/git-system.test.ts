@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { commitTree, git, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
+import { commitTree, git, gitBombRepo, initRepo, skillMd, unsafeTreeRepo } from '../../test-support/git.js';
 import { resolveSource } from './index.js';
 import { systemCloneCommands } from './git-system.js';
 
@@ -142,11 +142,20 @@ describe('core/sources git through the system git (file:// and ssh://)', functio
     const big = join(root, 'big.git');
     git(root, ['clone', '--quiet', '--bare', src, big]);
     const dir = work();
-    await assert.rejects(resolveSource(`file://${big}`, { cwd: root, workDir: dir, limits: { maxGitBytes: 1024 * 1024 } }), (e) => isSfError(e, 'SF_E_LIMIT') && /would check out \d+ bytes; the limit is 1048576/.test(e.message));
+    await assert.rejects(resolveSource(`file://${big}`, { cwd: root, workDir: dir, limits: { maxGitBytes: 1024 * 1024 } }), (e) => isSfError(e, 'SF_E_LIMIT') && /would check out more than 1048576 bytes/.test(e.message));
     const checkedOut = (await import('node:fs')).readdirSync(dir, { recursive: true }).map(String);
     assert.ok(!checkedOut.some((p) => p.endsWith('zeros.bin')), 'nothing was checked out');
     const ok = await resolveSource(`file://${big}`, { cwd: root, workDir: work() });
     assert.equal(ok.kind, 'git');
+  });
+
+  it('refuses a "git bomb" (a few hundred bytes of trees naming one another, 10,000 files) while listing it, before checkout', async () => {
+    const bomb = join(root, 'bomb.git');
+    gitBombRepo(bomb, 4, 10);
+    const dir = work();
+    await assert.rejects(resolveSource(`file://${bomb}`, { cwd: root, workDir: dir, limits: { maxGitFiles: 1000 } }), (e) => isSfError(e, 'SF_E_LIMIT') && /more than 1000 files/.test(e.message) && /git bomb/.test(e.hint ?? ''));
+    const written = (await import('node:fs')).readdirSync(dir, { recursive: true }).map(String).filter((p) => !p.includes('.git'));
+    assert.deepEqual(written.filter((p) => /f\d$/.test(p)), [], 'no file of the tree was written');
   });
 
   it('builds argument vectors with one allowed transport and the URL after --', () => {

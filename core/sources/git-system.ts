@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lazyBuiltin } from '../runtime/lazy-builtin.js';
 import { SfError } from '../errors/index.js';
+import { CheckoutTally, type CheckoutBudget } from './checkout-budget.js';
 import { isFullSha, type GitTransport } from './git-spec.js';
 import type { CloneResult } from './git-http.js';
 import { redactText } from './redact.js';
@@ -23,8 +24,8 @@ export interface SystemCloneRequest {
   dest: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
-  /** most bytes the checkout may write (the sum of the tree's blob sizes, checked before checkout) */
-  maxBytes?: number;
+  /** what the checkout may write (the tree's files and blob sizes, counted before checkout) */
+  budget?: CheckoutBudget;
 }
 
 /**
@@ -110,7 +111,7 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
     if (args === checkout) {
       mkdirSync(join(req.dest, '.git', 'info'), { recursive: true });
       writeFileSync(join(req.dest, '.git', 'info', 'attributes'), RAW_CHECKOUT_ATTRIBUTES);
-      if (req.maxBytes !== undefined) await assertCheckoutFits(req, shown);
+      if (req.budget !== undefined) await assertCheckoutFits(req, req.budget, shown);
     }
     let result: RunResult;
     try {
@@ -130,24 +131,42 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
 }
 
 /**
- * Refuses a checkout larger than `maxBytes` before writing it: a repository can hold a 1.5 GB blob
- * of zeros that compresses to a few MB, which the transfer itself never shows.
+ * Refuses a checkout over the budget before writing it (see checkout-budget.ts). The listing is
+ * read as it streams and git is stopped at the first file over the budget: the listing of a "git
+ * bomb" would itself never end.
  */
-async function assertCheckoutFits(req: SystemCloneRequest, shown: string): Promise<void> {
+async function assertCheckoutFits(req: SystemCloneRequest, budget: CheckoutBudget, shown: string): Promise<void> {
   const treeish = req.ref && isFullSha(req.ref) ? req.ref : 'HEAD';
-  const listing = await runGit(['-C', req.dest, 'ls-tree', '-r', '-l', '-z', '--full-tree', treeish], req.env, req.timeoutMs);
-  if (listing.code !== 0) return; // the checkout reports what is wrong with the ref
-  let total = 0;
-  for (const entry of listing.stdout.split('\0')) {
-    const size = /^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry);
-    if (size) total += Number(size[1]);
-  }
-  if (total > req.maxBytes!) {
-    throw new SfError('SF_E_LIMIT', `${shown} would check out ${total} bytes; the limit is ${req.maxBytes}`, {
-      hint: 'point the source at a smaller repository, or at a subpath of one with less content',
-      data: { url: shown, bytes: total, limit: req.maxBytes },
+  const tally = new CheckoutTally(budget, shown);
+  await new Promise<void>((resolve, reject) => {
+    const child = childProcess().spawn('git', ['-C', req.dest, 'ls-tree', '-r', '-l', '-z', '--full-tree', treeish], {
+      env: gitEnvironment(req.env),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: req.timeoutMs,
+      killSignal: 'SIGKILL',
     });
-  }
+    let pending = '';
+    let over: unknown;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (over) return;
+      const entries = (pending + chunk).split('\0');
+      pending = entries.pop()!;
+      try {
+        // "<mode> <type> <object> <size>\t<path>": the size is "-" for a submodule (a commit)
+        for (const entry of entries) {
+          const m = /^\d+ \w+ [0-9a-f]+ +(\d+|-)\t/.exec(entry);
+          if (m) tally.add(m[1] === '-' ? 0 : Number(m[1]));
+        }
+      } catch (e) {
+        over = e;
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('error', reject);
+    // a listing that fails (a ref that is not there) is left to the checkout to report
+    child.on('close', () => (over ? reject(over) : resolve()));
+  });
 }
 
 function systemGitError(result: RunResult, shown: string, ref?: string): SfError {

@@ -10,8 +10,10 @@ export interface SourceLimits {
   maxSkillBytes: number;
   /** largest archive accepted from a URL (bytes) */
   maxArchiveBytes: number;
-  /** most bytes read from a git smart-HTTP server in one clone, and most bytes a system-git checkout may write */
+  /** most bytes read from a git smart-HTTP server in one clone, and most bytes a git checkout may write */
   maxGitBytes: number;
+  /** most files (blobs, symlinks, submodule entries) a git checkout may write */
+  maxGitFiles: number;
   /** whole-clone timeout for git (ms) */
   gitTimeoutMs: number;
 }
@@ -22,6 +24,7 @@ export const DEFAULT_LIMITS: SourceLimits = {
   maxSkillBytes: 1024 * 1024,
   maxArchiveBytes: 64 * 1024 * 1024,
   maxGitBytes: 256 * 1024 * 1024,
+  maxGitFiles: 100_000,
   gitTimeoutMs: 300_000,
 };
 
