@@ -6,6 +6,7 @@ import { browserRequestRefusal } from './local-only.js';
 import { httpStatusFor } from '../errors/codes.js';
 import { decompressBody } from '../telemetry/otlp/body.js';
 import { decodeOtlpRequest, encodingOf, type OtlpEncoding } from '../telemetry/otlp/decode.js';
+import { decodeProtobufDirect } from '../telemetry/otlp/direct-decode.js';
 import { encodeExportResponse, encodeRpcStatus } from '../telemetry/otlp/encode.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from '../telemetry/otlp/limits.js';
 import type { OtlpRequest, OtlpSignal } from '../telemetry/otlp/types.js';
@@ -83,7 +84,10 @@ async function handleOtlp(req: IncomingMessage, res: ServerResponse, signal: Otl
   if (raw === 'too_large') return sendStatus(res, 413, encoding, `the body exceeds ${limits.maxBodyBytes} bytes`);
   let decoded: OtlpRequest;
   try {
-    decoded = await decodeOtlpRequest(signal, decompressBody(raw, req.headers['content-encoding'], limits.maxBodyBytes), encoding, limits);
+    const body = decompressBody(raw, req.headers['content-encoding'], limits.maxBodyBytes);
+    // protobuf through the direct decoder, as the hub: a value nested too deep or invalid UTF-8
+    // costs that value (trimmed, repaired), not every record in the batch
+    decoded = encoding === 'protobuf' ? decodeProtobufDirect(signal, body, limits).request : await decodeOtlpRequest(signal, body, encoding, limits);
   } catch (e) {
     if (!isSfError(e) && (e as { code?: string }).code === undefined) throw e;
     const code = (e as { code: string }).code;
