@@ -11,6 +11,13 @@ describe('semver', () => {
     const shuffled = [...ordered].reverse();
     assert.deepEqual(shuffled.sort(compareSemver), ordered);
   });
+  it('compares numeric prerelease identifiers past 2^53 exactly, and bounds the length of a version', () => {
+    assert.ok(compareSemver('1.0.0-99999999999999999999', '1.0.0-100000000000000000000') < 0);
+    assert.ok(compareSemver('1.0.0-9007199254740993', '1.0.0-9007199254740992') > 0);
+    assert.equal(latestVersion(['1.0.0-99999999999999999999', '1.0.0-100000000000000000000']), '1.0.0-100000000000000000000');
+    assert.ok(parseSemver(`1.0.0-${'a'.repeat(250)}`));
+    assert.equal(parseSemver(`1.0.0-${'a'.repeat(251)}`), null);
+  });
   it('latest prefers stable releases', () => {
     assert.equal(latestVersion(['1.0.0', '2.0.0-rc.1', '1.1.0']), '1.1.0');
     assert.equal(latestVersion(['2.0.0-rc.1', '2.0.0-rc.2']), '2.0.0-rc.2');

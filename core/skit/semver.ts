@@ -5,15 +5,22 @@
  */
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?$/;
 
+const NUMERIC = /^\d+$/;
+
+/** Longest version accepted (npm's semver has the same bound): versions are parts of storage keys. */
+export const MAX_VERSION_LENGTH = 256;
+
 export interface SemVer {
   major: number;
   minor: number;
   patch: number;
-  prerelease: (string | number)[];
+  /** identifiers as written; numeric ones (digits only, no leading zero) may exceed 2^53 */
+  prerelease: string[];
 }
 
 /** Parses `x.y.z[-pre]`, or returns null. */
 export function parseSemver(v: string): SemVer | null {
+  if (v.length > MAX_VERSION_LENGTH) return null;
   const m = SEMVER.exec(v);
   if (!m) return null;
   const nums = [m[1], m[2], m[3]].map(Number);
@@ -22,7 +29,7 @@ export function parseSemver(v: string): SemVer | null {
     major: nums[0],
     minor: nums[1],
     patch: nums[2],
-    prerelease: m[4] ? m[4].split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : [],
+    prerelease: m[4] ? m[4].split('.') : [],
   };
 }
 
@@ -39,9 +46,12 @@ export function compareSemver(a: string, b: string): number {
     if (p === undefined) return -1;
     if (q === undefined) return 1;
     if (p === q) continue;
-    if (typeof p === 'number' && typeof q === 'number') return p - q;
-    if (typeof p === 'number') return -1;
-    if (typeof q === 'number') return 1;
+    const pn = NUMERIC.test(p);
+    const qn = NUMERIC.test(q);
+    // numeric identifiers compare as numbers of any size: without leading zeros, the longer is larger
+    if (pn && qn) return p.length !== q.length ? p.length - q.length : p < q ? -1 : 1;
+    if (pn) return -1;
+    if (qn) return 1;
     return p < q ? -1 : 1;
   }
   return 0;

@@ -1,5 +1,5 @@
 import type { AccountStore, SkitRecord } from '../storage/ports.js';
-import type { Principal } from './principal.js';
+import { isAdmin, type Principal } from './principal.js';
 
 /** The user's role on an owner namespace: 'owner' for their own user namespace, org role for orgs. */
 export function roleOnOwner(accounts: AccountStore, p: Principal, ownerLogin: string): 'owner' | 'member' | null {
@@ -14,7 +14,7 @@ export function roleOnOwner(accounts: AccountStore, p: Principal, ownerLogin: st
 /** Public and unlisted SKITs are visible to anyone who can read; private ones only to the owner's members and admins (with an admin-scoped PAT). */
 export function canViewSkit(accounts: AccountStore, p: Principal, skit: SkitRecord): boolean {
   if (skit.visibility !== 'private') return true;
-  if (p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin')) return true;
+  if (isAdmin(p)) return true;
   return roleOnOwner(accounts, p, skit.owner) !== null;
 }
 
@@ -25,6 +25,6 @@ export function canPublishTo(accounts: AccountStore, p: Principal, ownerLogin: s
 
 /** Changing SKIT settings (visibility, deprecation, quarantine) needs the owner role, or admin. */
 export function canManageSkit(accounts: AccountStore, p: Principal, ownerLogin: string): boolean {
-  if (p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin')) return true;
+  if (isAdmin(p)) return true;
   return roleOnOwner(accounts, p, ownerLogin) === 'owner';
 }

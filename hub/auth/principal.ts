@@ -44,9 +44,29 @@ export function authenticate(storage: HubStorage): MiddlewareHandler<HubEnv> {
         hint: 'create a new token and run `sf login --hub <url>` again',
       });
     }
-    c.set('principal', { user, token, scopes: new Set(token.scopes) });
+    // the admin scope means something only for an admin user (a token minted with it for anyone
+    // else, or kept after the user stopped being an admin, has it without effect)
+    c.set('principal', { user, token, scopes: new Set(token.scopes.filter((s) => s !== 'admin' || user.admin)) });
     return next();
   };
+}
+
+/** True for an admin user acting through a personal access token with the admin scope. */
+export function isAdmin(p: Principal): boolean {
+  return Boolean(p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin'));
+}
+
+/**
+ * Requires a personal access token (creating, rotating and revoking credentials). A device
+ * credential is valid but not allowed here: 403, not 401 (which would tell the client to drop it).
+ */
+export function requirePat(c: Context<HubEnv>, action: string): Principal & { user: UserRecord; token: TokenRecord } {
+  const p = c.get('principal');
+  if (!p.user || !p.token) throw new SfError('SF_E_AUTH', `authentication required to ${action}`, { hint: 'send Authorization: Bearer <personal access token>' });
+  if (p.token.kind !== 'pat') {
+    throw new SfError('SF_E_FORBIDDEN', `a device credential cannot ${action}`, { hint: 'use a personal access token (device credentials only send telemetry)' });
+  }
+  return p as Principal & { user: UserRecord; token: TokenRecord };
 }
 
 /** Requires an authenticated principal holding `scope` (admin implies every scope except telemetry-only devices). */
@@ -55,7 +75,7 @@ export function requireScope(c: Context<HubEnv>, scope: Scope): Principal & { us
   if (!p.user || !p.token) {
     throw new SfError('SF_E_AUTH', `authentication required (${scope})`, { hint: 'send Authorization: Bearer <token>' });
   }
-  const ok = p.scopes.has(scope) || (p.token.kind === 'pat' && p.scopes.has('admin'));
+  const ok = p.scopes.has(scope) || isAdmin(p);
   if (!ok) {
     throw new SfError('SF_E_FORBIDDEN', `the credential lacks the ${scope} scope`, { hint: `issue a token with ${scope}` });
   }

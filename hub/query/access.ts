@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
-import type { HubEnv } from '../auth/principal.js';
+import { isAdmin, type HubEnv } from '../auth/principal.js';
 import type { UserRecord } from '../storage/ports.js';
 
 /** True for an admin acting through an admin-scoped PAT. */
 export function isAdminPat(c: Context<HubEnv>): boolean {
-  const p = c.get('principal');
-  return !!p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin');
+  return isAdmin(c.get('principal'));
 }
 
 /**

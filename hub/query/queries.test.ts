@@ -47,7 +47,7 @@ describe('hub telemetry queries', () => {
   it('reports SKIT usage with contained-skill drill-down, never spreading a SKIT-level activation over the children', async () => {
     f = await telemetryFixture({ now: () => T0 + 86_400_000 });
     const u = f.user('alice');
-    f.storage.registry.createRelease(release(['maintainability', 'testing', 'docs']), { id: 'owner/code-quality', owner: 'owner', name: 'code-quality', visibility: 'public', description: '', tags: [], createdAt: '' });
+    f.storage.registry.createRelease(release(['maintainability', 'testing', 'docs']), () => ({ id: 'owner/code-quality', owner: 'owner', name: 'code-quality', visibility: 'public', description: '', tags: [], createdAt: '' }));
     const records = [
       skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_m', 'agent.skill.id': 'owner/code-quality:maintainability', 'agent.skill.trigger.type': 'implicit', 'artifact.version': '2.3.0' }, T0),
       skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'act_m' }, T0 + 50),
@@ -69,6 +69,11 @@ describe('hub telemetry queries', () => {
     assert.deepEqual([skill.skillId, skill.totals.activations, skill.totals.implicit, skill.bundleLevel.activations], ['owner/code-quality:maintainability', 1, 1, 0]);
     const mallory = f.user('mallory');
     const theirs: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=${T0 - 1000}`, mallory.pat);
+    // a time no JS Date can hold is the caller's mistake (400), never a RangeError (500)
+    for (const q of ['to=99999999999999999999', 'from=0&to=9000000000000000', 'from=-5']) {
+      const res = await f.app.request(`/api/v1/telemetry/skits/owner/code-quality/usage?${q}`, { headers: u.pat });
+      assert.equal(res.status, 400, q);
+    }
     assert.equal(theirs.totals.activations, 0, 'usage is per account');
     assert.equal((await f.app.request('/api/v1/telemetry/skits/owner/code-quality/usage?scope=all', { headers: mallory.pat })).status, 403);
     const admin = f.user('root', { admin: true });

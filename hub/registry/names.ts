@@ -1,5 +1,5 @@
 import { SfError } from '../../core/errors/index.js';
-import { parseSemver } from '../../core/skit/semver.js';
+import { MAX_VERSION_LENGTH, parseSemver } from '../../core/skit/semver.js';
 import { isValidSkitId } from '../../core/skit/skit-id.js';
 
 /** `owner/name` of a registry route, checked against the SKIT id rule (lowercase, digits, inner hyphens). */
@@ -13,6 +13,11 @@ export function skitIdOf(owner: string, name: string): string | undefined {
  * version is the caller's mistake (400), not a lookup miss.
  */
 export function checkVersion(version: string): string {
+  if (version.length > MAX_VERSION_LENGTH) {
+    throw new SfError('SF_E_USAGE', `the release version is ${version.length} characters long; the limit is ${MAX_VERSION_LENGTH}`, {
+      hint: 'use a shorter semantic version x.y.z or x.y.z-pre, e.g. 1.0.0',
+    });
+  }
   if (!parseSemver(version)) {
     throw new SfError('SF_E_USAGE', `"${version}" is not a release version`, {
       hint: 'use semantic versioning x.y.z or x.y.z-pre (no +build metadata), e.g. 1.0.0',

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SfError } from '../../core/errors/index.js';
@@ -25,6 +26,8 @@ export interface PublishTarget {
 export interface PublishPlan extends PublishTarget {
   skitId: string;
   existing?: SkitRecord;
+  /** the publisher may change the SKIT's settings (owner role, or admin) */
+  mayManage: boolean;
 }
 
 function limitError(message: string, limit: keyof RegistryLimits, hint: string): SfError {
@@ -47,23 +50,66 @@ export function planPublish(storage: HubStorage, limits: RegistryLimits, p: Prin
   if (target.visibility !== undefined && !VISIBILITIES.includes(target.visibility)) {
     throw new SfError('SF_E_USAGE', `unknown visibility "${target.visibility}"`, { hint: `use one of ${VISIBILITIES.join(', ')}` });
   }
-  if (!storage.accounts.findOwner(target.owner)) {
-    throw new SfError('SF_E_NOT_FOUND', `there is no user or organization "${target.owner}"`, { hint: 'publish under your own login or an organization you belong to' });
-  }
-  if (!canPublishTo(storage.accounts, p, target.owner)) {
+  // one answer whether the namespace does not exist or is not yours: publishing cannot probe accounts
+  if (!storage.accounts.findOwner(target.owner) || !canPublishTo(storage.accounts, p, target.owner)) {
     throw new SfError('SF_E_FORBIDDEN', `you cannot publish to "${target.owner}"`, { hint: 'publish under your own login or an organization you belong to' });
   }
+  const mayManage = canManageSkit(storage.accounts, p, target.owner);
   const existing = storage.registry.getSkit(skitId);
   if (existing) {
     if (storage.registry.getRelease(skitId, target.version)) throw immutable(skitId, target.version);
-    if (target.visibility && target.visibility !== existing.visibility && !canManageSkit(storage.accounts, p, target.owner)) {
-      throw new SfError('SF_E_FORBIDDEN', `only an owner can change the visibility of ${skitId}`, { hint: 'publish without --visibility' });
-    }
-    if (storage.registry.listReleases(skitId).length >= limits.maxReleasesPerSkit) {
-      throw limitError(`${skitId} already has ${limits.maxReleasesPerSkit} releases, the most one SKIT may have`, 'maxReleasesPerSkit', 'ask the hub operator to raise maxReleasesPerSkit');
-    }
+    checkSettings(existing, target, mayManage);
+    checkReleaseCount(existing.id, storage.registry.listReleases(skitId).length, limits);
   }
-  return { ...target, skitId, existing };
+  return { ...target, skitId, existing, mayManage };
+}
+
+/** Settings a publish asks to change on an existing SKIT need the owner role (as PATCH does). */
+function checkSettings(skit: SkitRecord, target: PublishTarget, mayManage: boolean): void {
+  if (mayManage) return;
+  const changed = [
+    target.visibility !== undefined && target.visibility !== skit.visibility ? 'visibility' : undefined,
+    target.description !== undefined && target.description !== skit.description ? 'description' : undefined,
+    target.tags !== undefined && !isDeepStrictEqual(target.tags, skit.tags) ? 'tags' : undefined,
+  ].filter((x) => x !== undefined);
+  if (changed.length) {
+    throw new SfError('SF_E_FORBIDDEN', `only an owner can change the ${changed.join(', ')} of ${skit.id}`, { hint: `publish without ${changed.map((c) => (c === 'visibility' ? '--visibility' : c)).join(', ')}` });
+  }
+}
+
+function checkReleaseCount(skitId: string, releases: number, limits: RegistryLimits): void {
+  if (releases >= limits.maxReleasesPerSkit) {
+    throw limitError(`${skitId} already has ${limits.maxReleasesPerSkit} releases, the most one SKIT may have`, 'maxReleasesPerSkit', 'ask the hub operator to raise maxReleasesPerSkit');
+  }
+}
+
+function checkOwnerStorage(owner: string, used: number, adding: number, limits: RegistryLimits): void {
+  if (used + adding > limits.maxOwnerStorageBytes) {
+    throw limitError(`${owner} would store ${used + adding} bytes, over the quota of ${limits.maxOwnerStorageBytes}`, 'maxOwnerStorageBytes', 'ask the hub operator to raise maxOwnerStorageBytes');
+  }
+}
+
+/**
+ * The SKIT record a release joins, decided inside the release's transaction: a new one with the
+ * requested settings, or the existing one (perhaps created by a concurrent first publish a moment
+ * ago) with the requested changes, which need the owner role. The quotas are checked here too, on
+ * the state the release joins.
+ */
+function skitForRelease(plan: PublishPlan, limits: RegistryLimits, storedBytes: number, now: string) {
+  return (current: SkitRecord | undefined, state: { releases: number; ownerBytes: number }): SkitRecord => {
+    checkOwnerStorage(plan.owner, state.ownerBytes, storedBytes, limits);
+    if (!current) {
+      return { id: plan.skitId, owner: plan.owner, name: plan.name, visibility: plan.visibility ?? 'public', description: plan.description ?? '', tags: plan.tags ?? [], createdAt: now };
+    }
+    checkReleaseCount(current.id, state.releases, limits);
+    checkSettings(current, plan, plan.mayManage);
+    return {
+      ...current,
+      ...(plan.visibility !== undefined ? { visibility: plan.visibility } : {}),
+      ...(plan.description !== undefined ? { description: plan.description } : {}),
+      ...(plan.tags !== undefined ? { tags: plan.tags } : {}),
+    };
+  };
 }
 
 function immutable(skitId: string, version: string): SfError {
@@ -99,10 +145,8 @@ export async function publishRelease(
     const artifacts = await buildArtifacts(upload, workDir);
     const skillArchiveBytes = [...artifacts.skillArchives.values()].reduce((n, b) => n + b.length, 0);
     const storedBytes = artifacts.archive.length + skillArchiveBytes;
-    const used = storage.registry.ownerStorageBytes(plan.owner);
-    if (used + storedBytes > limits.maxOwnerStorageBytes) {
-      throw limitError(`${plan.owner} would store ${used + storedBytes} bytes, over the quota of ${limits.maxOwnerStorageBytes}`, 'maxOwnerStorageBytes', 'ask the hub operator to raise maxOwnerStorageBytes');
-    }
+    // checked now (before the blobs are written) and again inside the release's transaction
+    checkOwnerStorage(plan.owner, storage.registry.ownerStorageBytes(plan.owner), storedBytes, limits);
     const archiveSha256 = await storage.blobs.put(artifacts.archive);
     for (const bytes of artifacts.fileBlobs.values()) await storage.blobs.put(bytes);
     const skills = [];
@@ -135,23 +179,14 @@ export async function publishRelease(
       publishedAt: now,
       publishedBy: p.user.login,
     };
-    const newSkit: SkitRecord = {
-      id: plan.skitId,
-      owner: plan.owner,
-      name: plan.name,
-      visibility: plan.visibility ?? 'public',
-      description: plan.description ?? '',
-      tags: plan.tags ?? [],
-      createdAt: now,
-    };
-    if (!storage.registry.createRelease(release, plan.existing ? undefined : newSkit)) throw immutable(plan.skitId, plan.version);
-    let skit = storage.registry.getSkit(plan.skitId)!;
-    const changes: Partial<SkitRecord> = {};
-    if (plan.existing && plan.visibility && plan.visibility !== skit.visibility) changes.visibility = plan.visibility;
-    if (plan.existing && plan.description !== undefined) changes.description = plan.description;
-    if (plan.existing && plan.tags !== undefined) changes.tags = plan.tags;
-    if (Object.keys(changes).length) storage.registry.putSkit((skit = { ...skit, ...changes }));
-    return { release, skit, created: !plan.existing };
+    const decide = skitForRelease(plan, limits, storedBytes, now);
+    let created = false;
+    const skit = storage.registry.createRelease(release, (current, state) => {
+      created = current === undefined;
+      return decide(current, state);
+    });
+    if (!skit) throw immutable(plan.skitId, plan.version);
+    return { release, skit, created };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

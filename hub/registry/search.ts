@@ -32,8 +32,11 @@ const TAG = /^[a-z0-9][a-z0-9-]{0,31}$/;
  */
 export function parseTags(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  const list: unknown[] = Array.isArray(value) ? value : String(value).split(',');
-  const tags = [...new Set(list.map((t) => String(t).trim().toLowerCase()).filter(Boolean))];
+  const list: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+  if (list.some((t) => typeof t !== 'string')) {
+    throw new SfError('SF_E_USAGE', 'tags must be strings', { hint: 'send tags as a list of strings or one comma-separated string, e.g. ["review", "testing"]' });
+  }
+  const tags = [...new Set((list as string[]).map((t) => t.trim().toLowerCase()).filter(Boolean))];
   const bad = tags.find((t) => !TAG.test(t));
   if (tags.length > 20 || bad !== undefined) {
     throw new SfError('SF_E_USAGE', bad !== undefined ? `invalid tag "${bad}"` : 'more than 20 tags', {

@@ -1,23 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import { roleOnOwner } from '../auth/access.js';
-import { requireScope, type HubEnv } from '../auth/principal.js';
+import { checkLogin } from '../auth/login.js';
+import { isAdmin, requirePat, requireScope, type HubEnv } from '../auth/principal.js';
 import { issueToken, rotateToken } from '../auth/tokens.js';
 import type { CredentialKind, Scope, TokenRecord } from '../storage/ports.js';
 import { readJson } from './read-json.js';
 
-const LOGIN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/;
-
 const publicToken = (t: TokenRecord) => ({
   id: t.id, kind: t.kind, name: t.name, scopes: t.scopes, createdAt: t.createdAt, revokedAt: t.revokedAt ?? null, rotatedFrom: t.rotatedFrom ?? null,
 });
-
-function checkLogin(login: unknown): string {
-  if (typeof login !== 'string' || !LOGIN.test(login)) {
-    throw new SfError('SF_E_USAGE', `invalid login ${JSON.stringify(login)}`, { hint: 'use 1-39 lowercase letters, digits and inner hyphens' });
-  }
-  return login;
-}
 
 /** Accounts, organizations and credentials. Every route needs a PAT; managing others needs admin. */
 export const accountRoutes = new Hono<HubEnv>()
@@ -37,49 +29,45 @@ export const accountRoutes = new Hono<HubEnv>()
     return c.json({ tokens: c.get('storage').tokens.listForUser(p.user.id).map(publicToken) });
   })
   .post('/api/v1/tokens', async (c) => {
-    const p = c.get('principal');
-    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required to create credentials', {
-      hint: 'send Authorization: Bearer <personal access token>; device credentials cannot create tokens',
-    });
+    const p = requirePat(c, 'create credentials');
     const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c);
     const kind: CredentialKind = body.kind === 'device' ? 'device' : 'pat';
     const scopes = (Array.isArray(body.scopes) ? body.scopes : kind === 'device' ? ['telemetry:write'] : []) as Scope[];
     // a token can only hand out scopes it holds itself, unless it is an admin token
-    const isAdmin = p.scopes.has('admin');
+    const admin = isAdmin(p);
     const missing = scopes.filter((s) => !p.scopes.has(s));
-    if (!isAdmin && missing.length) {
+    if (!admin && missing.length) {
       throw new SfError('SF_E_FORBIDDEN', `cannot grant scopes this credential does not hold: ${missing.join(', ')}`, {
         hint: `request only scopes your token holds (${[...p.scopes].sort().join(', ') || 'none'}), or use an admin token`,
       });
     }
-    let userId = p.user.id;
+    let user = p.user;
     if (typeof body.userLogin === 'string') {
-      if (!isAdmin) throw new SfError('SF_E_FORBIDDEN', 'only admins can issue credentials for other users', { hint: 'leave out userLogin to issue a credential for yourself, or use an admin token' });
+      if (!admin) throw new SfError('SF_E_FORBIDDEN', 'only admins can issue credentials for other users', { hint: 'leave out userLogin to issue a credential for yourself, or use an admin token' });
       const owner = c.get('storage').accounts.findOwner(body.userLogin);
-      if (owner?.kind !== 'user') throw new SfError('SF_E_NOT_FOUND', `user ${body.userLogin} does not exist`, {
+      const found = owner?.kind === 'user' ? c.get('storage').accounts.getUser(owner.id) : undefined;
+      if (!found) throw new SfError('SF_E_NOT_FOUND', `user ${body.userLogin} does not exist`, {
         hint: 'check the login; create the user with POST /api/v1/users or `sf hub admin create-user <login>`',
       });
-      userId = owner.id;
+      user = found;
+    }
+    if (scopes.includes('admin') && !user.admin) {
+      throw new SfError('SF_E_USAGE', `${user.login} is not an admin, so a credential for them cannot hold the admin scope`, {
+        hint: 'leave out the admin scope, or create the user as an admin (`sf hub admin create-user <login> --admin`)',
+      });
     }
     const name = typeof body.name === 'string' && body.name.length <= 100 ? body.name : kind === 'device' ? 'device' : 'token';
-    const { secret, record } = issueToken(c.get('storage').tokens, { userId, kind, name, scopes });
+    const { secret, record } = issueToken(c.get('storage').tokens, { userId: user.id, kind, name, scopes });
     return c.json({ token: secret, ...publicToken(record) }, 201);
   })
   .post('/api/v1/tokens/:id/rotate', (c) => {
-    const p = requireScope(c, 'registry:read');
-    const t = c.get('storage').tokens.get(c.req.param('id'));
-    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token', { hint: 'list your tokens and their ids with GET /api/v1/tokens' });
-    const { secret, record } = rotateToken(c.get('storage').tokens, t.id);
+    const { token } = managedToken(c, 'rotate');
+    const { secret, record } = rotateToken(c.get('storage').tokens, token.id);
     return c.json({ token: secret, ...publicToken(record) }, 201);
   })
   .delete('/api/v1/tokens/:id', (c) => {
-    const p = c.get('principal');
-    if (!p.user || p.token?.kind !== 'pat') throw new SfError('SF_E_AUTH', 'a personal access token is required', {
-      hint: 'send Authorization: Bearer <personal access token>; device credentials cannot revoke tokens',
-    });
-    const t = c.get('storage').tokens.get(c.req.param('id'));
-    if (!t || (t.userId !== p.user.id && !p.scopes.has('admin'))) throw new SfError('SF_E_NOT_FOUND', 'no such token', { hint: 'list your tokens and their ids with GET /api/v1/tokens' });
-    return c.json(publicToken(c.get('storage').tokens.revoke(t.id, new Date().toISOString())!));
+    const { token } = managedToken(c, 'revoke');
+    return c.json(publicToken(c.get('storage').tokens.revoke(token.id, new Date().toISOString())!));
   })
   .post('/api/v1/orgs', async (c) => {
     const p = requireScope(c, 'registry:write');
@@ -96,6 +84,25 @@ export const accountRoutes = new Hono<HubEnv>()
     const { accounts, org, member } = membershipTarget(c);
     return c.json(accounts.setOrgMember(org.id, member.id, null));
   });
+
+/**
+ * The token a rotate or revoke route names. A personal access token manages tokens of its own user
+ * whose scopes it holds itself (rotating hands out a new secret with the token's scopes, so it must
+ * not be a way to more power) and always itself; an admin token manages every token. To anyone
+ * else the token does not exist.
+ */
+function managedToken(c: Context<HubEnv>, action: 'rotate' | 'revoke'): { token: TokenRecord } {
+  const p = requirePat(c, `${action} credentials`);
+  const token = c.get('storage').tokens.get(c.req.param('id') ?? '');
+  if (!token || (token.userId !== p.user.id && !isAdmin(p))) throw new SfError('SF_E_NOT_FOUND', 'no such token', { hint: 'list your tokens and their ids with GET /api/v1/tokens' });
+  const missing = token.scopes.filter((s) => !p.scopes.has(s));
+  if (token.id !== p.token.id && !isAdmin(p) && missing.length) {
+    throw new SfError('SF_E_FORBIDDEN', `cannot ${action} a token with scopes this credential does not hold: ${missing.join(', ')}`, {
+      hint: `use a token that holds ${missing.join(', ')} (or an admin token)`,
+    });
+  }
+  return { token };
+}
 
 /**
  * The organization and user a membership route names. Only an owner of the organization may change

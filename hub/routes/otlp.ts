@@ -55,7 +55,7 @@ function authenticateDevice(c: Context, storage: HubStorage) {
   const token = verifySecret(storage.tokens, match[1]);
   const user = token ? storage.accounts.getUser(token.userId) : undefined;
   if (!token || !user) throw new SfError('SF_E_AUTH', 'the credential is invalid, expired or revoked', { hint: 'run `sf login` again or rotate the device credential' });
-  if (!(token.scopes.includes('telemetry:write') || (token.kind === 'pat' && token.scopes.includes('admin')))) {
+  if (!(token.scopes.includes('telemetry:write') || (token.kind === 'pat' && user.admin && token.scopes.includes('admin')))) {
     throw new SfError('SF_E_FORBIDDEN', 'the credential lacks the telemetry:write scope', { hint: 'use a device credential or a PAT with telemetry:write' });
   }
   return { token, user };

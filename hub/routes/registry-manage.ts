@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import { canManageSkit } from '../auth/access.js';
-import { requireScope, type HubEnv, type Principal } from '../auth/principal.js';
+import { isAdmin, requireScope, type HubEnv, type Principal } from '../auth/principal.js';
 import { latestRelease, visibleSkit } from '../registry/lookup.js';
 import { isVersion } from '../registry/names.js';
 import { VISIBILITIES } from '../registry/publish.js';
@@ -32,7 +32,6 @@ const replacementOf = (v: unknown): string | undefined => {
   return v;
 };
 
-const isAdmin = (p: Principal) => Boolean(p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin'));
 
 /** Parses `deprecated`: an object sets it, null clears it, absent leaves it. */
 function deprecationOf(input: FlagInput, current: DeprecationFlag | undefined): DeprecationFlag | undefined {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import { roleOnOwner } from '../auth/access.js';
-import type { HubEnv, Principal } from '../auth/principal.js';
+import { isAdmin, type HubEnv, type Principal } from '../auth/principal.js';
 import { contentTypeOf } from '../registry/http-cache.js';
 import { assertDownloadable, latestRelease, reader, visibleRelease, visibleSkit } from '../registry/lookup.js';
 import { matchesQuery } from '../registry/search.js';
@@ -16,7 +16,7 @@ const MAX_PAGE = 200;
 /** Public SKITs are listed to everyone; unlisted and private ones only to the owner's members and admins. */
 function listedTo(storage: HubStorage, p: Principal, skit: SkitRecord): boolean {
   if (skit.visibility === 'public') return true;
-  if (p.user?.admin && p.token?.kind === 'pat' && p.scopes.has('admin')) return true;
+  if (isAdmin(p)) return true;
   return roleOnOwner(storage.accounts, p, skit.owner) !== null;
 }
 

@@ -166,6 +166,64 @@ describe('hub registry: authorization and limits', () => {
     assert.deepEqual(await storedState(hub), before);
   });
 
+  it('concurrent publishes cannot pass the quotas together, nor lose the settings of a first publish', async () => {
+    const quota = await hubFixture({ limits: { maxReleasesPerSkit: 2 } });
+    try {
+      const alice = quota.user('alice');
+      const answers = await Promise.all(['1.0.1', '1.0.2', '1.0.3', '1.0.4', '1.0.5', '1.0.6'].map((v) => quota.publish(alice.auth, 'alice/kit', v, kit.archive)));
+      assert.deepEqual(answers.map((r) => r.status).sort(), [201, 201, 413, 413, 413, 413]);
+      assert.equal(quota.storage.registry.listReleases('alice/kit').length, 2);
+      for (let round = 0; round < 5; round++) {
+        const id = `alice/race${round}`;
+        const packed = await packSkit(twoSkillTree(id));
+        try {
+          const [, priv] = await Promise.all([quota.publish(alice.auth, id, '1.0.0', packed.archive), quota.publish(alice.auth, id, '2.0.0', packed.archive, { visibility: 'private' })]);
+          assert.equal(priv.status, 201);
+          assert.equal((await priv.json()).skit.visibility, 'private');
+          assert.equal(quota.storage.registry.getSkit(id)!.visibility, 'private');
+        } finally {
+          await packed.cleanup();
+        }
+      }
+    } finally {
+      await quota.cleanup();
+    }
+  });
+
+  it('an organization member publishes but cannot change description or tags; a foreign or missing namespace gets one answer', async () => {
+    const alice = hub.user('alice');
+    const bob = hub.user('bob');
+    const json = { 'content-type': 'application/json' };
+    await hub.app.request('/api/v1/orgs', { method: 'POST', body: '{"login":"acme"}', headers: { ...alice.auth, ...json } });
+    await hub.app.request('/api/v1/orgs/acme/members/bob', { method: 'PUT', body: '{"role":"member"}', headers: { ...alice.auth, ...json } });
+    const acme = await packSkit(twoSkillTree('acme/kit'));
+    try {
+      assert.equal((await hub.publish(alice.auth, 'acme/kit', '1.0.0', acme.archive)).status, 201);
+      const hijack = await hub.app.request('/api/v1/skits/acme/kit/releases/1.0.1?description=hijacked&tags=evil', { method: 'PUT', body: acme.archive as BodyInit, headers: bob.auth });
+      assert.equal(hijack.status, 403);
+      assert.match((await hijack.json()).error.message, /description, tags/);
+      assert.equal(hub.storage.registry.getSkit('acme/kit')!.description, '');
+      assert.equal((await hub.publish(bob.auth, 'acme/kit', '1.0.1', acme.archive)).status, 201, 'a plain release is fine');
+    } finally {
+      await acme.cleanup();
+    }
+    const foreign = await (await hub.publish(bob.auth, 'alice/kit', '1.0.0', kit.archive)).json();
+    const missing = await (await hub.publish(bob.auth, 'nosuchorg/kit', '1.0.0', kit.archive)).json();
+    assert.equal(foreign.error.code, 'SF_E_FORBIDDEN');
+    assert.deepEqual([missing.error.code, missing.error.message.replace('nosuchorg', 'X')], [foreign.error.code, foreign.error.message.replace('alice', 'X')]);
+  });
+
+  it('a version past 256 characters, and tags that are not strings, are 400s (never a storage error)', async () => {
+    const alice = hub.user('alice');
+    const long = await hub.publish(alice.auth, 'alice/kit', `1.0.0-${'a'.repeat(3000)}`, kit.archive);
+    assert.equal(long.status, 400);
+    assert.match((await long.json()).error.message, /3006 characters long; the limit is 256/);
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+    const patch = await hub.app.request('/api/v1/skits/alice/kit', { method: 'PATCH', body: JSON.stringify({ tags: [{ toString: 1 }] }), headers: { ...alice.auth, 'content-type': 'application/json' } });
+    assert.equal(patch.status, 400);
+    assert.equal((await patch.json()).error.code, 'SF_E_USAGE');
+  });
+
   it('enforces per-file, release-count and owner-storage quotas', async () => {
     const small = await hubFixture({ limits: { maxFileBytes: 100, maxReleasesPerSkit: 1 } });
     try {

@@ -146,10 +146,13 @@ export interface RegistryStore {
   getRelease(skitId: string, version: string): ReleaseRecord | undefined;
   listReleases(skitId: string): ReleaseRecord[];
   /**
-   * Atomically creates the release, and the SKIT record `newSkit` when no SKIT of that id exists
-   * yet (first publish). False when the version already exists (releases are immutable).
+   * Atomically creates the release and stores the SKIT record `decide` returns for the SKIT as it
+   * is inside the transaction (undefined on first publish), given its release count and the
+   * owner's stored bytes: quotas and settings are decided on the state the release joins, so
+   * concurrent publishes cannot pass a quota together or lose a first publish's settings. `decide`
+   * throws to refuse. Undefined when the version already exists (releases are immutable).
    */
-  createRelease(release: ReleaseRecord, newSkit?: SkitRecord): boolean;
+  createRelease(release: ReleaseRecord, decide: (current: SkitRecord | undefined, state: { releases: number; ownerBytes: number }) => SkitRecord): SkitRecord | undefined;
   updateReleaseFlags(skitId: string, version: string, flags: Pick<ReleaseRecord, 'deprecated' | 'quarantined'>): ReleaseRecord | undefined;
   /** total stored bytes (`storedBytes` of every release) of an owner, for the owner storage quota */
   ownerStorageBytes(owner: string): number;

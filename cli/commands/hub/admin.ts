@@ -19,6 +19,8 @@ const createUser = command({
   },
   handler: async ({ login, admin, data, json }) => {
     const dataDir = resolve(data ?? defaultHubDataDir());
+    // checked before the data directory is opened (or created)
+    (await import('../../../hub/auth/login.js')).checkLogin(login);
     const { openEmbeddedStorage } = await import('../../../hub/storage/embedded/lmdb-store.js');
     const { issueToken } = await import('../../../hub/auth/tokens.js');
     const storage = openEmbeddedStorage(dataDir);

@@ -31,6 +31,15 @@ describe('sf hub: the data directory', () => {
     assert.equal(await mode(join(home, '.sf', 'hub')), 0o700);
   });
 
+  it('create-user refuses a login the hub API would refuse (it could never publish), before creating anything', async () => {
+    for (const login of ['../x', 'Bad Login', 'a/b', 'ALICE']) {
+      const r = await runSf(['hub', 'admin', 'create-user', login, '--json', '--data', join(home, 'hubdata')], { cwd, env: { HOME: home } });
+      assert.equal(r.code, 2, `${login}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stderr).error.code, 'SF_E_USAGE');
+    }
+    assert.ok(!existsSync(join(home, 'hubdata')), 'no data directory was created');
+  });
+
   it('serve creates a new --data directory 0700 and leaves the mode of an existing one alone', async () => {
     const serve = async (data: string) => {
       const child = spawn(process.execPath, [sfBin, 'hub', 'serve', '--port', '0', '--data', data], { cwd, env: { ...process.env, HOME: home } });

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -145,13 +146,15 @@ class LmdbRegistry implements RegistryStore {
     return [...this.releases.getRange({ start: `${skitId}@`, end: `${skitId}@\uffff` })].map((e) => e.value);
   }
 
-  createRelease(release: ReleaseRecord, newSkit?: SkitRecord): boolean {
+  createRelease(release: ReleaseRecord, decide: (current: SkitRecord | undefined, state: { releases: number; ownerBytes: number }) => SkitRecord): SkitRecord | undefined {
     const key = `${release.skitId}@${release.version}`;
     return this.root.transactionSync(() => {
-      if (this.releases.get(key)) return false;
-      if (newSkit && !this.skits.get(newSkit.id)) this.skits.putSync(newSkit.id, newSkit);
+      if (this.releases.get(key)) return undefined;
+      const current = this.skits.get(release.skitId);
+      const skit = decide(current, { releases: this.listReleases(release.skitId).length, ownerBytes: this.ownerStorageBytes(current?.owner ?? release.skitId.split('/')[0]) });
+      if (!isDeepStrictEqual(skit, current)) this.skits.putSync(skit.id, skit);
       this.releases.putSync(key, release);
-      return true;
+      return skit;
     });
   }
 
