@@ -1,12 +1,18 @@
 import { binary, runSafely, subcommands } from 'cmd-ts';
-import { exitCodeFor, fromSystemError, isSfError, leftStderrLineOpen } from '../core/errors/index.js';
+import { exitCodeFor, fromSystemError, isSfError, leftStderrLineOpen, SfError } from '../core/errors/index.js';
 import { FORGE_VERSION } from '../core/version.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
-import { red, dim, sanitize } from './output/style.js';
+import { colourOn, red, dim, sanitize } from './output/style.js';
 
 /** True when the user asked for machine output, so errors go out as JSON too. */
-const wantsJson = (argv: string[]) => argv.includes('--json');
+const wantsJson = (argv: string[]) => argv.some((a) => a === '--json' || a === '--json=true');
+
+/** Asked for help or the version: the only command lines that end in cmd-ts's text with success. */
+const asksForText = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v');
+
+// eslint-disable-next-line no-control-regex
+const withoutColour = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** The command families (or single commands) below `sf`. */
 export type Commands = Parameters<typeof subcommands>[0]['cmds'];
@@ -22,13 +28,38 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {
       const { exitCode, message, into } = result.error.config;
-      write(into === 'stdout' ? 'stdout' : 'stderr', message + '\n');
-      return exitCode === 0 ? 0 : 2;
+      // help and parse errors are coloured by cmd-ts's own chalk, which knows nothing of NO_COLOR
+      // or of where the text goes: colour only where sf's own output would have it
+      if (exitCode === 0 && asksForText(argv)) {
+        const output = into === 'stdout' ? 'stdout' : 'stderr';
+        write(output, (colourOn(output) ? message : withoutColour(message)) + '\n');
+        return 0;
+      }
+      // a missing subcommand shows the help, but the command line was incomplete: a usage error
+      const text = withoutColour(message).trim();
+      if (exitCode === 0) write('stderr', (colourOn('stderr') ? message : text) + '\n');
+      return reportError(new SfError('SF_E_USAGE', exitCode === 0 ? 'a subcommand is missing' : parseProblem(text), {
+        hint: `run \`${commandOf(argv)} --help\` to see its arguments and subcommands`,
+      }), wantsJson(argv));
     }
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     return reportError(e, wantsJson(argv));
   }
+}
+
+/** cmd-ts's parse error text without its frame: the lines that say what is wrong. */
+function parseProblem(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/^error: found \d+ error/.test(l) && !l.startsWith('hint:'));
+  const marked = lines.filter((l) => /^\^/.test(l) || /No value provided|Unknown arguments|Too many times|Not a number|Invalid/i.test(l));
+  return (marked.length ? marked : lines).map((l) => l.replace(/^\^\s*/, '')).join('; ') || 'the command line could not be parsed';
+}
+
+/** `sf skit list` of `sf skit list --bogus`: the words before the first option. */
+function commandOf(argv: string[]): string {
+  const words = argv.slice(2);
+  const end = words.findIndex((w) => w.startsWith('-'));
+  return ['sf', ...(end < 0 ? words : words.slice(0, end))].slice(0, 3).join(' ');
 }
 
 function reportError(thrown: unknown, json: boolean): number {

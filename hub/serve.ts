@@ -1,3 +1,4 @@
+import { checkPort } from '../core/runtime/port.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { serverOptionsFor, type ConnectionLimits } from '../core/runtime/connection-limits.js';
@@ -36,6 +37,7 @@ export async function startHub(options: {
   /** connection limits (defaults: HUB_CONNECTION_LIMITS) */
   connections?: Partial<ConnectionLimits>;
 }): Promise<RunningHub> {
+  const port = checkPort(options.port ?? 0, '--port', true);
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
   // raw telemetry batches past their retention are swept hourly; a queue left by a previous run
@@ -45,16 +47,25 @@ export async function startHub(options: {
   await telemetry.start();
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const limits = { ...HUB_CONNECTION_LIMITS, ...options.connections };
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, serverOptions: serverOptionsFor(limits) }, () => resolve(s));
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname: host, serverOptions: serverOptionsFor(limits) }, () => resolve(s));
+      // a port in use or a host that does not resolve: the caller reports it, nothing is left open
+      s.once('error', reject);
+    });
+  } catch (e) {
+    await telemetry.stop();
+    await storage.close();
+    throw e;
+  }
   server.maxConnections = limits.maxConnections;
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host}:${port}`;
+  const actualPort = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${actualPort}`;
   let closing: Promise<void> | undefined;
   return {
     url,
-    port,
+    port: actualPort,
     storage,
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -6,8 +6,10 @@ import { createRequire } from 'node:module';
  * net.Socket, and asking whether a stream is a TTY loads node:tty: either costs 3-6 ms of start-up
  * (net, stream and tty modules) in every command whose output goes to a pipe, as in scripts and
  * benchmarks. A descriptor that will not take a write (EAGAIN: a non-blocking pipe shared with the
- * parent) goes through Node's stream from then on, so the output stays in order; a reader that
- * closed the pipe (`sf skit hash | head`) ends the command quietly, as it asked.
+ * parent) goes through Node's stream from then on, so the output stays in order. Once the reader
+ * closed the pipe (`sf skit hash | head`) what is still written there is dropped quietly, and the
+ * command ends with its own exit code: exiting at the broken pipe would report success for a
+ * command that was about to fail (`set -o pipefail` scripts rely on it).
  */
 
 export type Output = 'stdout' | 'stderr';
@@ -16,22 +18,24 @@ const FD: Record<Output, 1 | 2> = { stdout: 1, stderr: 2 };
 /** outputs that went over to Node's stream (and stay there) */
 const viaStream = new Set<Output>();
 
+/** outputs whose reader went away: writes to them are dropped */
+const gone = new Set<Output>();
+
 const streamOf = (output: Output): NodeJS.WriteStream => {
   const stream = output === 'stdout' ? process.stdout : process.stderr;
   if (!viaStream.has(output)) {
     viaStream.add(output);
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') readerGone();
+      if (e.code === 'EPIPE') return void gone.add(output);
       throw e;
     });
   }
   return stream;
 };
 
-const readerGone = (): never => process.exit(process.exitCode ?? 0);
-
 /** Writes `text` to `output` completely (or hands the rest to Node's stream, see above). */
 export function write(output: Output, text: string): void {
+  if (gone.has(output)) return;
   // Windows consoles need Node's stream, which writes UTF-16 to them
   if (viaStream.has(output) || process.platform === 'win32') {
     streamOf(output).write(text);
@@ -49,7 +53,7 @@ export function write(output: Output, text: string): void {
     return;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') readerGone();
+    if (code === 'EPIPE') return void gone.add(output);
     if (code !== 'EAGAIN') throw e;
   }
   streamOf(output).write((bytes ?? Buffer.from(text, 'utf8')).subarray(done));
@@ -60,12 +64,13 @@ export function write(output: Output, text: string): void {
  * Node's stream (a slow reader can leave data queued there).
  */
 export function whenFlushed(done: () => void): void {
-  let pending = viaStream.size;
+  const open = [...viaStream].filter((o) => !gone.has(o));
+  let pending = open.length;
   if (pending === 0) return done();
   const one = () => {
     if (--pending === 0) done();
   };
-  for (const output of viaStream) streamOf(output).write('', one);
+  for (const output of open) streamOf(output).write('', one);
 }
 
 const terminal = new Map<number, boolean>();

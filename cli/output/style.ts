@@ -1,7 +1,18 @@
 import { isTerminal, type Output } from './stdio.js';
 
-/** Colours only when writing to a TTY and NO_COLOR is unset. */
-const enabled = (output: Output): boolean => !process.env.NO_COLOR && process.env.TERM !== 'dumb' && isTerminal(output);
+/**
+ * Whether `output` gets colours: never with NO_COLOR (https://no-color.org); FORCE_COLOR=1-3
+ * forces them and FORCE_COLOR=0 turns them off (the chalk convention); otherwise only on a
+ * terminal other than TERM=dumb.
+ */
+export function colourOn(output: Output): boolean {
+  if (process.env.NO_COLOR) return false;
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  return process.env.TERM !== 'dumb' && isTerminal(output);
+}
+
+const enabled = colourOn;
 
 /** `text` in a colour or weight when it goes to a terminal (`output`, stdout unless told). */
 const wrap = (open: number, close: number) => (text: string, output: Output = 'stdout') =>

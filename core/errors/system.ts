@@ -18,7 +18,17 @@ const IO_HINTS: Record<string, string> = {
   EMFILE: 'too many files are open; close other programs or raise the limit (ulimit -n), then run the command again',
   ENFILE: 'too many files are open system-wide; close other programs, then run the command again',
   EIO: 'the device reported an I/O error; check the disk, then run the command again',
+  EADDRINUSE: 'another process already listens on that address and port: stop it, or choose another --port',
+  EADDRNOTAVAIL: 'that address is not one of this machine\'s: choose another --host (127.0.0.1 for this machine only)',
+  ENOTFOUND: 'that host name does not resolve: check --host, or give an IP address such as 127.0.0.1',
+  EISDIR: 'that path is a directory: give a file path instead',
+  ENOTDIR: 'a part of that path is a file, not a directory: give a directory path',
+  EEXIST: 'something already exists at that path: remove it or choose another path',
+  ENAMETOOLONG: 'that name or path is too long for the filesystem: use a shorter one',
 };
+
+/** System calls that change nothing on disk: a failure there leaves nothing for `sf skit doctor --fix` to finish. */
+const CHANGES_NOTHING = new Set(['listen', 'bind', 'connect', 'getaddrinfo', 'uv_cwd', 'scandir', 'stat', 'lstat', 'access', 'open', 'read', 'readlink', 'realpath']);
 
 const RECOVER = '`sf skit doctor --fix` finishes or undoes a change it interrupted';
 
@@ -43,9 +53,12 @@ export function fromSystemError(e: unknown): SfError | undefined {
   if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && typeof syscall === 'string') {
     // Node's own message usually names the path already
     const named = where !== undefined && !e.message.includes(where) ? ` ${where}` : '';
-    return new SfError('SF_E_IO', `${syscall}${named} failed: ${e.message}`, {
+    // the current directory was deleted under the command: nothing names a path to look at
+    const cwdGone = syscall === 'uv_cwd';
+    const hint = cwdGone ? 'the current directory no longer exists: cd into an existing directory and run the command again' : IO_HINTS[code] ?? (where ? 'check that path, then run the command again' : 'fix the cause the message names, then run the command again');
+    return new SfError('SF_E_IO', cwdGone ? 'the current directory no longer exists' : `${syscall}${named} failed: ${e.message}`, {
       location,
-      hint: `${IO_HINTS[code] ?? (where ? 'check that path, then run the command again' : 'fix the cause the message names, then run the command again')}; ${RECOVER}`,
+      hint: CHANGES_NOTHING.has(syscall) ? hint : `${hint}; ${RECOVER}`,
       data: { errno: code, syscall },
       cause: e,
     });

@@ -27,7 +27,8 @@ export function describeScope(scopeKey: string): string {
 /** Splits `owner/name:skill` into the SKIT id and the skill name. */
 export function parseSkillRef(ref: string): { skitId: string; skill: string } {
   const cut = ref.lastIndexOf(':');
-  if (cut <= 0 || cut === ref.length - 1) {
+  // one colon, and a skill name (no path, at most 128 characters: skill names are at most 64)
+  if (cut <= 0 || cut === ref.length - 1 || ref.indexOf(':') !== cut || ref.length - cut - 1 > 128 || ref.slice(cut + 1).includes('/')) {
     throw new SfError('SF_E_USAGE', `"${ref}" is not a skill id`, { hint: 'use <owner/name>:<skill>, e.g. acme/code-quality:review (see `sf skit list`)' });
   }
   return { skitId: ref.slice(0, cut), skill: ref.slice(cut + 1) };

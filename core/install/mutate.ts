@@ -49,7 +49,15 @@ export async function runMutation(
       throw e;
     }
     const idle = plan.steps.length === 0 && isDeepStrictEqual(stripTimes(plan.after), stripTimes(plan.before));
-    if (idle || (confirm && !(await confirm(plan)))) {
+    let confirmed = true;
+    try {
+      confirmed = idle || !confirm || (await confirm(plan));
+    } catch (e) {
+      // a prompt broken off (Ctrl-C, end of input) changed nothing: no intent is left for recovery
+      abandonIntent(lib, intent);
+      throw e;
+    }
+    if (idle || !confirmed) {
       abandonIntent(lib, intent);
       return { plan, record: plan.before, changed: false, cancelled: !idle };
     }

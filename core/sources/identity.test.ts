@@ -73,5 +73,19 @@ describe('core/sources identity', () => {
     assert.equal(redactText('source user:secret@127.0.0.1:x.git is odd'), 'source user:***@127.0.0.1:x.git is odd');
     assert.equal(redactText('git@github.example:o/r.git'), 'git@github.example:o/r.git');
     assert.equal(redactUrl('https://u:p@h/a.tgz?sig=1#x'), 'https://h/a.tgz?…');
+    // a 4 KB token is masked whole, and a scheme inside a longer word still counts ('xhttps://...')
+    const jwt = 'e'.repeat(4096);
+    assert.equal(redactText(`clone https://x:${jwt}@h/r.git`), 'clone https://***@h/r.git');
+  });
+
+  it('redacts in linear time: a 200,000-character argument is no CPU trap', () => {
+    for (const text of ['a'.repeat(200_000), `http://${'a:'.repeat(100_000)}`, `${'a'.repeat(100_000)} https://u:p@h/x`]) {
+      const start = process.hrtime.bigint();
+      redactText(text);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      // quadratic matching took seconds at 32,000 characters; linear takes a few ms at 200,000
+      assert.ok(ms < 1000, `${text.slice(0, 20)}...: ${ms.toFixed(0)} ms`);
+    }
+    assert.ok(redactText(`${'a'.repeat(100_000)} https://u:p@h/x`).endsWith(' https://***@h/x'));
   });
 });

@@ -5,9 +5,11 @@ import { SfError } from '../errors/index.js';
  * records. Pure functions.
  */
 
-const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*@)/gi;
+// a scheme starts where no scheme character precedes it, and userinfo is bounded: without both, a
+// long run of letters costs quadratic time (each position tried as the start of a scheme)
+const USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^/?#@\s]{0,8192}@)/gi;
 /** userinfo with a password that is not a valid URL part (`user:se/cret@`, `user:pa?ss@`): everything up to the last @ of the word */
-const LOOSE_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^\s@/]*:[^\s@]*@)/gi;
+const LOOSE_USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^\s@/]{0,256}:[^\s@]{0,8192}@)/gi;
 /** scp-like `user:password@host:path` (ssh takes no password there, so whatever follows the colon is one) */
 const SCP_PASSWORD = /(^|[\s"'(])([^\s@"'/:]+):[^\s@"'/][^\s@"']*@(?=[^\s@"']+:)/g;
 const QUERY_SECRET = /([?&](?:access_token|token|private_token|sig|signature|x-amz-signature|x-goog-signature|key|password|auth)=)[^&#\s]*/gi;

@@ -1,4 +1,5 @@
-import { command, flag, option, string } from 'cmd-ts';
+import { command, flag, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { SfError } from '../../../core/errors/index.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';

@@ -1,4 +1,5 @@
-import { command, flag, number, option, optional, string } from 'cmd-ts';
+import { command, flag, number, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printJson, printTable } from '../../output/print.js';

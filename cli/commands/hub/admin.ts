@@ -1,4 +1,5 @@
-import { command, flag, option, optional, positional, string, subcommands } from 'cmd-ts';
+import { command, flag, optional, positional, string, subcommands } from 'cmd-ts';
+import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { out, printJson } from '../../output/print.js';
 import { defaultHubDataDir } from './data-dir.js';

@@ -1,4 +1,5 @@
-import { command, number, option, optional, string } from 'cmd-ts';
+import { command, number, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { out } from '../../output/print.js';
 import { defaultHubDataDir } from './data-dir.js';

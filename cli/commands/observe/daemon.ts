@@ -1,4 +1,6 @@
-import { command, number, option, optional, string } from 'cmd-ts';
+import { command, number, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
+import { checkPort } from '../../../core/runtime/port.js';
 import { resolve } from 'node:path';
 import { err, out } from '../../output/print.js';
 
@@ -12,9 +14,11 @@ export const observeDaemonCommand = command({
   description: 'Run the local observer in the foreground (one per user)',
   args: {
     sfHome: option({ long: 'sf-home', type: optional(string), description: 'state directory (default $SF_HOME or ~/.sf)' }),
-    port: option({ long: 'port', type: optional(number), description: 'OTLP/HTTP receiver port on 127.0.0.1 (default: observe.receiver.port, 14318)' }),
+    port: option({ long: 'port', type: optional(number), description: 'OTLP/HTTP receiver port on 127.0.0.1 (default: observe.receiver.port, 14318; 0: any free port)' }),
   },
   handler: async ({ sfHome, port }) => {
+    // 0: any free port (tests, and a second observer on one machine)
+    if (port !== undefined) checkPort(port, '--port', true);
     if (sfHome) process.env.SF_HOME = resolve(sfHome);
     const { startObserver } = await import('../../../core/observer/service.js');
     const observer = await startObserver({ env: process.env, ...(port !== undefined ? { port } : {}) });

@@ -1,4 +1,5 @@
-import { array, command, flag, multioption, oneOf, option, optional, positional, string } from 'cmd-ts';
+import { array, command, flag, multioption, oneOf, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { loadObserveState, restartNote } from './shared.js';

@@ -1,4 +1,6 @@
-import { array, command, flag, multioption, number, option, optional, string } from 'cmd-ts';
+import { array, command, flag, multioption, number, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
+import { checkPort } from '../../../core/runtime/port.js';
 import { join, resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { FORGE_VERSION } from '../../../core/version.js';
@@ -29,7 +31,7 @@ export const installCommand = command({
     json: flag({ long: 'json', description: 'print the plan or result as JSON' }),
   },
   handler: async (a) => {
-    if (a.port !== undefined && (!Number.isInteger(a.port) || a.port < 1 || a.port > 65535)) throw new SfError('SF_E_USAGE', `--port ${a.port} is not a TCP port`, { hint: 'use 1-65535' });
+    if (a.port !== undefined) checkPort(a.port);
     const [{ updateObserveConfig }, { describeDestination, parseHeaderEnv }, { applyHosts, chooseHosts }, { writeInstallRecord }, { parseObserveAgents }, { mergeDestinations, planDestinations, realizeDestinations }, { installUserService }, { collectorLayout, writeCollectorConfig }] = await Promise.all([
       import('../../../core/observer/config.js'), import('../../../core/observer/destination-spec.js'), import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'),
       import('../../../adapters/observe/registry.js'), import('./destination-input.js'), import('./service-step.js'), import('../../../core/observer/collector/prepare.js'),

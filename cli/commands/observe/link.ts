@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { SfError, hasErrno } from '../../../core/errors/index.js';
 import type { RepositoryLink } from '../../../core/observer/config.js';
 import { out, printJson } from '../../output/print.js';

@@ -1,5 +1,6 @@
 import { rmdir } from 'node:fs/promises';
-import { command, flag, option, optional, string } from 'cmd-ts';
+import { command, flag, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { hasErrno } from '../../../core/errors/index.js';
 import { removeFileDurable } from '../../../core/fs/atomic.js';
 import type { ObserveHostId } from '../../../adapters/observe/types.js';

@@ -1,4 +1,5 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { printJson } from '../../output/print.js';
 import { printChange } from './render.js';
 import { cliSession, parseScope, parseTargetAgents } from './session.js';

@@ -1,4 +1,5 @@
-import { command, option, optional, positional, string } from 'cmd-ts';
+import { command, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SfError, hasErrno } from '../../../core/errors/index.js';
@@ -15,7 +16,11 @@ export const initCommand = command({
   },
   handler: async ({ path, id }) => {
     const root = resolve(path ?? '.');
-    const existing = await readdir(root).catch((e) => (hasErrno(e, 'ENOENT') ? [] : Promise.reject(e)));
+    const existing = await readdir(root).catch((e) => {
+      if (hasErrno(e, 'ENOENT')) return [];
+      if (hasErrno(e, 'ENOTDIR')) throw new SfError('SF_E_USAGE', `${root} is a file, not a directory`, { location: { file: root }, hint: 'give the path of a new or empty directory, e.g. `sf skit init my-skit`' });
+      throw e;
+    });
     if (existing.length > 0) {
       throw new SfError('SF_E_CONFLICT', `could not initialize a SKIT in ${root}: the directory is not empty`, {
         location: { file: root },

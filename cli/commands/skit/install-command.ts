@@ -1,5 +1,6 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
-import { isSfError, type Diagnostic } from '../../../core/errors/index.js';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
+import { isSfError, SfError, type Diagnostic } from '../../../core/errors/index.js';
 import type { Plan } from '../../../core/install/plan-types.js';
 import { err, printDiagnostics, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
@@ -43,6 +44,7 @@ export async function runInstall(args: InstallArgs): Promise<void> {
       resolvers: hubResolvers,
     });
     if (!args.json) printDiagnostics(outcome.diagnostics, 'stderr');
+    if (outcome.cancelled && !args.json) err('cancelled; nothing was changed');
     const action = outcome.cancelled ? 'cancelled' : !outcome.changed ? 'unchanged' : outcome.plan.before ? 'updated' : 'installed';
     if (args.json) printJson({ action, skit: outcome.record, notes: outcome.plan.notes, diagnostics: outcome.diagnostics });
     else printChange(action, outcome.record, outcome.plan.notes);
@@ -60,9 +62,15 @@ async function confirmPlan(plan: Plan): Promise<boolean> {
   for (const t of after.targets) err(`  ${t.agent}: ${sanitize(t.skillRoot)}`);
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-D ends the input without an answer: a "no", like Ctrl-C
+  const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('end of input'))));
+  ended.catch(() => undefined); // also rejects when the prompt closes after an answer
   try {
-    const answer = await rl.question('Proceed? [y/N] ');
+    const answer = await Promise.race([rl.question('Proceed? [y/N] '), ended]);
     return /^y(es)?$/i.test(answer.trim());
+  } catch {
+    err('');
+    throw new SfError('SF_E_USAGE', 'cancelled; nothing was changed', { hint: 'run the command again and answer y, or pass --yes' });
   } finally {
     rl.close();
   }

@@ -1,4 +1,5 @@
-import { command, flag, option, optional, string } from 'cmd-ts';
+import { command, flag, optional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { compareIds } from '../../../core/text/compare.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
 

@@ -1,5 +1,7 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { bold, dim, sanitize } from '../../output/style.js';
@@ -15,6 +17,9 @@ export const packCommand = command({
   handler: async ({ path, output, json }) => {
     const root = resolve(path ?? '.');
     const archive = resolve(output);
+    if (statSync(archive, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new SfError('SF_E_USAGE', `-o ${output} is a directory`, { location: { file: archive }, hint: `name the archive file, e.g. -o ${join(output, 'skit.tgz')}` });
+    }
     const { validateSkitDir } = await import('../../../core/skit/validate.js');
     const validation = await validateSkitDir(root);
     if (!validation.ok) {

@@ -1,4 +1,5 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';

@@ -1,4 +1,5 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { printChange } from './render.js';

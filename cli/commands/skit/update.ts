@@ -1,4 +1,5 @@
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option } from '../../args.js';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printJson } from '../../output/print.js';
 import { red, sanitize } from '../../output/style.js';
