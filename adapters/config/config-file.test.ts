@@ -27,6 +27,16 @@ describe('config file editing', () => {
     assert.deepEqual((await readdir(join(tmp.path, 'dotfiles'))).sort(), ['settings.json']);
   });
 
+  it('edits of one file by concurrent commands take turns: none is lost, and no lock is left behind', async () => {
+    const file = join(tmp.path, 'settings.json');
+    await writeFile(file, '{}\n');
+    const add = (key: string) => editConfigFile(file, join(tmp.path, 'backups'), (snap) => JSON.stringify({ ...JSON.parse(snap.text), [key]: true }, null, 2) + '\n');
+    // twenty edits in flight at once, each a read, a backup (async) and a replace of the same file
+    await Promise.all(Array.from({ length: 20 }, (_, i) => add(`k${i}`)));
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, 'utf8'))).sort(), Array.from({ length: 20 }, (_, i) => `k${i}`).sort());
+    assert.deepEqual((await readdir(tmp.path)).filter((n) => n.includes('sf-lock')), []);
+  });
+
   it('refuses a file that is not UTF-8 (decoding it would replace the bytes), naming the place, and writes nothing', async () => {
     const file = join(tmp.path, 'settings.json');
     const bytes = Buffer.concat([Buffer.from('{\n  "name": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]);

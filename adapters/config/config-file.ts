@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { withFileLock } from '../../core/fs/file-lock.js';
 import { SfError, hasErrno } from '../../core/errors/index.js';
 import { removeFileDurable, resolveWriteTarget, writeFileAtomic } from './atomic-write.js';
 import { writeBackup } from './backup.js';
@@ -66,6 +68,17 @@ const MAX_ATTEMPTS = 3;
  * on the new content, a bounded number of times. `dryRun` stops after the transform.
  */
 export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform, dryRun = false): Promise<EditOutcome> {
+  if (dryRun) return editUnlocked(file, backupDir, transform, true);
+  // sf commands editing one file (an install's skill entry and `sf observe install`'s settings in
+  // the same settings.json) take turns: the changed-bytes check below cannot close the moment
+  // between that check and the rename, where another sf's write would be lost
+  const target = await resolveWriteTarget(file);
+  if (!existsSync(dirname(target))) return editUnlocked(file, backupDir, transform, false);
+  const lock = join(dirname(target), `.${basename(target)}.sf-lock`);
+  return withFileLock(lock, () => editUnlocked(file, backupDir, transform, false), { what: target });
+}
+
+async function editUnlocked(file: string, backupDir: string, transform: ConfigTransform, dryRun: boolean): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
     assertUtf8(before);

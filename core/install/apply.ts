@@ -1,3 +1,4 @@
+import { recordScopeKey } from '../library/types.js';
 import { crashPoint } from '../fs/crash-point.js';
 import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
@@ -87,13 +88,20 @@ async function runStep(
   }
 }
 
-/** Appends the plan's events (once), commits the records and drops the intent, then collects garbage. */
+/**
+ * Appends the plan's events (once), collects garbage, commits the records and drops the intent.
+ * Garbage goes while the claim is still held (judged by the records as they are about to be): once
+ * the claim is released, another command may link a store entry this one would still delete.
+ * Interrupted after the collection, recovery rolls the commit forward, so no record is left
+ * pointing at a deleted entry.
+ */
 async function commitPlan(session: Session, lib: Library, intent: IntentRecord<Plan>, replay: boolean): Promise<InstallationRecord | null> {
   const plan = intent.plan!;
   const present = replay ? await outboxEventIds(session.paths) : new Set<string>();
   appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
   trace('outbox appended');
   crashPoint(`${plan.op}:after-outbox`);
+  await collectGarbage(session, lib, plan.gcCandidates, { scopeKey: plan.scopeKey, replaced: plan.before?.skitId, added: plan.after?.bundleHash });
   lib.commit({
     ...(plan.after ? { put: [plan.after] } : {}),
     ...(plan.before && (!plan.after || plan.after.skitId !== plan.before.skitId) ? { delete: [[plan.scopeKey, plan.before.skitId] as [string, string]] } : {}),
@@ -101,14 +109,21 @@ async function commitPlan(session: Session, lib: Library, intent: IntentRecord<P
   });
   trace('committed');
   crashPoint(`${plan.op}:after-commit`);
-  await collectGarbage(session, lib, plan.gcCandidates);
   return plan.after;
 }
 
-/** Deletes store entries no installation references. */
-export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[]): Promise<string[]> {
+/** The records change a plan is about to commit: the installation it replaces or removes, and the bundle it adds. */
+export interface PendingCommit {
+  scopeKey: string;
+  replaced?: string;
+  added?: string;
+}
+
+/** Deletes store entries no installation references (as the records will be after `pending`, when given). */
+export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[], pending?: PendingCommit): Promise<string[]> {
   if (candidates.length === 0) return [];
-  const used = new Set(lib.listInstallations().map((i) => i.bundleHash));
+  const kept = lib.listInstallations().filter((i) => !(pending && i.skitId === pending.replaced && recordScopeKey(i) === pending.scopeKey));
+  const used = new Set([...kept.map((i) => i.bundleHash), ...(pending?.added ? [pending.added] : [])]);
   const removed: string[] = [];
   for (const hash of candidates) {
     if (used.has(hash)) continue;

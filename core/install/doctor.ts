@@ -50,8 +50,8 @@ export async function runDoctor(session: Session, options: { fix: boolean; force
   let claim: IntentRecord<Plan> | null = null;
   try {
     if (options.fix) {
-      claim = await beginMutation(lib, 'repair', session.newId(), session.now(), async (stale) => {
-        const outcome = await recoverIntent(session, lib, stale);
+      claim = await beginMutation(lib, 'repair', session.newId(), session.now(), async (intent, stale) => {
+        const outcome = await recoverIntent(session, lib, intent);
         findings.push({ code: 'SF_DRIFT_INTERRUPTED', severity: 'error', message: `an interrupted ${stale.op} (pid ${stale.pid}) was ${outcome}`, fixed: true });
       }, claimWait(session));
     } else {

@@ -15,9 +15,10 @@ describe('install, update and remove leave durable names', () => {
   beforeEach(async () => (sb = await installSandbox('sf-durable-')));
   afterEach(() => sb.cleanup());
 
-  // temp files, a staged store entry's own name, trash being deleted and projection temp dirs
-  // are scratch: only their renames count (what is inside a staged entry is not: it becomes the entry)
-  const scratch = (p: string) => /\/\.staging(\/[^/]+)?$|\/\.staging\/trash-|\/\.sf-tmp(\/|$)|\.tmp$/.test(p);
+  // temp files, a staged store entry's own name, trash being deleted, projection temp dirs and the
+  // short edit locks beside config files are scratch: only their renames count (what is inside a
+  // staged entry is not: it becomes the entry); a lock lost to a power cut is simply not there
+  const scratch = (p: string) => /\/\.staging(\/[^/]+)?$|\/\.staging\/trash-|\/\.sf-tmp(\/|$)|\.tmp$|\.sf-lock(\.\d+\.[0-9a-f]+)?$/.test(p);
   const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: sb.project, env: { ...process.env, ...sb.env } });
 
   it('sf add skit into a fresh $SF_HOME and project, then update, disable and remove', async () => {

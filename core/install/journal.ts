@@ -47,8 +47,8 @@ export function claimWait(session: Pick<Session, 'env' | 'progress'>): ClaimWait
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Claims the library for one mutation. Interrupted intents (dead pid) are handed to `recover`
- * first. A live one means another sf is changing the library: like npm and pnpm with their
+ * Claims the library for one mutation. Interrupted intents (dead pid) are taken over (see
+ * Library.takeOver) and handed to `recover` first (with the intent as it was interrupted). A live one means another sf is changing the library: like npm and pnpm with their
  * locks, the claim waits for it (polling, up to `wait.timeoutMs`), then fails with SF_E_CONFLICT.
  */
 export async function beginMutation(
@@ -56,7 +56,7 @@ export async function beginMutation(
   op: IntentOp,
   id: string,
   now: string,
-  recover: (stale: IntentRecord<Plan>) => Promise<unknown>,
+  recover: (intent: IntentRecord<Plan>, interrupted: IntentRecord<Plan>) => Promise<unknown>,
   wait: ClaimWait = { timeoutMs: 0 },
 ): Promise<IntentRecord<Plan>> {
   const intent: IntentRecord<Plan> = { schema: 1, id, op, pid: process.pid, startedAt: now, phase: 'planning' };
@@ -78,7 +78,11 @@ export async function beginMutation(
       await pause(Math.min(250, 20 * 2 ** polls++));
       continue;
     }
-    for (const stale of blockers) await recover(stale);
+    for (const stale of blockers) {
+      // taken over first: of several commands waiting on one interrupted intent, only one recovers it
+      const mine = lib.takeOver(stale, process.pid, new Date().toISOString());
+      if (mine) await recover(mine, stale);
+    }
     recoveries++;
   }
   throw new SfError('SF_E_LIBRARY', 'could not claim the library after recovering interrupted commands', { hint: 'run `sf skit doctor --fix`' });

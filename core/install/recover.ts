@@ -54,9 +54,10 @@ export async function recoverIntent(session: Session, lib: Library, intent: Inte
 
 /**
  * Store staging and fetched-source scratch that no running command owns: everything in them,
- * except `src-<pid>-*` entries of a command still running (fetching happens before the journal
- * claim). A pid that now belongs to a process started after the entry last changed is not the
- * owner (pid reuse after a reboot).
+ * except entries of a command still running: `src-<pid>-*` (fetching happens before the journal
+ * claim) and staging's `<bundle>.<pid>.<random>` (the command holding the claim is writing it; a
+ * read-only doctor looks without the claim). A pid that now belongs to a process started after
+ * the entry last changed is not the owner (pid reuse after a reboot).
  */
 export async function scratchLeftovers(paths: Pick<Session['paths'], 'storeStaging' | 'tmp'>): Promise<string[]> {
   const out: string[] = [];
@@ -69,7 +70,7 @@ export async function scratchLeftovers(paths: Pick<Session['paths'], 'storeStagi
       throw e;
     }
     for (const name of names) {
-      const owner = /^src-(\d+)-/.exec(name);
+      const owner = /^src-(\d+)-/.exec(name) ?? /^[0-9a-f]+\.(\d+)\.[0-9a-f]+$/.exec(name);
       if (owner) {
         const changed = await lstat(join(dir, name)).then((st) => st.mtimeMs, () => Number.NaN);
         if (stillRunningSince(Number(owner[1]), changed)) continue;

@@ -35,6 +35,7 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
       }
     }
   }
-  lib.commit({ deleteIntent: intent.id });
+  // collected before the claim is released (see commitPlan); the records still say the old state
   if (plan?.after && plan.after.bundleHash !== plan.before?.bundleHash) await collectGarbage(session, lib, [plan.after.bundleHash]);
+  lib.commit({ deleteIntent: intent.id });
 }

@@ -138,4 +138,20 @@ export class Library {
       return existing;
     }, NO_FLUSH);
   }
+
+  /**
+   * Makes this process the holder of the interrupted intent `stale` (its pid and start time are
+   * replaced) if it is still recorded exactly as read, in one write transaction: of several
+   * commands that find the same interrupted intent, exactly one recovers it, and the others see a
+   * live holder and wait. Undefined when another process took it over or finished it first.
+   */
+  takeOver<T extends IntentRecord>(stale: T, pid: number, startedAt: string): T | undefined {
+    return this.db.transactionSync(() => {
+      const current = this.db.get(intentKey(stale.id)) as IntentRecord | undefined;
+      if (!current || current.pid !== stale.pid || current.startedAt !== stale.startedAt) return undefined;
+      const mine = { ...(current as T), pid, startedAt };
+      this.db.putSync(intentKey(stale.id), mine);
+      return mine;
+    });
+  }
 }

@@ -21,7 +21,8 @@ describe('sf observe install and uninstall leave durable names', function () {
       await writeFile(join(home, '.claude', 'settings.json'), '{\n  "model": "opus"\n}\n');
       const env = { ...process.env, HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
       const traced = (...args: string[]) => traceProcess(process.execPath, [sfBin, ...args], { cwd: home, env });
-      const scratch = (p: string) => p.endsWith('.tmp');
+      // temp files, and the short edit locks (beside config files, and observe/.lock)
+      const scratch = (p: string) => p.endsWith('.tmp') || /(\.sf-lock|\/observe\/\.lock)(\.\d+\.[0-9a-f]+)?$/.test(p);
       const install = await traced('observe', 'install', '--yes', '--no-service', '--agents', 'claude-code,codex,opencode', '--port', '14998', '--destination', 'file:obs.jsonl');
       assert.deepEqual(namesNotMadeDurable(install, scratch), []);
       const plugin = join(home, '.config', 'opencode', 'plugins', 'forge-observe.js');

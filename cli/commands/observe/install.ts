@@ -8,7 +8,7 @@ import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
 import { out, printJson } from '../../output/print.js';
 import { CONTENT_OPT_IN, METADATA_ONLY } from './explain.js';
 import type { ServiceOutcome } from './service-step.js';
-import { lines, loadObserveState, reportDiagnostics } from './shared.js';
+import { lines, loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
 
 /**
  * `sf observe install`: one command for the observer service, the observability adapters of the
@@ -30,7 +30,7 @@ export const installCommand = command({
     collectorArchive: option({ long: 'collector-archive', type: optional(string), description: 'an otelcol-contrib release archive to verify against the pinned sha256, install and use instead of the built-in fan-out' }),
     json: flag({ long: 'json', description: 'print the plan or result as JSON' }),
   },
-  handler: async (a) => {
+  handler: (a) => observeMutation(a.yes, async () => {
     if (a.port !== undefined) checkPort(a.port);
     const [{ updateObserveConfig }, { describeDestination, parseHeaderEnv }, { applyHosts, chooseHosts }, { writeInstallRecord }, { parseObserveAgents }, { mergeDestinations, planDestinations, realizeDestinations }, { installUserService }, { collectorLayout, writeCollectorConfig }] = await Promise.all([
       import('../../../core/observer/config.js'), import('../../../core/observer/destination-spec.js'), import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'),
@@ -99,7 +99,7 @@ export const installCommand = command({
     if (result.collector) out(`collector: otelcol-contrib ${result.collector.binary ?? ''}; inspectable config ${result.collector.config}`);
     reportDiagnostics(result.collector?.diagnostics ?? []);
     if (!config.content.enabled) out('content collection: off (metadata only); `sf observe install --content --yes` turns it on');
-  },
+  }),
 });
 
 function printPlan(plan: { port: number; content: boolean; agents: { agent: string; present: boolean; evidence: string[]; signal: string; fidelity: string }[]; destinations: { action: string; name: string; target: string; credential?: string }[]; service: string; collector: string }): void {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Diagnostic } from '../../../core/errors/index.js';
 import type { ObserveConfig } from '../../../core/observer/config.js';
 import type { ObserverPaths } from '../../../core/observer/paths.js';
@@ -24,6 +25,19 @@ export async function loadObserveState(env: NodeJS.ProcessEnv = process.env, por
   const config = await readObserveConfig(paths.config);
   const record = await readInstallRecord(paths.home);
   return { env, paths, config, record, ctx: observeContext(env, port ?? config.receiver.port) };
+}
+
+/**
+ * Runs an observe command that changes the setup (`applying`) holding $SF_HOME/observe/.lock:
+ * install, update and uninstall read install.json, edit the hosts and write it back as one change,
+ * so two at once would lose a host from the record (and uninstall would leave its settings).
+ */
+export async function observeMutation<T>(applying: boolean, fn: () => Promise<T>): Promise<T> {
+  if (!applying) return fn();
+  const [{ observerPaths }, { withFileLock }, { mkdir }] = await Promise.all([import('../../../core/observer/paths.js'), import('../../../core/fs/file-lock.js'), import('node:fs/promises')]);
+  const dir = join(observerPaths(process.env).home, 'observe');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return withFileLock(join(dir, '.lock'), fn, { what: 'the observability setup', waitMs: 60_000 });
 }
 
 /** Prints findings to stderr (errors and warnings) in the usual diagnostic shape. */

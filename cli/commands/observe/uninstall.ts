@@ -6,7 +6,7 @@ import { removeFileDurable } from '../../../core/fs/atomic.js';
 import type { ObserveHostId } from '../../../adapters/observe/types.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
-import { loadObserveState, reportDiagnostics } from './shared.js';
+import { loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
 
 /**
  * `sf observe uninstall`: removes exactly what the install record says Forge put in place — its
@@ -22,7 +22,7 @@ export const uninstallCommand = command({
     agents: option({ long: 'agents', type: optional(string), description: 'only these hosts (default: every host observed); keeps the service' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
-  handler: async (a) => {
+  handler: (a) => observeMutation(a.yes, async () => {
     const [{ removeUserService }, { removeHosts }, { installRecordPath, writeInstallRecord }, { parseObserveAgents }] = await Promise.all([
       import('../../../core/observer/user-service.js'), import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'), import('../../../adapters/observe/registry.js'),
     ]);
@@ -60,5 +60,5 @@ export const uninstallCommand = command({
     reportDiagnostics(removed.outcomes.flatMap((o) => o.diagnostics));
     if (service) out(`service: ${service}`);
     if (whole) out(`kept: ${sanitize(state.paths.config)} (observe settings, destinations), the queue and stored credentials under ${sanitize(state.paths.home)}`);
-  },
+  }),
 });

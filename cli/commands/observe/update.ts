@@ -2,7 +2,7 @@ import { command, flag } from 'cmd-ts';
 import { SfError } from '../../../core/errors/index.js';
 import { FORGE_VERSION } from '../../../core/version.js';
 import { out, printJson } from '../../output/print.js';
-import { loadObserveState, reportDiagnostics } from './shared.js';
+import { loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
 
 /**
  * `sf observe update`: re-applies Forge's managed blocks and files for every host the install
@@ -13,7 +13,7 @@ export const updateCommand = command({
   name: 'update',
   description: 'Re-apply Forge-managed host settings, hook/plugin files and the service unit',
   args: { json: flag({ long: 'json', description: 'print the result as JSON' }) },
-  handler: async ({ json }) => {
+  handler: ({ json }) => observeMutation(true, async () => {
     const [{ applyHosts }, { writeInstallRecord }, { observeAdapter }, { installUserService }] = await Promise.all([
       import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'), import('../../../adapters/observe/registry.js'), import('./service-step.js'),
     ]);
@@ -31,5 +31,5 @@ export const updateCommand = command({
     for (const o of applied.outcomes) out(`${o.status === 'applied' ? 'updated' : o.status}: ${o.displayName}`);
     reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
     if (service) out(`service: ${service.message}`);
-  },
+  }),
 });

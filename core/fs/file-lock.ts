@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { SfError, hasErrno } from '../errors/index.js';
+import { stillRunningSince } from '../runtime/processes.js';
+
+/**
+ * A short lock among sf processes around one read-modify-write (a host config file, the observe
+ * install record): a lock file created with O_EXCL holding the owner's pid. A lock whose owner is
+ * gone (killed mid-edit), or whose pid now names a process started after the lock was written, is
+ * stale and taken over. A live owner is waited for (polling), then SF_E_CONFLICT names it.
+ * Locks held by this process are re-entrant: an edit inside an edit of the same file proceeds.
+ */
+
+const held = new Map<string, number>();
+
+export interface FileLockOptions {
+  /** how long to wait for a live owner (default 10 s; edits hold their lock for milliseconds) */
+  waitMs?: number;
+  /** what is being edited, for the conflict message */
+  what: string;
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates the lock with this process's pid already in it: written to a private name, then linked
+ * into place (link fails if the lock exists). Created empty and then written, another process
+ * could read it empty in between and take it for stale.
+ */
+async function tryCreate(lockPath: string): Promise<boolean> {
+  const mine = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(mine, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(mine, lockPath);
+    return true;
+  } catch (e) {
+    if (hasErrno(e, 'EEXIST')) return false;
+    throw e;
+  } finally {
+    await unlink(mine).catch(() => undefined);
+  }
+}
+
+async function ownerOf(lockPath: string): Promise<number | undefined> {
+  try {
+    const pid = Number.parseInt((await readFile(lockPath, 'utf8')).trim(), 10);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    const written = await stat(lockPath).then((s) => s.mtimeMs, () => Number.NaN);
+    return stillRunningSince(pid, written) ? pid : undefined;
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return undefined;
+    throw e;
+  }
+}
+
+/** Runs `fn` holding the lock file `lockPath` (its directory must exist). */
+export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions): Promise<T> {
+  const depth = held.get(lockPath) ?? 0;
+  if (depth > 0) {
+    held.set(lockPath, depth + 1);
+    try {
+      return await fn();
+    } finally {
+      held.set(lockPath, depth);
+    }
+  }
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  for (let polls = 0; ; polls++) {
+    if (await tryCreate(lockPath)) break;
+    const owner = await ownerOf(lockPath);
+    if (owner === undefined) {
+      // stale: its owner is gone; whoever unlinks first retries the exclusive create
+      await unlink(lockPath).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new SfError('SF_E_CONFLICT', `another sf command (pid ${owner}) is editing ${options.what}`, {
+        location: { file: lockPath },
+        hint: `wait for it to finish and run the command again (if no sf command is running, delete ${lockPath})`,
+      });
+    }
+    await pause(Math.min(50, 5 * 2 ** polls));
+  }
+  held.set(lockPath, 1);
+  try {
+    return await fn();
+  } finally {
+    held.delete(lockPath);
+    await unlink(lockPath).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  }
+}
