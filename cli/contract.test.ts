@@ -99,6 +99,9 @@ describe('sf command-line contract', function () {
     const init = await sb.sf(['skit', 'init', file]);
     assert.equal(init.code, 2, init.stderr);
     assert.match(init.stderr, /is a file, not a directory/);
+    const query = await sb.sf(['skit', 'list', '--query', 'review']);
+    assert.equal(query.code, 2, 'a remote filter on the local list is refused, not ignored');
+    assert.match(query.stderr, /--query works only with --remote/);
     const id = await sb.sf(['skit', 'enable', 'bench/kit:review:extra']);
     assert.equal(id.code, 2);
     assert.match(id.stderr, /is not a skill id/);

@@ -27,7 +27,8 @@ export const initCommand = command({
         hint: 'choose an empty or new directory, e.g. `sf skit init my-skit`',
       });
     }
-    const skitId = id ?? `local/${slug(basename(root))}`;
+    // an empty --id is a mistake, not a request for the default
+    const skitId = id === undefined ? `local/${slug(basename(root))}` : id;
     if (!isValidSkitId(skitId)) {
       throw new SfError('SF_E_USAGE', `invalid SKIT id "${skitId}"`, { hint: 'use owner/name with lowercase letters, digits and inner hyphens (at most 64 characters each)' });
     }

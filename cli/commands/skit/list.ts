@@ -1,5 +1,6 @@
 import { command, flag, optional, string } from 'cmd-ts';
 import { option } from '../../args.js';
+import { SfError } from '../../../core/errors/index.js';
 import { compareIds } from '../../../core/text/compare.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
 
@@ -16,6 +17,11 @@ export const listCommand = command({
   },
   handler: async ({ json, remote, hub, query, owner, tag }) => {
     if (remote) return (await import('./remote-list.js')).listRemote({ json, hub, query, owner, tag });
+    // the remote filters on the local list would be ignored, and the list taken for a filtered one
+    const remoteOnly = (['hub', 'query', 'owner', 'tag'] as const).filter((k) => ({ hub, query, owner, tag })[k] !== undefined);
+    if (remoteOnly.length) {
+      throw new SfError('SF_E_USAGE', `--${remoteOnly.join(', --')} ${remoteOnly.length === 1 ? 'works' : 'work'} only with --remote`, { hint: 'add --remote to search the hub, or leave the option out to list what is installed' });
+    }
     const { Library } = await import('../../../core/library/db.js');
     const { sfPaths } = await import('../../../core/library/paths.js');
     const { isEnabled } = await import('../../../core/install/enablement.js');
