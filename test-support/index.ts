@@ -38,7 +38,7 @@ export interface RunResult {
 }
 
 /** Runs the built `sf` CLI (dist/) with `args`; `npm test` builds first. */
-export function runSf(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+export function runSf(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string | Buffer } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [sfBin, ...args], {
       cwd: options.cwd,

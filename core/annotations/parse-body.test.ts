@@ -191,3 +191,52 @@ describe('parseBody: non-protocol comments', () => {
     assert.deepEqual(parseBody('<!-- TASK:COMPLETE -->').diagnostics, []);
   });
 });
+
+describe('parseBody: audit findings', () => {
+  const REVIEWER = '<!-- FORGE:REVIEWER -->\n## Review — SECURITY\n\n**Verdict**: APPROVED\n\n### Findings\nNone';
+  const CONTRACT = '<!-- FORGE:CONTRACT -->\n## Builder Contract\n\n**Task type**: Bug Fix\n\n### Proposed Approach\na\n\n### Deliverables\n| File | Change | Why |\n|------|--------|-----|\n| a | c | w |\n\n### Acceptance Criteria\n- [ ] works';
+  const TRAJECTORY = '<!-- FORGE:TRAJECTORY -->\n## Pipeline Trajectory — #3\n\n| Phase | Result | Notes |\n|-------|--------|-------|\n| Build | done | x |\n\n**Decisions**: d\n**Anomalies**: None\n**Completed**: 2026-01-15T09:30:00Z';
+
+  it('a wrong sentinel never completes a type without a stated sentinel, not even by structure (defect 11)', () => {
+    for (const [name, text] of [['REVIEWER', REVIEWER], ['CONTRACT', CONTRACT], ['TRAJECTORY', TRAJECTORY]]) {
+      assert.deepEqual(parseBody(text).annotations.map((a) => [a.status, a.completion]), [['complete', 'structure']], `${name} alone`);
+      for (const wrong of ['<!-- FORGE:BUILDER:COMPLETE -->', '<!-- INVESTIGATION:COMPLETE -->']) {
+        const a = parseBody(`${text}\n\n${wrong}`).annotations[0];
+        assert.deepEqual([a.status, a.completion], ['interrupted', null], `${name} + ${wrong}`);
+        assert.deepEqual(a.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.code), ['FORGE_INTERRUPTED', 'FORGE_SENTINEL_MISMATCH'], `${name} + ${wrong}`);
+        assert.match(a.diagnostics[0].message, /ended by a sentinel that is not its own/);
+      }
+      // its own generic sentinel after the stray one still completes it
+      const own = parseBody(`${text}\n<!-- INVESTIGATION:COMPLETE -->\n<!-- FORGE:${name}:COMPLETE -->`).annotations[0];
+      assert.deepEqual([own.status, own.completion], ['complete', 'sentinel'], name);
+    }
+  });
+
+  it('a required title number that cannot be read is an error in a complete annotation (defect 10)', () => {
+    for (const [type, title] of [['CONTEXT', 'Implementation Context for the billing bug'], ['ARCHITECT', 'Implementation Plan for the billing bug']]) {
+      const a = parseBody(`<!-- FORGE:${type} -->\n## ${title}\n\n<!-- FORGE:${type}:COMPLETE -->`).annotations[0];
+      assert.equal(a.status, 'complete');
+      const missing = a.diagnostics.find((d) => d.code === 'FORGE_FIELD_MISSING' && d.message.includes('the number in the title'));
+      assert.deepEqual([missing?.severity, missing?.line], ['error', 2], type);
+      assert.ok(a.diagnostics.some((d) => d.code === 'FORGE_TITLE_MISMATCH'), type);
+    }
+    const partial = parseBody('<!-- FORGE:CONTEXT -->\n## Context for the bug\n\n<!-- FORGE:CONTEXT:PARTIAL -->').annotations[0];
+    assert.equal(partial.diagnostics.find((d) => d.code === 'FORGE_FIELD_MISSING')?.severity, 'info');
+  });
+
+  it('warns when a line inside an annotation opens an HTML comment it does not close (defect 2)', () => {
+    const body = '<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\nnothing to see\n<!-- hidden from readers\n### Past Bugs in This Module\n#1 -->\n\n<!-- FORGE:CONTEXT:COMPLETE -->';
+    const a = parseBody(body).annotations[0];
+    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.line]), [['FORGE_COMMENT_UNCLOSED', 'warning', 6]]);
+    // closed on its line, quoted in backticks, or shown as code: no warning
+    const fine = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\n<!-- a note -->\nwrite `<!--` to start a comment\n\n    <!-- code\n\n<!-- FORGE:CONTEXT:COMPLETE -->').annotations[0];
+    assert.deepEqual(fine.diagnostics, []);
+  });
+
+  it('never throws on very large input: one finding per stray line, or 200,000 markers (defect 4)', () => {
+    const stray = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #1\n' + 'stray\n'.repeat(200_000));
+    assert.equal(stray.annotations.length, 1);
+    assert.ok(stray.annotations[0].diagnostics.length > 200_000);
+    assert.equal(parseBody('<!-- FORGE:GATE_FAILED -->\n'.repeat(200_000)).annotations.length, 200_000);
+  });
+});

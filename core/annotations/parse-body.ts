@@ -1,10 +1,12 @@
 import type { Diagnostic, Severity } from '../errors/index.js';
+import { appendAll } from './append.js';
+import { opensHiddenComment } from './hidden-comment.js';
 import { completionSentinel, isProtocolSentinel, partialSentinel, sentinelRule, sentinelTag, typeInfo } from './tags.js';
 import { extractFields } from './template/extract.js';
 import { trimBlankEdges } from './template/guard.js';
 import type { Line, Reporter } from './template/spec.js';
 import { templateFor } from './templates/index.js';
-import { hasEmbeddedTag, tokenize, type LineToken } from './tokenize.js';
+import { classifyLine, hasEmbeddedTag, tokenize, type LineToken } from './tokenize.js';
 import type { Annotation, AnnotationStatus, CommentRef, ParseResult } from './types.js';
 
 export interface ParseOptions {
@@ -19,6 +21,8 @@ interface Open {
   line: number;
   lines: Line[];
   diagnostics: Diagnostic[];
+  /** a sentinel of another annotation appeared: then only the annotation's own sentinel completes it */
+  mismatched?: boolean;
 }
 
 const URL_VALUE = /^https?:\/\/\S+$/;
@@ -50,13 +54,20 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
   for (const t of tokenize(body)) {
     switch (t.kind) {
       case 'text':
-        if (current) current.lines.push({ text: t.text, line: t.line });
+        if (current) current.lines.push({ text: t.text, line: t.line, ...(t.code ? { code: true } : {}) });
         else if (closed && t.text.trim() !== '') {
           diag(closed.diagnostics, 'FORGE_SENTINEL_NOT_LAST', 'warning', `text follows the sentinel of ${closed.tag}; a sentinel must be the final line (3.2)`, t.line, 'move the text above the sentinel or into its own comment');
           closed = null;
         }
-        if (hasEmbeddedTag(t.text)) {
+        if (t.code) {
+          if (looksLikeTag(t.text) || hasEmbeddedTag(t.text)) {
+            diag(current?.diagnostics ?? diagnostics, 'FORGE_TAG_IN_CODE', 'info', 'a FORGE tag inside a code block is shown as code and ignored', t.line);
+          }
+        } else if (hasEmbeddedTag(t.text)) {
           diag(current?.diagnostics ?? diagnostics, 'FORGE_TAG_NOT_OWN_LINE', 'info', 'a FORGE tag inside a line of text is ignored; tags must stand on their own line (3.1)', t.line);
+        }
+        if (current && !t.code && opensHiddenComment(t.text)) {
+          diag(current.diagnostics, 'FORGE_COMMENT_UNCLOSED', 'warning', `an HTML comment (<!--) opened here is not closed on this line: GitHub hides what follows up to the next -->, but it is read as part of FORGE:${current.type}`, t.line, 'close the comment on the same line, or remove it');
         }
         break;
       case 'open': {
@@ -117,6 +128,7 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
         }
         if (current) {
           const expected = completionSentinel(current.type) ?? sentinelTag(`FORGE:${current.type}`, 'COMPLETE');
+          current.mismatched = true;
           diag(current.diagnostics, 'FORGE_SENTINEL_MISMATCH', 'error', `"${t.text.trim()}" does not close FORGE:${current.type}; its sentinels are ${expected} and ${partialSentinel(current.type)}`, t.line, `end FORGE:${current.type} with ${expected}`);
           if (t.forge) finish(null); // any `<!-- FORGE:` tag ends the annotation (3.1)
         } else if (closed && !t.forge) {
@@ -137,6 +149,12 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
   }
   finish(null);
   return { annotations, diagnostics };
+}
+
+/** A code line that would be a FORGE tag or protocol sentinel outside the code block. */
+function looksLikeTag(text: string): boolean {
+  const t = classifyLine(text, 0);
+  return t.kind !== 'text' && (t.kind !== 'sentinel' || isProtocolSentinel(t.name));
 }
 
 type DiagFn = (list: Diagnostic[], code: string, severity: Severity, message: string, line?: number, hint?: string) => void;
@@ -178,7 +196,7 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
   if (sentinel) {
     status = sentinel.which === 'COMPLETE' ? 'complete' : 'partial';
     completion = status === 'complete' ? 'sentinel' : null;
-  } else if (template && !rule.stated && missing.length === 0) {
+  } else if (template && !rule.stated && missing.length === 0 && !open.mismatched) {
     status = 'complete';
     completion = 'structure';
   }
@@ -203,15 +221,18 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
   const expected = completionSentinel(open.type);
   // unknown types are skipped (7.2.4): their status is reported but never flagged for a re-run
   if (info && status === 'interrupted') {
-    diag(a.diagnostics, 'FORGE_INTERRUPTED', 'warning', expected || !template
-        ? `FORGE:${open.type} has no completion sentinel ${expected ?? sentinelTag(`FORGE:${open.type}`, 'COMPLETE')}; treated as interrupted (3.3)`
-        : `FORGE:${open.type} has no sentinel and lacks ${missing.map((m) => m.label).join(', ')}; treated as interrupted (3.3)`, open.line, 'delete it and re-run the phase that produces it');
+    const why = expected || !template
+      ? `has no completion sentinel ${expected ?? sentinelTag(`FORGE:${open.type}`, 'COMPLETE')}`
+      : open.mismatched
+        ? `was ended by a sentinel that is not its own`
+        : `has no sentinel and lacks ${missing.map((m) => m.label).join(', ')}`;
+    diag(a.diagnostics, 'FORGE_INTERRUPTED', 'warning', `FORGE:${open.type} ${why}; treated as interrupted (3.3)`, open.line, 'delete it and re-run the phase that produces it');
   } else if (info && status === 'partial') {
     diag(a.diagnostics, 'FORGE_PARTIAL', 'warning', `FORGE:${open.type} is marked partial (3.3)`, sentinel?.line, 'delete it and re-run the phase that produces it');
   }
   const missingSeverity: Severity = status === 'complete' ? 'error' : status === 'partial' ? 'info' : 'warning';
   for (const m of missing) if (!m.quiet) diag(a.diagnostics, 'FORGE_FIELD_MISSING', missingSeverity, `${m.label} is missing`, m.line ?? open.line, m.hint);
-  a.diagnostics.push(...found);
+  appendAll(a.diagnostics, found);
   // reading order; findings without a line (cross-field checks) last
   a.diagnostics.sort((x, y) => (x.line ?? Infinity) - (y.line ?? Infinity));
   return a;

@@ -74,4 +74,24 @@ describe('comment threads', () => {
     assert.deepEqual(normalizeLabels(JSON.parse(fixture('labels/lifecycle.gitea.json'))), ['workflow:merged']);
     assert.throws(() => normalizeLabels('workflow:merged'), (e) => isSfError(e, 'SF_E_ANNOTATION'));
   });
+
+  it('warns, with the position, when input that starts like JSON is not JSON (defect 9)', () => {
+    const input = readThreadInput('[\n {"id":1,"user":{"login":"a"},"body":"<!-- FORGE:GATE_FAILED -->"},\n]');
+    assert.equal(input.platform, 'markdown');
+    assert.deepEqual(input.diagnostics.map((d) => [d.code, d.severity, d.line, d.column]), [['FORGE_INPUT_NOT_JSON', 'warning', 3, 1]]);
+    assert.match(input.diagnostics[0].message, /starts with "\[" but is not valid JSON \(ValueExpected at line 3, column 1\); it was read as one Markdown body/);
+    assert.deepEqual(readThreadInput('<!-- FORGE:GATE_FAILED -->').diagnostics, []);
+  });
+
+  it('reads "labels": null (sf forge fetch --json without labels) as no labels read', () => {
+    assert.equal(readThreadInput('{"comments": [], "labels": null}').labels, null);
+  });
+
+  it('parses a thread of 200,000 annotations without overflowing the stack (defect 4)', () => {
+    const input = readThreadInput('<!-- FORGE:GATE_FAILED -->\n'.repeat(200_000));
+    assert.equal(parseThread(input.comments).annotations.length, 200_000);
+    // thread-level findings too: one orphan sentinel per line
+    const orphans = parseThread(normalizeComments([{ id: 1, body: '<!-- INVESTIGATION:COMPLETE -->\n'.repeat(200_000) }]).comments);
+    assert.equal(orphans.diagnostics.length, 200_000);
+  });
 });

@@ -1,4 +1,6 @@
 import { SfError, type Diagnostic } from '../errors/index.js';
+import { appendAll } from './append.js';
+import { notJsonWarning } from './json-error.js';
 import { parseBody } from './parse-body.js';
 import type { ParseResult, ThreadComment } from './types.js';
 
@@ -80,24 +82,27 @@ export function normalizeLabels(value: unknown): string[] {
 export function readThreadInput(text: string): ThreadInput {
   const trimmed = text.trim();
   let json: unknown;
+  const diagnostics: Diagnostic[] = [];
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     try {
       json = JSON.parse(trimmed);
-    } catch {
-      json = undefined; // not JSON after all: a Markdown body that starts with a bracket
+    } catch (e) {
+      // read as a Markdown body that starts with a bracket, but say so: it may be a broken thread
+      diagnostics.push(notJsonWarning(text, e));
     }
   }
   if (Array.isArray(json)) return { ...normalizeComments(json), labels: null };
   if (isObj(json)) {
     if (Array.isArray(json.comments)) {
-      return { ...normalizeComments(json.comments), labels: json.labels === undefined ? null : normalizeLabels(json.labels) };
+      // `sf forge fetch --json` writes "labels": null when it read none
+      return { ...normalizeComments(json.comments), labels: json.labels === undefined || json.labels === null ? null : normalizeLabels(json.labels) };
     }
     if (typeof json.body === 'string' || typeof json.note === 'string') return { ...normalizeComments([json]), labels: null };
     throw new SfError('SF_E_ANNOTATION', 'the JSON input is neither a comments array nor an object with "comments" or "body"', {
       hint: 'pass the output of GET /repos/{owner}/{repo}/issues/{n}/comments, or a Markdown file',
     });
   }
-  return { platform: 'markdown', comments: [{ index: 0, body: text }], labels: null, diagnostics: [] };
+  return { platform: 'markdown', comments: [{ index: 0, body: text }], labels: null, diagnostics };
 }
 
 /** Parses every comment of a thread, in order; annotations carry their comment reference. */
@@ -107,8 +112,8 @@ export function parseThread(comments: readonly ThreadComment[]): ParseResult {
     const source = comments.length === 1 && c.id === undefined ? undefined : `comment ${c.index + 1}${c.id !== undefined ? ` (id ${c.id})` : ''}`;
     const comment = { index: c.index, ...(c.id !== undefined ? { id: c.id } : {}), ...(c.author ? { author: c.author } : {}), ...(c.createdAt ? { createdAt: c.createdAt } : {}), ...(c.url ? { url: c.url } : {}) };
     const r = parseBody(c.body, { source, comment });
-    result.annotations.push(...r.annotations);
-    result.diagnostics.push(...r.diagnostics);
+    appendAll(result.annotations, r.annotations);
+    appendAll(result.diagnostics, r.diagnostics);
   }
   return result;
 }

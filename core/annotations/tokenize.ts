@@ -1,14 +1,17 @@
+import { scanBlocks } from './code-blocks.js';
+
 /**
  * Line tokenizer for comment bodies. FORGE tags are recognized only when they stand on their own
  * line (3.1); everything else is Markdown text. A line that starts like a FORGE tag but is not a
  * valid one is `malformed`: it still ends the annotation before it, because 3.1 ends an annotation
  * at "the next `<!-- FORGE:` tag", and a truncated tag is exactly what an interrupted producer leaves.
+ * A line inside a fenced or indented code block is always text (`code`): GitHub shows it as code.
  */
 
 export type SentinelWhich = 'COMPLETE' | 'PARTIAL';
 
 export type LineToken =
-  | { kind: 'text'; line: number; text: string }
+  | { kind: 'text'; line: number; text: string; code?: true }
   | { kind: 'open'; line: number; text: string; type: string; canonical: boolean }
   | { kind: 'inline'; line: number; text: string; type: string; value: string; canonical: boolean }
   | { kind: 'sentinel'; line: number; text: string; name: string; which: SentinelWhich; forge: boolean; canonical: boolean }
@@ -49,9 +52,11 @@ export function classifyLine(text: string, line: number): LineToken {
   return FORGE_START.test(trimmed) ? { kind: 'malformed', line, text } : { kind: 'text', line, text };
 }
 
-/** Tokenizes a whole comment body, one token per line. */
+/** Tokenizes a whole comment body, one token per line; lines of code blocks are text. */
 export function tokenize(body: string): LineToken[] {
-  return splitLines(body).map((text, i) => classifyLine(text, i + 1));
+  const lines = splitLines(body);
+  const { code } = scanBlocks(lines);
+  return lines.map((text, i) => (code[i] ? { kind: 'text', line: i + 1, text, code: true } : classifyLine(text, i + 1)));
 }
 
 /** True when a text line carries a FORGE tag or sentinel that is not on its own line (so it is ignored). */

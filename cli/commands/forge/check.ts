@@ -1,9 +1,10 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { SfError } from '../../../core/errors/index.js';
-import { out, printDiagnostics, printJson } from '../../output/print.js';
+import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
-import { readInput, readJson } from './input.js';
+import { printForgeDiagnostics } from './diagnostics.js';
+import { inputSubject, readInputChecked, readJson } from './input.js';
 
 export const checkCommand = command({
   name: 'check',
@@ -24,17 +25,20 @@ export const checkCommand = command({
       }
       required = types;
     }
-    const input = core.readThreadInput(await readInput(file, 'comments'));
+    const raw = await readInputChecked(file, 'comments');
+    const input = core.readThreadInput(raw.text);
+    // what went wrong reading the input (not UTF-8, broken JSON read as Markdown) is shown with the report
+    const inputDiagnostics = [...raw.diagnostics, ...input.diagnostics];
     const labelList = labels !== undefined ? core.normalizeLabels(await readJson(labels, 'labels')) : input.labels;
     const parsed = core.parseThread(input.comments);
     const report = core.runConformanceCheck(parsed, { require: required, labels: labelList });
     if (json) {
-      printJson(report);
+      printJson({ ...report, diagnostics: [...inputDiagnostics, ...report.diagnostics] });
     } else {
       for (const line of core.formatConformanceReport(report)) out(sanitize(line));
       const requiredErrors = parsed.annotations.filter((a) => report.required.includes(a.type)).flatMap((a) => a.diagnostics.filter((d) => d.severity === 'error'));
-      const shown = [...requiredErrors, ...report.diagnostics];
-      if (shown.length) printDiagnostics(shown);
+      const shown = [...inputDiagnostics, ...requiredErrors, ...report.diagnostics];
+      if (shown.length) printForgeDiagnostics(shown, inputSubject(file));
     }
     if (!report.ok) process.exitCode = 1;
   },

@@ -81,7 +81,8 @@ async function observationsFromFile(path: string, window: { since?: string; sess
     if (!line.trim() || !line.includes('"resourceLogs"')) continue;
     try {
       const req = await decodeOtlpRequest('logs', Buffer.from(line), 'json');
-      if (req.signal === 'logs') events.push(...logsRequestToEnvelopes(req));
+      // one by one: spreading a line with a huge batch into push() would overflow the stack
+      if (req.signal === 'logs') for (const e of logsRequestToEnvelopes(req)) events.push(e);
     } catch (e) {
       throw new SfError('SF_E_OTLP_DECODE', `line ${lineNo} of ${path} is not an OTLP/JSON logs export: ${(e as Error).message}`, {
         location: { file: path, line: lineNo },

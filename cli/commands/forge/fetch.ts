@@ -35,10 +35,11 @@ export const fetchCommand = command({
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'environment variable holding the token (default FORGE_TOKEN)' }),
     maxWait: option({ long: 'max-wait', type: optional(number), description: 'longest rate-limit wait in seconds (default 60)' }),
     perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
+    maxPages: option({ long: 'max-pages', type: optional(number), description: 'give up after this many pages (default 100)' }),
     outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
     json: flag({ long: 'json', description: 'print {api, repo, issue, labels, comments} as JSON' }),
   },
-  handler: async ({ api, repo, issue, tokenEnv, maxWait, perPage, outFile, json }) => {
+  handler: async ({ api, repo, issue, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
     const core = await import('../../../core/annotations/index.js');
     const thread = await core.fetchIssueThread({
       api,
@@ -47,6 +48,7 @@ export const fetchCommand = command({
       token: tokenFor(api, tokenEnv),
       ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
       ...(perPage !== undefined ? { perPage } : {}),
+      ...(maxPages !== undefined ? { maxPages } : {}),
       onWait: (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s for the rate limit (${a.reason})`),
     });
     const doc = { api: thread.api, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };

@@ -1,7 +1,8 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { hasErrors } from '../../../core/errors/index.js';
-import { out, printDiagnostics, printJson, printTable } from '../../output/print.js';
-import { readInput } from './input.js';
+import { out, printJson, printTable } from '../../output/print.js';
+import { printForgeDiagnostics } from './diagnostics.js';
+import { inputSubject, readInputChecked } from './input.js';
 import { headline, where } from './summary.js';
 
 export const parseCommand = command({
@@ -13,11 +14,13 @@ export const parseCommand = command({
   },
   handler: async ({ file, json }) => {
     const { readThreadInput, parseThread } = await import('../../../core/annotations/index.js');
-    const input = readThreadInput(await readInput(file ?? '-', 'comments'));
+    const raw = await readInputChecked(file ?? '-', 'comments');
+    const input = readThreadInput(raw.text);
     const parsed = parseThread(input.comments);
-    const diagnostics = [...input.diagnostics, ...parsed.diagnostics, ...parsed.annotations.flatMap((a) => a.diagnostics)];
+    const inputDiagnostics = [...raw.diagnostics, ...input.diagnostics];
+    const diagnostics = [...inputDiagnostics, ...parsed.diagnostics, ...parsed.annotations.flatMap((a) => a.diagnostics)];
     if (json) {
-      printJson({ platform: input.platform, comments: input.comments.length, annotations: parsed.annotations, diagnostics: [...input.diagnostics, ...parsed.diagnostics] });
+      printJson({ platform: input.platform, comments: input.comments.length, annotations: parsed.annotations, diagnostics: [...inputDiagnostics, ...parsed.diagnostics] });
     } else {
       out(`${parsed.annotations.length} annotation${parsed.annotations.length === 1 ? '' : 's'} in ${input.comments.length} comment${input.comments.length === 1 ? '' : 's'} (${input.platform})`);
       if (parsed.annotations.length) {
@@ -26,7 +29,7 @@ export const parseCommand = command({
           parsed.annotations.map((a) => [a.tag + (a.kind === 'unknown' ? ' (unknown)' : ''), a.status + (a.completion && a.completion !== 'sentinel' ? ` (${a.completion})` : ''), where(a), headline(a)]),
         );
       }
-      if (diagnostics.length) printDiagnostics(diagnostics.filter((d) => d.severity !== 'info'));
+      if (diagnostics.length) printForgeDiagnostics(diagnostics.filter((d) => d.severity !== 'info'), inputSubject(file ?? '-'));
     }
     if (hasErrors(diagnostics)) process.exitCode = 1;
   },

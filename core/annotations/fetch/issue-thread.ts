@@ -1,7 +1,8 @@
 import { SfError } from '../../errors/index.js';
+import { appendAll } from '../append.js';
 import { normalizeLabels } from '../thread.js';
 import { nextLink, type WaitAdvice } from './rate-limit.js';
-import { getJson, pace, type RequestPolicy } from './request.js';
+import { getJson, MAX_RESPONSE_BYTES, pace, REQUEST_TIMEOUT_MS, type RequestPolicy } from './request.js';
 import { isLoopbackHost } from '../../text/loopback.js';
 
 export interface FetchThreadOptions {
@@ -13,12 +14,16 @@ export interface FetchThreadOptions {
   token?: string;
   /** page size requested with per_page (default 100, GitHub's maximum) */
   perPage?: number;
-  /** stop after this many pages (default 100) */
+  /** stop after this many pages (default 100; `--max-pages`) */
   maxPages?: number;
   /** longest single rate-limit wait in ms (default 60 s) */
   maxWaitMs?: number;
   /** also read the issue's labels (default true) */
   labels?: boolean;
+  /** deadline of each request, headers and body (default REQUEST_TIMEOUT_MS, 60 s) */
+  timeoutMs?: number;
+  /** largest response body (default MAX_RESPONSE_BYTES, 32 MiB) */
+  maxResponseBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   onWait?: (advice: WaitAdvice) => void;
@@ -35,6 +40,19 @@ export interface FetchedThread {
   waits: WaitAdvice[];
 }
 
+/** Pages read before giving up (`--max-pages`): 10,000 comments at 100 per page. */
+export const DEFAULT_MAX_PAGES = 100;
+
+/** The issue's label names; `null` (some Gitea versions for no labels) is no labels. */
+function labelsOfIssue(value: unknown, url: string): string[] {
+  if (value === null) return [];
+  try {
+    return normalizeLabels(value);
+  } catch (e) {
+    throw new SfError('SF_E_FETCH', `GET ${url} returned "labels" that are not a list of names`, { hint: 'the API is not GitHub-compatible here; check --api', cause: e });
+  }
+}
+
 /**
  * Reads an issue's comment thread (and labels) from a GitHub-compatible REST API:
  * `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, following `Link: rel="next"`.
@@ -46,6 +64,8 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
   const perPage = options.perPage ?? 100;
   if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw new SfError('SF_E_USAGE', `--per-page ${perPage} is not between 1 and 100`, { hint: 'GitHub serves at most 100 per page' });
   if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 0)) throw new SfError('SF_E_USAGE', '--max-wait must be zero or more seconds', { hint: 'e.g. --max-wait 120' });
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  if (!Number.isSafeInteger(maxPages) || maxPages < 1) throw new SfError('SF_E_USAGE', `--max-pages ${maxPages} is not a positive whole number`, { hint: `e.g. --max-pages ${DEFAULT_MAX_PAGES * 2}` });
   let api: URL;
   try {
     api = new URL(options.api);
@@ -63,6 +83,8 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     maxAttempts: 4,
     sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     now: options.now ?? Date.now,
+    timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    maxBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     onWait: (a) => {
       waits.push(a);
       options.onWait?.(a);
@@ -78,12 +100,12 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
   let last: Headers | null = null;
   while (url) {
     if (seen.has(url)) throw new SfError('SF_E_FETCH', `pagination loops back to ${url}`, { hint: 'the server sends a Link header that repeats a page' });
-    if (pages >= (options.maxPages ?? 100)) throw new SfError('SF_E_LIMIT', `the thread has more than ${pages} pages`, { hint: 'raise --max-pages' });
+    if (pages >= maxPages) throw new SfError('SF_E_LIMIT', `the thread has more than ${pages} pages`, { hint: `raise --max-pages (now ${maxPages}), or --per-page if it is below 100` });
     seen.add(url);
     if (last) await pace(last, policy);
     const res = await getJson(url, policy);
     if (!Array.isArray(res.json)) throw new SfError('SF_E_FETCH', `GET ${res.url} did not return a JSON array of comments`, { hint: 'check --api, --repo and --issue' });
-    comments.push(...res.json);
+    appendAll(comments, res.json);
     pages++;
     last = res.headers;
     url = nextLink(res.headers.get('link'), res.url);
@@ -94,7 +116,7 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     if (last) await pace(last, policy);
     const res = await getJson(base, policy);
     const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
-    labels = issueLabels === undefined ? null : normalizeLabels(issueLabels);
+    labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url);
   }
   return { api: root, repo, issue, comments, labels, pages, waits };
 }

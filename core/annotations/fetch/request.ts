@@ -1,5 +1,7 @@
 import { SfError, type ErrorCode } from '../../errors/index.js';
 import { waitBeforeNext, waitForRefusal, type WaitAdvice } from './rate-limit.js';
+import { readBody } from './read-body.js';
+import { redactSecrets } from './redact.js';
 
 export interface RequestPolicy {
   token?: string;
@@ -10,7 +12,26 @@ export interface RequestPolicy {
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   onWait?: (advice: WaitAdvice) => void;
+  /** deadline of one request, headers and body together (ms) */
+  timeoutMs: number;
+  /** largest response body read (bytes) */
+  maxBytes: number;
 }
+
+/**
+ * 60 s per request, headers and body together: a server that trickles a byte at a time would
+ * otherwise hold `sf forge fetch` forever. Rate-limit waits between attempts do not count.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * 32 MiB per response: a full page (100 comments at GitHub's 65,536-character maximum) is a few MB,
+ * and an unbounded body (a 4 GB answer aborted V8) must fail as a limit, not take the process down.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Enough of an error body for its message; the rest is not read. */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 export interface JsonResponse {
   url: string;
@@ -20,8 +41,8 @@ export interface JsonResponse {
 
 const MAX_REDIRECTS = 5;
 
-/** Short, sanitized server message (GitHub/Gitea send {"message": "..."}). */
-function serverMessage(text: string): string {
+/** Short, sanitized server message (GitHub/Gitea send {"message": "..."}), credentials removed. */
+function serverMessage(text: string, token: string | undefined): string {
   let message = text;
   try {
     const parsed = JSON.parse(text) as { message?: unknown };
@@ -29,7 +50,8 @@ function serverMessage(text: string): string {
   } catch {
     message = text; // not JSON: use the raw text
   }
-  return message.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200).trim();
+  // redacted before it is cut, so a cut cannot leave part of a token behind
+  return redactSecrets(message.replace(/[\u0000-\u001f\u007f]/g, ' '), token).slice(0, 200).trim();
 }
 
 function statusError(status: number, url: string, message: string): SfError {
@@ -42,10 +64,18 @@ function statusError(status: number, url: string, message: string): SfError {
   return new SfError(code, `GET ${url} failed with HTTP ${status}${message ? `: ${message}` : ''}`, { hint, data: { status } });
 }
 
+function timeoutError(url: string, policy: RequestPolicy, cause: unknown): SfError {
+  return new SfError('SF_E_FETCH', `GET ${url} did not complete within ${policy.timeoutMs / 1000} s`, {
+    hint: 'the server stalled or is very slow; retry later (the deadline covers the headers and the whole body of one request)',
+    cause,
+  });
+}
+
 /**
  * GET a JSON document from a GitHub-compatible API. Honors rate-limit headers with a bounded wait,
  * retries 5xx a bounded number of times, follows same-origin redirects only (the token must never
- * travel to another host), and never puts the token in a message.
+ * travel to another host), and never puts the token in a message. Each request has a deadline and
+ * a body size limit.
  */
 export async function getJson(url: string, policy: RequestPolicy): Promise<JsonResponse> {
   const origin = new URL(url).origin;
@@ -53,8 +83,10 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
   let redirects = 0;
   for (let attempt = 1; ; attempt++) {
     let res: Response;
+    const signal = AbortSignal.timeout(policy.timeoutMs);
     try {
       res = await fetch(target, {
+        signal,
         redirect: 'manual',
         headers: {
           accept: 'application/vnd.github+json, application/json',
@@ -63,9 +95,14 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
         },
       });
     } catch (e) {
+      if (signal.aborted) throw timeoutError(target, policy, e);
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new SfError('SF_E_FETCH', `could not reach ${origin}: ${cause?.code ?? cause?.message ?? String(e)}`, { hint: 'check --api and your network', cause: e });
+      throw new SfError('SF_E_FETCH', `could not reach ${origin}: ${redactSecrets(cause?.code ?? cause?.message ?? String(e), policy.token)}`, { hint: 'check --api and your network', cause: e });
     }
+    const body = (limit: number, truncate: boolean) =>
+      readBody(res, { limit, truncate, what: `GET ${target}` }).catch((e: unknown) => {
+        throw signal.aborted ? timeoutError(target, policy, e) : e;
+      });
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
       const next = new URL(res.headers.get('location')!, target);
       await res.body?.cancel();
@@ -76,7 +113,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       continue;
     }
     if (res.ok) {
-      const text = await res.text();
+      const text = await body(policy.maxBytes, false);
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -85,9 +122,9 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       }
       return { url: target, json, headers: res.headers };
     }
-    const text = await res.text();
+    const text = await body(MAX_ERROR_BYTES, true);
     const advice = waitForRefusal(res.status, res.headers, policy.now()) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}` } : null);
-    if (!advice) throw statusError(res.status, target, serverMessage(text));
+    if (!advice) throw statusError(res.status, target, serverMessage(text, policy.token));
     if (advice.ms > policy.maxWaitMs) {
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin}: must wait ${Math.ceil(advice.ms / 1000)} s (${advice.reason})`, {
         hint: `retry after ${new Date(policy.now() + advice.ms).toISOString()}, or allow a longer wait with --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s)`,
@@ -95,7 +132,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       });
     }
     if (attempt >= policy.maxAttempts) {
-      if (res.status >= 500) throw statusError(res.status, target, serverMessage(text));
+      if (res.status >= 500) throw statusError(res.status, target, serverMessage(text, policy.token));
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin} after ${attempt} attempts`, { hint: 'retry later' });
     }
     policy.onWait?.(advice);

@@ -67,7 +67,7 @@ function groupObservations(observations: readonly SkillObservation[], installed:
     if (!isOneOf(EVIDENCE_FIDELITIES, o.fidelity)) refuse(`${at}.fidelity "${String(o.fidelity)}" is not one of ${EVIDENCE_FIDELITIES.join(', ')}`, 'pass the evidence fidelity', at);
     if (o.source !== undefined && !isOneOf(EVIDENCE_SOURCES, o.source)) refuse(`${at}.source "${String(o.source)}" is not one of ${EVIDENCE_SOURCES.join(', ')}`, 'pass the evidence source or leave it out', at);
     const count = o.activations ?? 1;
-    if (!Number.isInteger(count) || count < 0) refuse(`${at}.activations must be a whole number`, 'pass a count', at);
+    if (!Number.isSafeInteger(count) || count < 0) refuse(`${at}.activations must be a whole number`, 'pass a count', at);
     const key = [o.skillId, o.contentHash ?? '', o.fidelity, o.source ?? ''].join('\u0000');
     const g = groups.get(key);
     if (g) g.activations = (g.activations ?? 0) + count;

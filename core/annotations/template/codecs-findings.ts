@@ -1,5 +1,6 @@
+import { appendAll } from '../append.js';
 import { SEVERITIES, isOneOf } from '../enums.js';
-import { guardLines, oneOf, refuseUnknownKeys } from './guard.js';
+import { guardLines, oneOf, refuseUnknownKeys, splitValue } from './guard.js';
 import { enumDiag } from './codecs-text.js';
 import type { Codec } from './spec.js';
 
@@ -88,13 +89,15 @@ export const findingsCodec: Codec<Finding[]> = {
           return;
         }
         if (key === 'severity' && !isOneOf(SEVERITIES, v.trim())) problems.add(`${at}.severity is "${v}"; expected one of ${oneOf(SEVERITIES)}`, `set "severity" in ${at}`);
-        if (key === 'location' && /[`\n]/.test(v)) problems.add(`${at}.location must be one line without backticks`, 'write it as path/to/file:line');
-        const [first, ...rest] = v.trim().split('\n').map((x) => x.trim()).filter(Boolean);
+        if (key === 'location' && /[`\r\n]/.test(v)) problems.add(`${at}.location must be one line without backticks`, 'write it as path/to/file:line');
+        // CR too: a lone CR left inside one line would let that line escape guardLines
+        const [first, ...rest] = splitValue(v.trim()).map((x) => x.trim()).filter(Boolean);
         const shown = key === 'location' ? `\`${first}\`` : first;
         const lines = [`${n === 0 ? '- ' : '  '}**${label}**: ${shown}`, ...rest.map((x) => `    ${x}`)];
-        if (rest.some((x) => /^\*\*[^*]+\*\*:/.test(x))) problems.add(`${at}.${key} has a line that looks like a finding field`, 'reword the continuation line');
+        // the parser's own pattern: `**Label**:`, `**Label:**` and a bare `**Label**` all start a field
+        if (lines.slice(1).some((x) => SUB.test(x))) problems.add(`${at}.${key} has a continuation line starting with **bold** text, which parse reads as a new finding field`, `reword the line in ${at}.${key} so it does not start with **...**`);
         guardLines(lines, at, problems);
-        out.push(...lines);
+        appendAll(out, lines);
       });
     });
     return out;

@@ -1,5 +1,7 @@
+import { appendAll } from '../append.js';
 import { ACCEPTANCE_RESULTS, isOneOf } from '../enums.js';
-import { guardLines, oneOf, refuseUnknownKeys } from './guard.js';
+import { guardLines, oneOf, refuseUnknownKeys, splitValue } from './guard.js';
+import { isWholeNumber, readWholeNumber, wholeNumberProblem } from './numbers.js';
 import type { Codec, Line, RenderProblems, Reporter } from './spec.js';
 import { enumDiag } from './codecs-text.js';
 
@@ -53,10 +55,11 @@ function listCodec<T>(style: 'bullet' | 'number', item: ItemCodec<T>): Codec<T[]
         const text = item.render(v, `${where}[${i}]`, problems);
         if (text === undefined) return;
         const marker = style === 'bullet' ? '- ' : `${i + 1}. `;
-        const [first, ...rest] = text.split('\n').filter((l) => l.trim() !== '');
+        // CR too: a lone CR left inside one line would let that line escape guardLines
+        const [first, ...rest] = splitValue(text).filter((l) => l.trim() !== '');
         const lines = [marker + (first ?? '').trim(), ...rest.map((l) => (' '.repeat(marker.length) + l).trimEnd())];
         guardLines(lines, `${where}[${i}]`, problems);
-        out.push(...lines);
+        appendAll(out, lines);
       });
       return out;
     },
@@ -120,12 +123,17 @@ export const subIssuesCodec = (): Codec<{ number: number; title: string }[]> =>
         report.diag('FORGE_VALUE_INVALID', 'error', `sub-issue "${text.split('\n')[0]}" does not start with "#" and an issue number`, { line, hint: 'write sub-issues as "- #12: Title"' });
         return undefined;
       }
-      return { number: Number(m[1]), title: m[2].trim() };
+      const number = readWholeNumber(m[1]);
+      if (number === undefined) {
+        report.diag('FORGE_VALUE_INVALID', 'error', `sub-issue number "${m[1]}" ${wholeNumberProblem(m[1])}`, { line });
+        return undefined;
+      }
+      return { number, title: m[2].trim() };
     },
     render(item, where, problems) {
       if (!isObject(item, where, problems, ['number', 'title'])) return undefined;
       const title = str(item, 'title', where, problems);
-      if (!Number.isInteger(item.number) || (item.number as number) < 1) problems.add(`${where}.number must be an issue number`, `set "number" in ${where}`);
+      if (!isWholeNumber(item.number, 1)) problems.add(`${where}.number must be an issue number (a positive whole number up to ${Number.MAX_SAFE_INTEGER})`, `set "number" in ${where}`);
       return title === undefined ? undefined : `#${item.number as number}: ${title}`;
     },
   });

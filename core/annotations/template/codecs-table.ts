@@ -1,5 +1,6 @@
 import { isOneOf } from '../enums.js';
 import { oneOf, refuseUnknownKeys, requireSingleLine } from './guard.js';
+import { isWholeNumber, readWholeNumber, wholeNumberProblem } from './numbers.js';
 import { enumDiag } from './codecs-text.js';
 import type { Codec, ColumnSpec, Line, Reporter } from './spec.js';
 
@@ -63,8 +64,9 @@ export function tableCodec(options: TableOptions): Codec<Record<string, unknown>
           }
           if (col.optional && (cell === '-' || cell === '')) return;
           if (col.kind === 'int') {
-            if (/^\d+$/.test(cell)) row[col.key] = Number(cell);
-            else report.diag('FORGE_VALUE_INVALID', 'error', `${col.header} "${cell}" is not a whole number`, { line: l.line });
+            const n = readWholeNumber(cell);
+            if (n !== undefined) row[col.key] = n;
+            else report.diag('FORGE_VALUE_INVALID', 'error', `${col.header} "${cell}" ${wholeNumberProblem(cell)}`, { line: l.line });
             return;
           }
           if (col.enum && !isOneOf(col.enum, cell)) enumDiag(report as Reporter, `${col.header}`, cell, col.enum, l.line);
@@ -98,7 +100,7 @@ export function tableCodec(options: TableOptions): Codec<Record<string, unknown>
             return '';
           }
           if (col.kind === 'int') {
-            if (!Number.isInteger(v) || (v as number) < 0) problems.add(`${at}.${col.key} must be a whole number`, `set "${col.key}" in ${at} to a count`);
+            if (!isWholeNumber(v)) problems.add(`${at}.${col.key} must be a whole number up to ${Number.MAX_SAFE_INTEGER}`, `set "${col.key}" in ${at} to a count`);
             return String(v);
           }
           if (typeof v !== 'string') {

@@ -1,5 +1,7 @@
 import { DECOMPOSITION_ASSESSMENTS, isOneOf } from '../enums.js';
-import { guardLines, oneOf, refuseUnknownKeys, requireSingleLine, valueLines } from './guard.js';
+import { opensHiddenComment } from '../hidden-comment.js';
+import { guardLines, guardOpenBlocks, oneOf, refuseUnknownKeys, requireSingleLine, valueLines } from './guard.js';
+import { isWholeNumber, readWholeNumber, wholeNumberProblem } from './numbers.js';
 import type { Codec, FieldSpec, Line, RenderProblems, Reporter } from './spec.js';
 
 /** Free Markdown text; kept verbatim apart from blank edges. */
@@ -12,6 +14,7 @@ export const textCodec: Codec<string> = {
     }
     const lines = valueLines(value);
     guardLines(lines, where, problems);
+    guardOpenBlocks(lines, where, problems);
     return lines;
   },
   isEmpty: (value) => value === undefined || value === null || (typeof value === 'string' && value.trim() === ''),
@@ -58,6 +61,7 @@ export const assessmentCodec: Codec<Assessment> = {
     }
     const lines = valueLines(`**${v.assessment}** — ${v.reason.trim()}`);
     guardLines(lines, where, problems);
+    guardOpenBlocks(lines, where, problems);
     return lines;
   },
   isEmpty: (value) => value === undefined || value === null,
@@ -87,12 +91,11 @@ export function parseFieldValue(spec: FieldSpec, raw: string, line: Line, report
       if (!m) report.diag('FORGE_VALUE_NONCANONICAL', 'info', `**${spec.label}** "${value}" is not wrapped in backticks`, { line: line.line });
       return check(m ? m[1] : value);
     }
-    case 'int':
-      if (!/^\d+$/.test(value)) {
-        report.diag('FORGE_VALUE_INVALID', 'error', `**${spec.label}** "${value}" is not a whole number`, { line: line.line, hint: `write **${spec.label}** as a count, e.g. 2` });
-        return undefined;
-      }
-      return Number(value);
+    case 'int': {
+      const n = readWholeNumber(value);
+      if (n === undefined) report.diag('FORGE_VALUE_INVALID', 'error', `**${spec.label}** "${value}" ${wholeNumberProblem(value)}`, { line: line.line, hint: `write **${spec.label}** as a count, e.g. 2` });
+      return n;
+    }
     case 'list':
       return value.split(/[,\s]+/).filter(Boolean);
     case 'iso':
@@ -114,8 +117,8 @@ export function renderFieldValue(spec: FieldSpec, value: unknown, problems: Rend
   const where = spec.key;
   switch (spec.kind) {
     case 'int':
-      if (!Number.isInteger(value) || (value as number) < 0) {
-        problems.add(`${where} is ${JSON.stringify(value)}; expected a whole number`, `set "${where}" to a count such as 2`);
+      if (!isWholeNumber(value)) {
+        problems.add(`${where} is ${JSON.stringify(value)}; expected a whole number up to ${Number.MAX_SAFE_INTEGER}`, `set "${where}" to a count such as 2`);
         return undefined;
       }
       return String(value);
@@ -137,6 +140,8 @@ export function renderFieldValue(spec: FieldSpec, value: unknown, problems: Rend
         problems.add(`${where} is "${v}"; expected one of ${oneOf(spec.enum)}`, `set "${where}" to one of ${oneOf(spec.enum)}`);
       }
       if (spec.kind === 'iso' && !isIsoTimestamp(v)) problems.add(`${where} "${v}" is not an ISO 8601 timestamp`, `set "${where}" to e.g. 2026-01-15T09:30:00Z`);
+      // field lines form one paragraph: an open comment would hide the fields after this one
+      if (spec.kind !== 'code' && opensHiddenComment(v)) problems.add(`${where} opens an HTML comment (<!--) without closing it (-->); GitHub would hide the fields after it from readers`, `close the comment, or quote "<!--" in backticks, in "${where}"`);
       if (spec.kind === 'code') {
         if (v.includes('`')) problems.add(`${where} may not contain a backtick`, `remove the backticks from "${where}"`);
         return `\`${v}\``;

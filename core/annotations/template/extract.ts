@@ -1,5 +1,6 @@
 import { parseFieldValue } from './codecs-text.js';
 import { SECTION_HEADING, trimBlankEdges } from './guard.js';
+import { readWholeNumber, wholeNumberProblem } from './numbers.js';
 import { labelFor, titleDisplay, type FieldSpec, type Line, type Reporter, type SectionSpec, type TemplateSpec } from './spec.js';
 
 /** A `### Heading` section the template does not define, kept so nothing the producer wrote is lost. */
@@ -40,16 +41,23 @@ export function extractFields(spec: TemplateSpec, bodyLines: Line[], report: Rep
     at = 1;
     const m = titleMatcher(spec.title.text, spec.title.keyKind).exec(title[1].trim());
     if (!m) {
-      if (spec.title.key) invalid.add(spec.title.key);
+      // only a warning: a required title value it leaves out is still reported as missing below
       report.diag('FORGE_TITLE_MISMATCH', 'warning', `title "## ${title[1].trim()}" does not match "## ${titleDisplay(spec)}"`, { line: content[0].line });
+    } else if (spec.title.key && spec.title.keyKind === 'int') {
+      const n = readWholeNumber(m[1]);
+      if (n !== undefined) fields[spec.title.key] = n;
+      else {
+        invalid.add(spec.title.key);
+        report.diag('FORGE_VALUE_INVALID', 'error', `the number "${m[1]}" in the title ${wholeNumberProblem(m[1])}`, { line: content[0].line });
+      }
     } else if (spec.title.key) {
-      fields[spec.title.key] = spec.title.keyKind === 'int' ? Number(m[1]) : m[1].trim();
+      fields[spec.title.key] = m[1].trim();
     }
   } else if (content.length) {
     report.diag('FORGE_TITLE_MISSING', 'warning', `annotation does not start with "## ${titleDisplay(spec)}"`, { line: content[0].line });
   }
 
-  let firstSection = content.findIndex((l, i) => i >= at && SECTION_HEADING.test(l.text));
+  let firstSection = content.findIndex((l, i) => i >= at && !l.code && SECTION_HEADING.test(l.text));
   if (firstSection < 0) firstSection = content.length;
   readPreamble(spec, content.slice(at, firstSection), fields, report, invalid);
   readSections(spec, content.slice(firstSection), fields, report);
@@ -59,7 +67,8 @@ export function extractFields(spec: TemplateSpec, bodyLines: Line[], report: Rep
     const table = spec.preamble.find((b) => b.kind === 'table' && b.key === key);
     const codec = section?.codec ?? (table?.kind === 'table' ? table.codec : undefined);
     const v = fields[key];
-    if (v === undefined || (codec ? codec.isEmpty(v) : v === '')) report.missing(labelFor(spec, key), undefined, `add ${labelFor(spec, key)} ("${key}")`, invalid.has(key));
+    const line = key === spec.title.key ? content[0]?.line : undefined;
+    if (v === undefined || (codec ? codec.isEmpty(v) : v === '')) report.missing(labelFor(spec, key), line, `add ${labelFor(spec, key)} ("${key}")`, invalid.has(key));
   }
   spec.check?.(fields, (severity, code, message, hint) => report.diag(code, severity, message, { hint }));
   return fields;
@@ -113,7 +122,7 @@ export function findSection(spec: TemplateSpec, heading: string): SectionSpec | 
 function readSections(spec: TemplateSpec, lines: Line[], fields: Record<string, unknown>, report: Reporter): void {
   const sections: { heading: string; line: number; lines: Line[] }[] = [];
   for (const l of lines) {
-    const m = SECTION_HEADING.exec(l.text);
+    const m = l.code ? null : SECTION_HEADING.exec(l.text);
     if (m) sections.push({ heading: m[1].trim(), line: l.line, lines: [] });
     else sections[sections.length - 1]?.lines.push(l);
   }

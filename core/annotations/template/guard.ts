@@ -1,10 +1,17 @@
+import { scanBlocks } from '../code-blocks.js';
+import { opensHiddenComment } from '../hidden-comment.js';
 import { isProtocolSentinel } from '../tags.js';
 import { classifyLine } from '../tokenize.js';
 import type { Line, RenderProblems } from './spec.js';
 
+/** Splits at CRLF, CR and LF, as the parser does: a lone CR ends a line on GitHub too. */
+export function splitValue(value: string): string[] {
+  return value.split(/\r\n?|\n/);
+}
+
 /** Splits a value into lines and drops blank lines at both ends (parse does the same). */
 export function valueLines(value: string): string[] {
-  const lines = value.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trimEnd());
+  const lines = splitValue(value).map((l) => l.trimEnd());
   let start = 0;
   let end = lines.length;
   while (start < end && lines[start] === '') start++;
@@ -18,7 +25,7 @@ export function trimBlankEdges(lines: Line[]): Line[] {
   let end = lines.length;
   while (start < end && lines[start].text.trim() === '') start++;
   while (end > start && lines[end - 1].text.trim() === '') end--;
-  return lines.slice(start, end).map((l) => ({ line: l.line, text: l.text.trimEnd() }));
+  return lines.slice(start, end).map((l) => ({ ...l, text: l.text.trimEnd() }));
 }
 
 /** `### ` (exactly three hashes) starts a section, so content may not contain such a line. */
@@ -26,17 +33,36 @@ export const SECTION_HEADING = /^###(?!#)\s*(.*)$/;
 
 /**
  * Refuses content lines that the parser would read as structure: a FORGE tag or sentinel (it would
- * end or close the annotation) or a `### ` heading (it would start a new section).
+ * end or close the annotation) or a `### ` heading (it would start a new section); a line that
+ * still holds a CR (the parser and GitHub end the line there, so the rest would escape this check);
+ * and a line opening an HTML comment it does not close (GitHub would hide what follows from
+ * readers while agents still read it).
  */
 export function guardLines(lines: readonly string[], where: string, problems: RenderProblems): void {
   for (const [i, text] of lines.entries()) {
+    if (text.includes('\r')) {
+      problems.add(`${where}: line ${i + 1} contains a carriage return, which ends the line on GitHub`, `use \\n line breaks in ${where}`);
+      continue;
+    }
     const t = classifyLine(text, i + 1);
-    if (t.kind !== 'text' && (t.kind !== 'sentinel' || isProtocolSentinel(t.name))) {
+    if (opensHiddenComment(text)) {
+      problems.add(`${where}: line ${i + 1} "${text.trim().slice(0, 80)}" opens an HTML comment (<!--) without closing it (-->) on the same line; GitHub would hide the text after it from readers`, `close the comment on the same line, or quote "<!--" in backticks, in ${where}`);
+    } else if (t.kind !== 'text' && (t.kind !== 'sentinel' || isProtocolSentinel(t.name))) {
       problems.add(`${where}: line ${i + 1} "${text.trim()}" would be read as a FORGE tag`, `remove the tag from ${where}, or quote it inline with backticks`);
     } else if (SECTION_HEADING.test(text)) {
       problems.add(`${where}: line ${i + 1} "${text.trim()}" would start a new ### section`, `use a #### heading inside ${where}`);
     }
   }
+}
+
+/**
+ * Refuses free text that leaves a code fence or an HTML block open: GitHub (and the parser) would
+ * read the rest of the comment, later sections and the sentinel included, as its content.
+ */
+export function guardOpenBlocks(lines: readonly string[], where: string, problems: RenderProblems): void {
+  const { open } = scanBlocks(lines);
+  if (open === 'fence') problems.add(`${where} opens a code fence (\`\`\` or ~~~) that it does not close`, `close the code block in ${where}`);
+  else if (open === 'html') problems.add(`${where} opens an HTML block that it does not close`, `close the HTML element or comment in ${where}`);
 }
 
 /** Refuses a value that must fit on one line (header fields, table cells, list items). */

@@ -1,8 +1,10 @@
 import { SfError } from '../../errors/index.js';
+import { appendAll } from '../append.js';
 import { completionSentinel, openingTag, partialSentinel } from '../tags.js';
 import { renderFieldValue } from './codecs-text.js';
 import { findSection } from './extract.js';
-import { guardLines, requireSingleLine, valueLines } from './guard.js';
+import { guardLines, guardOpenBlocks, requireSingleLine, valueLines } from './guard.js';
+import { isWholeNumber } from './numbers.js';
 import { RenderProblems, labelFor, templateKeys, type TemplateSpec } from './spec.js';
 
 export interface RenderOptions {
@@ -56,13 +58,14 @@ export function renderTemplate(spec: TemplateSpec, data: unknown, options: Rende
     }
     if (fieldLines.length) blocks.push(fieldLines);
   }
-  for (const b of blocks) lines.push('', ...b);
+  for (const b of blocks) appendAll(lines, ['', ...b]);
 
   for (const s of spec.sections) {
     if (isMissing(s.key)) continue;
-    lines.push('', `### ${s.heading}`, ...s.codec.render(d[s.key], s.key, problems));
+    lines.push('', `### ${s.heading}`);
+    appendAll(lines, s.codec.render(d[s.key], s.key, problems));
   }
-  lines.push(...renderExtras(spec, d.extraSections, problems));
+  appendAll(lines, renderExtras(spec, d.extraSections, problems));
 
   spec.check?.(d, (severity, _code, message, hint) => {
     if (severity === 'error') problems.add(message, hint ?? 'fix the value');
@@ -85,7 +88,7 @@ function renderTitle(spec: TemplateSpec, d: Record<string, unknown>, problems: R
   if (!key) return text;
   const v = d[key];
   if (keyKind === 'int') {
-    if (!absent(v) && (!Number.isInteger(v) || (v as number) < 1)) problems.add(`${key} must be a positive whole number`, `set "${key}" to the issue number, e.g. 128`);
+    if (!absent(v) && !isWholeNumber(v, 1)) problems.add(`${key} must be a positive whole number up to ${Number.MAX_SAFE_INTEGER}`, `set "${key}" to the issue number, e.g. 128`);
   } else if (!absent(v) && (typeof v !== 'string' || !requireSingleLine(v, key, problems))) {
     if (typeof v !== 'string') problems.add(`${key} must be a string`, `set "${key}" to a one-line string`);
   }
@@ -112,7 +115,9 @@ function renderExtras(spec: TemplateSpec, extras: unknown, problems: RenderProbl
     if (known) problems.add(`${at}.heading "${heading}" is a section of FORGE:${spec.type}`, `use the "${known.key}" key instead`);
     const lines = valueLines(content);
     guardLines(lines, at, problems);
-    out.push('', `### ${heading.trim()}`, ...lines);
+    guardOpenBlocks(lines, at, problems);
+    out.push('', `### ${heading.trim()}`);
+    appendAll(out, lines);
   });
   return out;
 }

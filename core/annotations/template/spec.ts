@@ -9,6 +9,8 @@ import type { Severity } from '../../errors/index.js';
 export interface Line {
   text: string;
   line: number;
+  /** inside a fenced or indented code block: never structure (a `### ` there is not a section) */
+  code?: boolean;
 }
 
 /** Collects parse findings for one annotation. */

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fixturesDir, runSf, tempDir } from '../../../test-support/index.js';
+import { startThreadServer, type ThreadServer } from '../../../test-support/forge-thread-server.js';
+
+/** The built `sf forge <command>`; stdin as bytes (invalid UTF-8 included). */
+const runForge = (command: 'parse' | 'check' | 'fetch', args: string[], input?: Buffer | string) => runSf(['forge', command, ...args], { input });
+
+const BUILDER_BAD = '<!-- FORGE:BUILDER -->\n## Implementation Complete\n\n**Branch**: `b`\n**Commits**: a1b2c3d\n**Files changed**: many\n\n<!-- FORGE:BUILDER:COMPLETE -->\n';
+
+describe('sf forge: diagnostics, input checks and fetch limits (built CLI)', () => {
+  let server: ThreadServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('text-mode diagnostics of a Markdown body name the file (or stdin) and the line (defect 13)', async () => {
+    const dir = await tempDir('forge-cli-');
+    try {
+      const file = join(dir.path, 'notes.md');
+      await writeFile(file, BUILDER_BAD);
+      const r = await runForge('parse', [file]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stdout, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6 +error +FORGE_VALUE_INVALID`, 'm'));
+      assert.ok(!r.stdout.includes('(skit)'), r.stdout);
+      const stdin = await runForge('check', ['-', '--require', 'BUILDER'], BUILDER_BAD);
+      assert.match(stdin.stdout, /^\(stdin\):6 +error +FORGE_VALUE_INVALID/m);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('warns about input that is not valid UTF-8, and about broken JSON read as Markdown', async () => {
+    const bytes = Buffer.concat([Buffer.from('line one\n<!-- FORGE:GATE_FAILED -->\nbad \u00e9 '), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]);
+    const r = await runForge('parse', ['--json'], bytes);
+    const out = JSON.parse(r.stdout) as { diagnostics: { code: string; line?: number }[] };
+    assert.deepEqual(out.diagnostics.map((d) => [d.code, d.line]), [['FORGE_INPUT_ENCODING', 3]]);
+    const broken = await runForge('check', ['-', '--require', 'GATE_FAILED'], '[\n {"id":1,"user":{"login":"a"},"body":"<!-- FORGE:GATE_FAILED -->"},\n]');
+    assert.match(broken.stdout, /^\(stdin\):3:1 +warning +FORGE_INPUT_NOT_JSON/m);
+  });
+
+  it('fetch --max-pages is an option, passed to the fetcher (defect 8)', async () => {
+    const worked = JSON.parse(readFileSync(join(fixturesDir, 'annotations', 'threads', 'worked-example.github.json'), 'utf8')) as unknown[];
+    server = await startThreadServer({ threads: { 'acme/payments#128': worked } });
+    const base = ['--api', server.url, '--repo', 'acme/payments', '--issue', '128', '--per-page', '1'];
+    const limited = await runForge('fetch', [...base, '--max-pages', '2']);
+    assert.equal(limited.code, 6, limited.stderr);
+    assert.match(limited.stderr, /^error\[SF_E_LIMIT\]: the thread has more than 2 pages\n  hint: raise --max-pages \(now 2\)/m);
+    const enough = await runForge('fetch', [...base, '--max-pages', '3', '--json']);
+    assert.equal(enough.code, 0, enough.stderr);
+    assert.equal(JSON.parse(enough.stdout).comments.length, 3);
+  });
+});
