@@ -97,7 +97,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
       const { file, destMap, adopt, prevEdits } = await plan(req, ctx, record);
       await spec.control.reconcile(file, { ...ctx, dryRun: true }, prevEdits.find((e) => e.file === file), req, destMap, adopt);
     },
-    project: (req, ctx) => apply(req, ctx),
+    project: (req, ctx, previous) => apply(req, ctx, previous),
     setEnablement: (req, record, ctx) => apply(req, ctx, record),
 
     async unproject(record, ctx) {

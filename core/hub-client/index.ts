@@ -12,7 +12,7 @@ export {
   credentialsPath, hubOrigin, knownHubs, readCredentials, removeLogin, resolveHubTarget, saveLogin, writeCredentials,
   type CredentialsFile, type HubLogin, type HubTarget,
 } from './credentials.js';
-export { downloadRelease, fetchRelease, parseSkitRef, treeBundleHash, type HubRelease } from './release.js';
+export { downloadRelease, fetchRelease, parseSkitRef, quarantineWarning, treeBundleHash, type HubRelease } from './release.js';
 
 /**
  * The hub resolvers for this environment (the logged-in hubs, `SF_HUB_URL`/`SF_HUB_TOKEN`):

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { unpackArchive } from '../archive/index.js';
 import { SfError } from '../errors/index.js';
 import { digestFiles } from '../skit/file-digests.js';
+import { parseFrontmatter } from '../skit/frontmatter.js';
 import { digestListing } from '../skit/hash.js';
+import { parseSemver } from '../skit/semver.js';
 import { walkTree } from '../skit/tree.js';
 import type { HubClient } from './client.js';
 
@@ -32,9 +35,23 @@ export function parseSkitRef(ref: string): { id: string; version?: string } | un
   return { id, ...(version ? { version } : {}) };
 }
 
-/** The release `version` of `id` (default: the latest installable one). */
-export async function fetchRelease(client: HubClient, id: string, version?: string): Promise<HubRelease> {
-  return client.getJson<HubRelease>(`/api/v1/skits/${id}/releases/${encodeURIComponent(version ?? 'latest')}`);
+/**
+ * The release `version` of `id` (default: the latest installable one), checked against what was
+ * asked: the hub's answer names paths and files on this machine, so a wrong SKIT, another version
+ * than the exact one requested, or a version or hash that is not one is refused (SF_E_FETCH)
+ * before anything is downloaded.
+ */
+export async function fetchRelease(client: HubClient, id: string, asked?: string): Promise<HubRelease> {
+  const version = asked === 'latest' ? undefined : asked;
+  const release = await client.getJson<HubRelease>(`/api/v1/skits/${id}/releases/${encodeURIComponent(version ?? 'latest')}`);
+  const wrong = (what: string) => new SfError('SF_E_FETCH', `the hub answered ${what} for ${id}${version ? `@${version}` : ''}`, {
+    hint: 'check the hub URL; a hub that answers with another release than the one asked for cannot be trusted with this one',
+  });
+  if (typeof release?.skitId !== 'string' || release.skitId !== id) throw wrong(`with ${JSON.stringify(release?.skitId)}`);
+  if (typeof release.version !== 'string' || !parseSemver(release.version)) throw wrong(`a release version ${JSON.stringify(release.version)} that is not one`);
+  if (version !== undefined && release.version !== version) throw wrong(`with version ${release.version}`);
+  if (!/^sha256:[0-9a-f]{64}$/.test(String(release.bundleHash)) || !/^[0-9a-f]{64}$/.test(String(release.archive?.sha256))) throw wrong('with a malformed hash');
+  return release;
 }
 
 /** `sha256:<hex>` bundle hash of the tree at `dir`, computed exactly as the hub and `sf skit hash` do. */
@@ -66,4 +83,32 @@ export async function downloadRelease(client: HubClient, release: HubRelease, de
       hint: 'the release content does not match its recorded hash; do not use it, and tell the hub operator',
     });
   }
+  // the hub refuses to publish a SKIT whose README names another id; one that serves it anyway
+  // would install (or update) another installation's SKIT under this name
+  const declared = await declaredSkitId(destDir);
+  if (declared !== undefined && declared !== release.skitId) {
+    await rm(destDir, { recursive: true, force: true });
+    throw new SfError('SF_E_FETCH', `the release the hub served for ${release.skitId} is the SKIT ${declared}`, {
+      hint: 'do not use this hub for it, and tell the hub operator: a hub never publishes a SKIT under another id',
+    });
+  }
+}
+
+/** The `id` a SKIT's README.md declares, or undefined (a single-skill release has no README descriptor). */
+async function declaredSkitId(dir: string): Promise<string | undefined> {
+  const text = await readFile(join(dir, 'README.md'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const data = parseFrontmatter(text).frontmatter?.data as Record<string, unknown> | undefined;
+  return data && typeof data === 'object' && typeof data.id === 'string' ? data.id : undefined;
+}
+
+/** The warning for a quarantined release (only its owners and admins can fetch one). */
+export function quarantineWarning(release: HubRelease): { code: string; severity: 'warning'; message: string; hint: string } | undefined {
+  if (!release.quarantined) return undefined;
+  return {
+    code: 'HUB_RELEASE_QUARANTINED',
+    severity: 'warning',
+    message: `${release.skitId}@${release.version} is quarantined on the hub: ${release.quarantined.reason}`,
+    hint: release.quarantined.replacement ? `use ${release.quarantined.replacement} instead` : 'only its owners can fetch it; do not give it to your agents unless you are fixing it',
+  };
 }

@@ -76,7 +76,7 @@ async function runStep(
   const ctx = { ...hostContext(session, agent, step.target.scope, step.target.projectRoot), onConfigEdit: (edit: ConfigEdit) => noteEdit(agent, edit) };
   if (step.kind === 'project') {
     session.progress(`projecting into ${step.target.skillRoot} (${step.target.agent})`);
-    results.set(step.target.agent, await adapter.project(step.request, ctx));
+    results.set(step.target.agent, await adapter.project(step.request, ctx, step.record));
     trace(`projected (${step.target.agent})`);
     crashPoint(`${op}:after-project`);
   } else if (step.kind === 'enablement') {

@@ -1,3 +1,4 @@
+import type { ResolveOptions } from '../sources/index.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno, isSfError, type Diagnostic } from '../errors/index.js';
@@ -37,7 +38,14 @@ const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_
  * With `fix`, interrupted commands are recovered and everything is repaired that does not
  * overwrite local edits (those need `force`).
  */
-export async function runDoctor(session: Session, options: { fix: boolean; force: boolean }): Promise<DoctorReport> {
+export interface DoctorOptions {
+  fix: boolean;
+  force: boolean;
+  /** resolvers for sources beyond the built-in ones (the hub), to fetch a lost store entry again */
+  resolvers?: ResolveOptions['resolvers'];
+}
+
+export async function runDoctor(session: Session, options: DoctorOptions): Promise<DoctorReport> {
   const lib = await Library.open(session.paths, { create: false, readOnly: !options.fix });
   const findings: DoctorFinding[] = [];
   const home = dataDirFinding(session.paths.home, filesystemOf(session.paths.home));
@@ -105,13 +113,15 @@ async function pooled<T, R>(items: readonly T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-async function checkInstallation(session: Session, lib: Library, inst: InstallationRecord, options: { fix: boolean; force: boolean }): Promise<DoctorFinding[]> {
+async function checkInstallation(session: Session, lib: Library, inst: InstallationRecord, options: DoctorOptions): Promise<DoctorFinding[]> {
   const about = { skitId: inst.skitId, scope: recordScopeKey(inst) };
   const store = await checkStoreEntry(session.paths, inst);
   const findings: DoctorFinding[] = store.diagnostics.map((d) => ({ ...d, ...about }));
-  if (options.fix && findings.length > 0 && (options.force || !findings.some((f) => NEEDS_FORCE.has(f.code)))) {
-    const repaired = await repairStore(session, inst, store);
+  let storeBroken = findings.length > 0;
+  if (options.fix && storeBroken && (options.force || !findings.some((f) => NEEDS_FORCE.has(f.code)))) {
+    const repaired = await repairStore(session, inst, store, options.resolvers);
     for (const f of findings) f.fixed = repaired;
+    storeBroken = !repaired;
   }
   let targets = inst.targets;
   for (const record of inst.targets) {
@@ -120,7 +130,8 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     const request = requestFor(inst, record.agent, session.paths.store);
     const drift = (await adapter.diagnose(request, record, ctx)).map((d): DoctorFinding => ({ ...d, ...about, agent: record.agent }));
     findings.push(...drift);
-    if (!options.fix || drift.length === 0) continue;
+    // links into a store entry that is not there would only dangle again: not repaired, not called fixed
+    if (!options.fix || drift.length === 0 || storeBroken) continue;
     if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
     const fixed = await adapter.setEnablement(request, record, ctx);
@@ -132,14 +143,15 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
 }
 
 /** Rebuilds a damaged store entry from its intact release tree, or fetches the source again. */
-async function repairStore(session: Session, inst: InstallationRecord, store: Awaited<ReturnType<typeof checkStoreEntry>>): Promise<boolean> {
+async function repairStore(session: Session, inst: InstallationRecord, store: Awaited<ReturnType<typeof checkStoreEntry>>, resolvers?: ResolveOptions['resolvers']): Promise<boolean> {
   if (store.manifest && store.releaseIntact) {
     await rebuildStoreEntry(session.paths, inst, store.manifest);
     return true;
   }
   try {
     const { prepareRelease } = await import('./prepare.js');
-    const prep = await prepareRelease(session, inst.source.canonical, {});
+    // the exact release recorded: a hub version or a git commit (the source's latest may be another bundle)
+    const prep = await prepareRelease(session, inst.source.canonical, { version: inst.release.version ?? inst.release.commit, resolvers });
     try {
       if (prep.hashes.bundle !== inst.bundleHash) return false;
       await removeStoreEntry(session.paths, inst.bundleHash);

@@ -84,8 +84,11 @@ export interface HostAdapter {
   /** the directory skills are projected into for this context */
   skillRoot(ctx: HostContext): string;
   detect(ctx: HostContext): Promise<HostDetection>;
-  /** project a complete release; must be idempotent and atomic per skill directory */
-  project(req: ProjectionRequest, ctx: HostContext): Promise<ProjectionRecord>;
+  /**
+   * project a complete release; must be idempotent and atomic per skill directory. `previous`: the
+   * projection it replaces (an update), whose config entries are Forge's to change or remove
+   */
+  project(req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord>;
   /**
    * Everything `project` (no record) or `setEnablement` (with the record) would check, without
    * writing: config files that do not parse, user entries that would keep a disabled skill on,

@@ -112,7 +112,7 @@ async function preflight(session: Session, plan: Plan): Promise<void> {
     const adapter = session.adapters.get(step.target.agent);
     if (!adapter.preflight) continue;
     const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
-    await adapter.preflight(step.request, step.kind === 'enablement' ? step.record : undefined, ctx);
+    await adapter.preflight(step.request, step.record, ctx);
   }
 }
 

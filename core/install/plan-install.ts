@@ -117,7 +117,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
       continue;
     }
     assertNoCollisions(wanted, mine, others, state.observations);
-    steps.push({ kind: 'project', target, request });
+    steps.push({ kind: 'project', target, request, ...(prior ? { record: prior } : {}) });
     if (prior) {
       const stale = prior.paths.filter((p) => !wantedPaths.has(p.path));
       touched.push(...(bundleChanged ? prior.paths.map((p) => p.path) : stale.map((p) => p.path)));

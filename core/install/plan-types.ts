@@ -50,7 +50,8 @@ export interface PlanState {
 
 export type Step =
   | { kind: 'store'; bundleHash: string }
-  | { kind: 'project'; target: TargetSpec; request: ProjectionRequest }
+  /** `record`: the projection of the release being replaced (its config ledger says which entries are Forge's) */
+  | { kind: 'project'; target: TargetSpec; request: ProjectionRequest; record?: ProjectionRecord }
   | { kind: 'enablement'; target: TargetSpec; request: ProjectionRequest; record: ProjectionRecord }
   | { kind: 'unproject'; target: TargetSpec; record: ProjectionRecord };
 

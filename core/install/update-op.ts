@@ -1,4 +1,5 @@
-import { SfError, isSfError } from '../errors/index.js';
+import { SfError, isSfError, type Diagnostic } from '../errors/index.js';
+import { compareSemver, parseSemver } from '../skit/semver.js';
 import { Library } from '../library/db.js';
 import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
 import type { ResolveOptions } from '../sources/index.js';
@@ -25,6 +26,8 @@ export interface UpdateRequest {
 export interface UpdateOutcome {
   skitId: string;
   result?: MutationResult;
+  /** warnings from resolving and validating the new release (deprecated, quarantined, validation) */
+  diagnostics?: Diagnostic[];
   /** the error that stopped this SKIT's update (others still run) */
   error?: SfError;
 }
@@ -48,7 +51,7 @@ export async function updateSkits(session: Session, req: UpdateRequest): Promise
   const outcomes: UpdateOutcome[] = [];
   for (const inst of chosen) {
     try {
-      outcomes.push({ skitId: inst.skitId, result: await updateOne(session, inst, req) });
+      outcomes.push({ skitId: inst.skitId, ...(await updateOne(session, inst, req)) });
     } catch (e) {
       if (!isSfError(e)) throw e;
       outcomes.push({ skitId: inst.skitId, error: e });
@@ -57,11 +60,25 @@ export async function updateSkits(session: Session, req: UpdateRequest): Promise
   return outcomes;
 }
 
-async function updateOne(session: Session, inst: InstallationRecord, req: UpdateRequest): Promise<MutationResult> {
+/**
+ * Refuses to move an installation to a lower release version by itself: when the newest release a
+ * hub offers is older than the installed one (the newer ones were quarantined or yanked), `update`
+ * keeps what is installed and says so. An explicit --version moves anywhere.
+ */
+export function refuseDowngrade(inst: InstallationRecord, to: string | undefined, req: UpdateRequest): void {
+  const from = inst.release.version;
+  if (req.version !== undefined || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) >= 0) return;
+  throw new SfError('SF_E_CONFLICT', `the newest release the source offers for ${inst.skitId} is ${to}, older than the installed ${from}; not downgrading`, {
+    hint: `newer releases may have been quarantined or withdrawn (see \`sf skit doctor\`); to move to ${to} anyway: sf skit update ${inst.skitId} --version ${to}`,
+  });
+}
+
+async function updateOne(session: Session, inst: InstallationRecord, req: UpdateRequest): Promise<{ result: MutationResult; diagnostics: Diagnostic[] }> {
   session.progress(`updating ${inst.skitId}`);
   const prep = await prepareRelease(session, inst.source.canonical, { version: req.version, resolvers: req.resolvers });
   try {
-    return await runMutation(
+    refuseDowngrade(inst, prep.prepared.release.version, req);
+    const result = await runMutation(
       session,
       'update',
       async (lib) => {
@@ -86,6 +103,7 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
       },
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
     );
+    return { result, diagnostics: prep.diagnostics };
   } finally {
     await prep.cleanup();
   }

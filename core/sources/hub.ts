@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { HubClient } from '../hub-client/client.js';
 import type { HubTarget } from '../hub-client/credentials.js';
-import { downloadRelease, fetchRelease, parseSkitRef } from '../hub-client/release.js';
+import { downloadRelease, fetchRelease, parseSkitRef, quarantineWarning } from '../hub-client/release.js';
 import { identity } from './identity.js';
 import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
 
@@ -73,10 +73,8 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
       const ref = parse(input, options.hubs);
       if (!ref) throw new SfError('SF_E_SOURCE', `"${input}" is not a hub source`, { hint: 'use owner/name[@version]' });
       const client = new HubClient(ref.hub, { fetch: options.fetch ?? ro.fetch });
+      // checked by fetchRelease: the id, the exact version asked for, a version that is a path-safe semver
       const release = await fetchRelease(client, ref.id, ro.version ?? ref.version);
-      if (release.skitId !== ref.id) {
-        throw new SfError('SF_E_FETCH', `the hub answered with ${release.skitId} for ${ref.id}`, { hint: 'check the hub URL' });
-      }
       await mkdir(ro.workDir, { recursive: true, mode: SCRATCH_MODE });
       const dir = join(ro.workDir, `hub-${release.skitId.replace('/', '-')}-${release.version}`);
       await downloadRelease(client, release, dir);
@@ -93,16 +91,17 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
         version: release.version,
         hub: ref.hub.url,
         dir,
-        ...(release.deprecated
-          ? {
-              diagnostics: [{
+        diagnostics: [
+          ...(release.deprecated
+            ? [{
                 code: 'HUB_RELEASE_DEPRECATED',
                 severity: 'warning' as const,
                 message: `${release.skitId}@${release.version} is deprecated: ${release.deprecated.message}`,
                 ...(release.deprecated.replacement ? { hint: `use ${release.deprecated.replacement} instead` } : {}),
-              }],
-            }
-          : {}),
+              }]
+            : []),
+          ...(quarantineWarning(release) ? [quarantineWarning(release)!] : []),
+        ],
       };
     },
   };

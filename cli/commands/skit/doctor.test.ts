@@ -97,6 +97,15 @@ describe('sf skit doctor: detection and --fix', () => {
     }
   });
 
+  it('a store entry that cannot be fetched again is reported, and its dangling links are not called fixed', async () => {
+    for (const entry of await readdir(join(sb.sfHome, 'store'))) if (entry !== '.staging') await rm(join(sb.sfHome, 'store', entry), { recursive: true });
+    await rm(sb.source, { recursive: true }); // the local source is gone too
+    const { code, report } = await doctor('--fix');
+    assert.equal(code, 1);
+    assert.ok(report.findings.some((f) => f.code === 'SF_DRIFT_STORE_MISSING' && !f.fixed));
+    assert.deepEqual(report.findings.filter((f) => f.fixed).map((f) => f.code), [], 'nothing is reported fixed: the links would dangle again');
+  });
+
   it('reports an interrupted command and finishes it with --fix', async () => {
     await writeFile(join(sb.source, 'skills', 'review', 'SKILL.md'), (await readFile(join(sb.source, 'skills', 'review', 'SKILL.md'), 'utf8')) + 'v2\n');
     const crashed = await sb.sf(['skit', 'update', 'acme/kit'], { env: { SF_CRASH_AT: 'update:after-project' } });

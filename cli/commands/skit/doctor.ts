@@ -1,6 +1,7 @@
 import { command, flag } from 'cmd-ts';
 import { out, printJson } from '../../output/print.js';
 import { dim, green, red, sanitize, yellow } from '../../output/style.js';
+import { hubResolvers } from './hub-resolvers.js';
 import { cliSession } from './session.js';
 import { hubFindings } from './hub-doctor.js';
 
@@ -15,7 +16,7 @@ export const doctorCommand = command({
   },
   handler: async ({ fix, force, json, offline }) => {
     const { runDoctor } = await import('../../../core/install/doctor.js');
-    const report = await runDoctor(await cliSession(), { fix, force });
+    const report = await runDoctor(await cliSession(), { fix, force, resolvers: hubResolvers });
     if (!offline) {
       const hub = await hubFindings();
       report.findings.push(...hub);

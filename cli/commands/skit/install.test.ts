@@ -159,6 +159,22 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.doesNotMatch(text, /my local note/);
   });
 
+  it('an update that drops a disabled skill takes its host entry out too; remove then gives the config back', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint'])).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:review'])).code, 0);
+    const settings = join(sb.project, '.claude', 'settings.local.json');
+    assert.deepEqual(JSON.parse(await readFile(settings, 'utf8')).skillOverrides, { lint: 'off', review: 'off' });
+    // the next release has no lint skill
+    await rm(join(sb.source, 'skills', 'lint'), { recursive: true });
+    await writeFile(join(sb.source, 'README.md'), (await readFile(join(sb.source, 'README.md'), 'utf8')).replace(/  - name: lint\n(    .*\n)*/, ''));
+    const update = await sb.sf(['skit', 'update', 'acme/kit']);
+    assert.equal(update.code, 0, update.stderr);
+    assert.deepEqual(JSON.parse(await readFile(settings, 'utf8')).skillOverrides, { review: 'off' }, 'lint\'s entry went with the skill');
+    assert.equal((await sb.sf(['skit', 'remove', 'acme/kit'])).code, 0);
+    await assert.rejects(stat(settings), 'the file Forge created is gone again');
+  });
+
   it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
     const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
     assert.equal(none.code, 2);

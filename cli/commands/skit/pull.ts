@@ -22,7 +22,7 @@ export const pullCommand = command({
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async (a) => {
-    const { HubClient, fetchRelease, downloadRelease, parseSkitRef } = await import('../../../core/hub-client/index.js');
+    const { HubClient, fetchRelease, downloadRelease, parseSkitRef, quarantineWarning } = await import('../../../core/hub-client/index.js');
     const ref = parseSkitRef(a.ref);
     if (!ref) throw new SfError('SF_E_USAGE', `"${a.ref}" is not owner/name[@version]`, { hint: 'e.g. sf skit pull acme/kit@1.0.0' });
     if (a.version && ref.version && a.version !== ref.version) throw new SfError('SF_E_USAGE', `both @${ref.version} and --version ${a.version} given`, { hint: `give the version once: sf skit pull ${ref.id}@${a.version} or sf skit pull ${ref.id} --version ${a.version}` });
@@ -33,7 +33,9 @@ export const pullCommand = command({
     if (release.deprecated && !a.json) {
       err(yellow(`warning: ${release.skitId}@${release.version} is deprecated: ${sanitize(release.deprecated.message)}${release.deprecated.replacement ? ` (use ${sanitize(release.deprecated.replacement)})` : ''}`, 'stderr'));
     }
-    if (a.json) printJson({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated });
+    const quarantine = quarantineWarning(release);
+    if (quarantine && !a.json) err(yellow(`warning: ${sanitize(quarantine.message)} (${sanitize(quarantine.hint)})`, 'stderr'));
+    if (a.json) printJson({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated, quarantined: release.quarantined ?? null });
     else out(`pulled ${sanitize(release.skitId)}@${sanitize(release.version)} into ${sanitize(dest)} (bundle ${release.bundleHash} verified)`);
   },
 });

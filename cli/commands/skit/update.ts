@@ -1,7 +1,7 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
-import { SfError } from '../../../core/errors/index.js';
-import { err, out, printJson } from '../../output/print.js';
+import { SfError, type Diagnostic } from '../../../core/errors/index.js';
+import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { red, sanitize } from '../../output/style.js';
 import { printChange } from './render.js';
 import { cliSession, parseScope } from './session.js';
@@ -29,7 +29,7 @@ export const updateCommand = command({
         outcomes.map((o) => ({
           skitId: o.skitId,
           action: o.error ? 'failed' : o.result!.changed ? 'updated' : 'unchanged',
-          ...(o.result ? { skit: o.result.record, notes: o.result.plan.notes } : {}),
+          ...(o.result ? { skit: o.result.record, notes: o.result.plan.notes, diagnostics: o.diagnostics ?? [] } : {}),
           ...(o.error ? { error: o.error.toJSON() } : {}),
         })),
       );
@@ -37,9 +37,14 @@ export const updateCommand = command({
       if (outcomes.length === 0) out('nothing is installed here');
       for (const o of outcomes) {
         if (o.error) {
+          // the validation findings the hint refers to ('fix the errors listed above')
+          if (o.error.code === 'SF_E_VALIDATION' && Array.isArray(o.error.data?.diagnostics)) printDiagnostics(o.error.data.diagnostics as Diagnostic[], 'stderr');
           err(`${red('error', 'stderr')}[${o.error.code}]: ${sanitize(o.skitId)}: ${sanitize(o.error.message)}`);
           if (o.error.hint) err(`  hint: ${sanitize(o.error.hint)}`);
-        } else printChange(o.result!.changed ? 'updated' : 'unchanged', o.result!.record, o.result!.plan.notes);
+        } else {
+          printDiagnostics(o.diagnostics ?? [], 'stderr');
+          printChange(o.result!.changed ? 'updated' : 'unchanged', o.result!.record, o.result!.plan.notes);
+        }
       }
     }
     if (failed.length === 1 && outcomes.length === 1) {
