@@ -29,14 +29,21 @@ export function linkedActivations(e: ObservationEventRow): string[] {
   return e.activationId ? [e.activationId] : [];
 }
 
+/** Evidence that can only ever support an inferred attribution (spec, Correlation keys: "never exact"). */
+const FALLBACK_SOURCES: ReadonlySet<string> = new Set(['transcript', 'filesystem']);
+
 /**
  * Attribution never gives one skill exclusive credit when several were active: an `exact` claim
- * over several activations becomes `shared`; no activation at all is `unknown`.
+ * over several activations becomes `shared`; no activation at all is `unknown`. Evidence from a
+ * fallback sensor (a transcript, the filesystem) or itself inferred supports an inferred
+ * attribution at best, whatever the claim: exact and inferred observations are never collapsed.
  */
-export function attribution(ids: readonly string[], claimed: string | undefined): { fidelity: AttributionFidelity; reported?: string } {
+export function attribution(ids: readonly string[], claimed: string | undefined, evidence: { source?: string; fidelity?: string } = {}): { fidelity: AttributionFidelity; reported?: string } {
   if (ids.length === 0) return { fidelity: 'unknown', ...(claimed && claimed !== 'unknown' ? { reported: claimed } : {}) };
   const known: AttributionFidelity[] = ['exact', 'shared', 'inferred', 'unknown'];
   const c = known.includes(claimed as AttributionFidelity) ? (claimed as AttributionFidelity) : undefined;
+  const weak = evidence.fidelity === 'inferred' || (evidence.source !== undefined && FALLBACK_SOURCES.has(evidence.source));
+  if (weak && (c === 'exact' || c === 'shared')) return { fidelity: 'inferred', reported: c };
   if (ids.length > 1) {
     if (c === undefined || c === 'exact') return { fidelity: 'shared', ...(c ? { reported: c } : {}) };
     return { fidelity: c };
@@ -47,7 +54,7 @@ export function attribution(ids: readonly string[], claimed: string | undefined)
 export function actionRow(e: ObservationEventRow): ActivationActionRow {
   const a = e.attributes as OtlpAttributes;
   const ids = linkedActivations(e);
-  const fid = attribution(ids, str(a, 'agent.skill.attribution.fidelity'));
+  const fid = attribution(ids, str(a, 'agent.skill.attribution.fidelity'), { source: e.evidenceSource, fidelity: e.evidenceFidelity });
   const row: ActivationActionRow = {
     eventId: e.eventId,
     ...identity(e),

@@ -70,7 +70,7 @@ describe('hub telemetry queries', () => {
     const mallory = f.user('mallory');
     const theirs: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=${T0 - 1000}`, mallory.pat);
     // a time no JS Date can hold is the caller's mistake (400), never a RangeError (500)
-    for (const q of ['to=99999999999999999999', 'from=0&to=9000000000000000', 'from=-5']) {
+    for (const q of ['to=99999999999999999999', 'from=0&to=9000000000000000', 'from=-5', 'from=2026-02-30T00:00:00Z']) {
       const res = await f.app.request(`/api/v1/telemetry/skits/owner/code-quality/usage?${q}`, { headers: u.pat });
       assert.equal(res.status, 400, q);
     }

@@ -1,3 +1,4 @@
+import { SfError } from '../../core/errors/index.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import { linkedActivations } from '../projections/facts.js';
 import type { ObservationEventRow } from '../projections/rows.js';
@@ -58,17 +59,27 @@ export interface TimelinePage {
 
 const encodeCursor = (c: { timeMs: number; eventId: string }) => Buffer.from(JSON.stringify([c.timeMs, c.eventId])).toString('base64url');
 
-export function decodeCursor(cursor: string): { timeMs: number; eventId: string } | undefined {
+/**
+ * The position a cursor names; SF_E_USAGE for one that is not a cursor of this API. Starting over
+ * from the newest page instead would make a client that follows cursors read pages again without
+ * noticing.
+ */
+export function decodeCursor(cursor: string): { timeMs: number; eventId: string } {
+  let parsed: unknown;
   try {
-    const [timeMs, eventId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    return typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId) ? { timeMs, eventId } : undefined;
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    return undefined; // a mangled cursor restarts from the newest page rather than failing the query
+    parsed = undefined;
   }
+  const [timeMs, eventId] = Array.isArray(parsed) ? parsed : [];
+  if (typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId)) return { timeMs, eventId };
+  throw new SfError('SF_E_USAGE', 'the cursor is not one this API gave out', { hint: 'pass the nextCursor of the previous page unchanged, or leave cursor out to start from the newest events' });
 }
 
+/** A gap over distinct ids (an action shared by two activations is one action). */
 function gap(kind: TimelineGap['kind'], ids: string[], detail: string): TimelineGap | undefined {
-  return ids.length ? { kind, count: ids.length, detail, sample: [...new Set(ids)].slice(0, 20) } : undefined;
+  const distinct = [...new Set(ids)];
+  return distinct.length ? { kind, count: distinct.length, detail, sample: distinct.slice(0, 20) } : undefined;
 }
 
 export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): TimelinePage {
