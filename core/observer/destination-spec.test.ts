@@ -14,6 +14,8 @@ describe('destination specs of sf observe', () => {
   it('accepts only credential-free http(s) base URLs and env-reference headers', () => {
     assert.equal(checkEndpoint('https://o.example.com:4318/otlp/'), 'https://o.example.com:4318/otlp');
     for (const bad of ['https://u:p@o.example.com', 'grpc://o:4317', 'https://o.example.com/?token=x', 'nope']) assert.throws(() => checkEndpoint(bad), (e) => isSfError(e, 'SF_E_USAGE'), bad);
+    // the message names the endpoint without its query, where keys are put
+    assert.throws(() => checkEndpoint('http://127.0.0.1:19108/?api_key=QuerySecret456'), (e) => isSfError(e, 'SF_E_USAGE') && !e.message.includes('QuerySecret456') && e.message.includes('http://127.0.0.1:19108/'));
     assert.deepEqual(parseHeaderEnv(['Authorization=OTEL_AUTH', 'x-team=TEAM_1']), { Authorization: { env: 'OTEL_AUTH' }, 'x-team': { env: 'TEAM_1' } });
     for (const bad of ['Authorization=Bearer abc', 'Authorization', '=X', 'Bad Header=X']) assert.throws(() => parseHeaderEnv([bad]), (e) => isSfError(e, 'SF_E_USAGE'), bad);
   });

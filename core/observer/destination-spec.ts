@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SfError } from '../errors/index.js';
+import { redactText } from '../sources/redact.js';
 import type { DestinationConfig, FileDestination, HeaderValue, OtlpDestination } from './config.js';
 
 /**
@@ -47,11 +48,12 @@ export function checkEndpoint(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    usage(`"${url}" is not a URL`, 'e.g. otlp:https://otel.example.com:4318');
+    usage(`"${redactText(url)}" is not a URL`, 'e.g. otlp:https://otel.example.com:4318');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') usage(`the endpoint ${url} must be http(s)`, 'OTLP/HTTP only; gRPC endpoints are not supported by the built-in fan-out');
   if (u.username || u.password) usage('the endpoint URL must not contain credentials', 'put the credential in an environment variable and pass --header-env Authorization=VAR');
-  if (u.search || u.hash) usage(`the endpoint ${url} must not have a query or fragment`, 'give the OTLP base URL; /v1/logs, /v1/traces and /v1/metrics are appended');
+  // named without its query: that is where API keys are put (?api_key=...)
+  if (u.search || u.hash) usage(`the endpoint ${u.protocol}//${u.host}${u.pathname} must not have a query or fragment`, 'give the OTLP base URL; /v1/logs, /v1/traces and /v1/metrics are appended; put a key in a header with --header-env');
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 

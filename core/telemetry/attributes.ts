@@ -50,3 +50,6 @@ export function numberKindOf(key: string): NumberKind | undefined {
 const RESOURCE_GROUP = ATTRIBUTE_GROUPS['agent.skill.resource'];
 /** Attributes an observation's resource may carry. */
 export const RESOURCE_ATTRIBUTES: ReadonlySet<string> = new Set<string>([...RESOURCE_GROUP.required, ...RESOURCE_GROUP.recommended]);
+
+/** An error type as OTel defines it: an identifier such as `timeout` or `java.net.UnknownHostException`, never free text (an error message can hold paths). */
+export const isErrorType = (v: unknown): boolean => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_.:$-]{0,127}$/.test(v);

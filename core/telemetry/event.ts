@@ -56,6 +56,20 @@ function fail(name: string, problems: string[]): never {
   });
 }
 
+/**
+ * The attribute keys an event may carry when content collection is off: the catalog's keys without
+ * its opt-in ones (local paths, commit ids, branch and repository names).
+ */
+export function metadataAttributeKeys(name: EventName): ReadonlySet<string> {
+  let keys = metadataCache.get(name);
+  if (!keys) {
+    const optIn = new Set<string>(catalog[name].optIn);
+    metadataCache.set(name, (keys = new Set([...eventAttributeKeys(name)].filter((k) => !optIn.has(k)))));
+  }
+  return keys;
+}
+const metadataCache = new Map<string, Set<string>>();
+
 /** Builds one normalized observation (a LogRecord flattened to the observation envelope). */
 export function buildEvent(input: EventInput): ObservationEnvelope {
   const def = catalog[input.name];

@@ -1,3 +1,4 @@
+import { isErrorType } from './attributes.js';
 import { SPANS, type SpanDefinition } from '../../schemas/generated/semconv.js';
 import { SfError } from '../errors/index.js';
 import { attributeProblem } from './attributes.js';
@@ -85,9 +86,25 @@ export function isToolSpan(span: OtlpSpan): boolean {
  */
 export function annotateActionSpan(span: OtlpSpan, activationIds: readonly string[], fidelity: 'exact' | 'shared' | 'inferred' | 'unknown', keepAllAttributes = false): OtlpSpan {
   const attributes: OtlpAttributes = {};
-  for (const [k, v] of Object.entries(span.attributes)) if (keepAllAttributes || METADATA_SPAN_KEYS.has(k)) attributes[k] = v;
+  for (const [k, v] of Object.entries(span.attributes)) if (keepAllAttributes || (METADATA_SPAN_KEYS.has(k) && isScalar(v))) attributes[k] = v;
   attributes['agent.skill.activation.ids'] = [...activationIds];
   attributes['agent.skill.attribution.fidelity'] = fidelity;
   const { droppedAttributesCount: _drop, ...rest } = span;
-  return { ...rest, attributes, events: keepAllAttributes ? span.events : [], links: span.links.map((l) => ({ ...l, attributes: {} })) };
+  if (keepAllAttributes) return { ...rest, attributes, events: span.events, links: span.links.map((l) => ({ ...l, attributes: {} })) };
+  // metadata only: the name as GenAI defines it (a host's name can hold the command line), no status
+  // message or trace state (free text), error.type only as a type
+  if ('error.type' in attributes && !isErrorType(attributes['error.type'])) attributes['error.type'] = '_OTHER';
+  const { status, traceState: _state, ...kept } = rest;
+  const tool = span.attributes['gen_ai.tool.name'];
+  return {
+    ...kept,
+    name: typeof tool === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(tool) ? `execute_tool ${tool}` : 'execute_tool',
+    ...(status ? { status: { code: status.code } } : {}),
+    attributes,
+    events: [],
+    links: span.links.map(({ traceState: _s, ...l }) => ({ ...l, attributes: {} })),
+  };
 }
+
+/** A single value (not a list or map, which could carry anything under an allowed key). */
+const isScalar = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';

@@ -94,6 +94,9 @@ export function normalizeCodexRecord(engine: NormalizerEngine, join: CodexJoin, 
   if (credit) finishFromCredit(engine, act, credit);
 }
 
+/** Credits waiting for a selection, per skill and invoke type (Codex injects a skill a few times per turn). */
+const MAX_CREDITS = 256;
+
 /** Normalizes Codex's codex.skill.injected metric (other metrics are ignored). */
 export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, metric: OtlpMetric): void {
   if (metric.name !== 'codex.skill.injected' || metric.data.kind !== 'sum') return;
@@ -110,18 +113,23 @@ export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, 
       join.cumulative.set(series, count);
       count = Math.max(0, count - previous);
     }
+    // a credit settles one open selection or waits for one; more than MAX_CREDITS waiting for one
+    // skill cannot all be settled (a counter of 30 million is a reset or a hostile point, not 30
+    // million injections), and the rest are not held in memory
+    const list = join.credits.get(creditKey(skill, invokeType)) ?? [];
     for (let i = 0; i < count; i++) {
       // a delta point's start is when the counter first moved in this interval: the closest
       // estimate of the injection time the metric offers
       const credit = { status, at: !cumulative && p.startTimeUnixNano ? p.startTimeUnixNano : p.timeUnixNano };
       const act = oldestOpen(engine, skill, invokeType);
       if (act) finishFromCredit(engine, act, credit);
+      else if (list.length < MAX_CREDITS) list.push(credit);
       else {
-        const list = join.credits.get(creditKey(skill, invokeType)) ?? [];
-        list.push(credit);
-        join.credits.set(creditKey(skill, invokeType), list);
+        engine.rejected += count - i;
+        break;
       }
     }
+    if (list.length) join.credits.set(creditKey(skill, invokeType), list);
   }
 }
 

@@ -41,6 +41,15 @@ export interface StartSpec {
 const KEEP_FINISHED_SECONDS = 1800;
 const MAX_ACTIVATIONS = 10_000;
 
+/**
+ * A skill name as hosts pass it (`review`, `plugin:skill`), or undefined: names come from tool
+ * arguments, which can hold anything a model wrote (a path, a sentence, a password), and a name
+ * becomes agent.skill.name and part of agent.skill.id on every export.
+ */
+export function skillName(v: string | undefined): string | undefined {
+  return v !== undefined && /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(v) ? v : undefined;
+}
+
 export class NormalizerEngine {
   readonly activations = new Map<string, Activation>();
   /** skill id -> its latest resolved activation (links interventions to the skill's last use) */
@@ -81,7 +90,7 @@ export class NormalizerEngine {
     const traceId = hostTraceId(spec.hostTraceId) ?? deriveTraceId([spec.host, spec.sessionId ?? '', spec.turnId ?? spec.key]);
     const act: Activation = {
       id, key: spec.key, host: spec.host, sessionId: spec.sessionId, turnId: spec.turnId, conversationId: spec.conversationId,
-      name: spec.name, nameFidelity: 'exact', hostScope: spec.hostScope, trigger: spec.trigger, selector: spec.selector,
+      name: skillName(spec.name), nameFidelity: 'exact', hostScope: spec.hostScope, trigger: spec.trigger, selector: spec.selector,
       triggerSource: spec.triggerSource, evidence: spec.evidence, traceId, spanId: deriveSpanId([id]),
       parentSpanId: hostTraceId(spec.hostTraceId) ? spec.hostSpanId : undefined, resource: spec.resource, model: spec.model,
       selectedAt: spec.at, settleOnResult: spec.settleOnResult ?? false, hostPlugin: spec.hostPlugin, pending: [], lastTouched: this.ctx.now(),
@@ -100,7 +109,7 @@ export class NormalizerEngine {
 
   /** Names a redacted activation (from later evidence) and settles it when it can. */
   setName(act: Activation, name: string, fidelity: Activation['nameFidelity']): void {
-    if (act.identity || act.name) return;
+    if (act.identity || act.name || !skillName(name)) return;
     act.name = name;
     act.nameFidelity = fidelity;
     this.trySettle(act);

@@ -1,3 +1,4 @@
+import { skillName } from './engine.js';
 import type { ObserverPluginEvent } from '../../../schemas/generated/observer-plugin-event.js';
 import { isoToNanos } from '../time.js';
 import { emitAction } from './actions.js';
@@ -38,7 +39,7 @@ export function normalizePluginEvent(engine: NormalizerEngine, ev: ObserverPlugi
     hostScope: 'unknown', trigger: ev.trigger ?? 'implicit', selector: ev.trigger === 'explicit' ? 'user' : 'model',
     triggerSource: ev.trigger === 'explicit' ? 'user_command' : 'model_tool_call', evidence: 'plugin', at, resource, settleOnResult: true,
   });
-  if (!act.name && ev.skill_name) act.name = ev.skill_name;
+  if (!act.name && skillName(ev.skill_name)) act.name = ev.skill_name;
   engine.emit(act, 'agent.skill.selected', { 'agent.skill.phase': 'selected' }, act.selectedAt, [ev.call_id, 'skill.before']);
   if (ev.kind === 'skill.after') {
     if (ev.skill_dir) engine.setDir(act, ev.skill_dir);

@@ -1,7 +1,7 @@
 import { EVENTS, type EventName } from '../../../schemas/generated/semconv.js';
 import type { OtlpAttributes, OtlpLogRecord, OtlpScope } from '../otlp/types.js';
-import { RESOURCE_ATTRIBUTES } from '../attributes.js';
-import { eventAttributeKeys, type ResourceAttributes } from '../event.js';
+import { isErrorType, RESOURCE_ATTRIBUTES } from '../attributes.js';
+import { eventAttributeKeys, metadataAttributeKeys, type ResourceAttributes } from '../event.js';
 import { isSpanId, isTraceId } from '../ids.js';
 import type { NormalizerEngine } from './engine.js';
 
@@ -17,9 +17,12 @@ export function passThroughRecord(engine: NormalizerEngine, nativeResource: Otlp
   const eventName = name as EventName;
   const eventId = rec.attributes['agent.skill.event.id'];
   if (typeof eventId !== 'string' || eventId === '') return;
-  const allowed = eventAttributeKeys(eventName);
+  // the opt-in attributes (local paths, commits, branch and repository names) only with content on
+  const allowed = engine.ctx.content ? eventAttributeKeys(eventName) : metadataAttributeKeys(eventName);
   const attrs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec.attributes)) if (allowed.has(k) && k !== 'agent.skill.event.sequence' && k !== 'agent.skill.event.id') attrs[k] = v;
+  // error.type is a low-cardinality type (OTel semconv), not an error message with paths in it
+  if ('error.type' in attrs && !isErrorType(attrs['error.type'])) attrs['error.type'] = '_OTHER';
   const resource: Record<string, string | number | boolean> = {};
   for (const [k, v] of Object.entries(nativeResource)) if (RESOURCE_ATTRIBUTES.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) resource[k] = v;
   if (typeof resource['service.name'] !== 'string') resource['service.name'] = scope.name || 'unknown';
