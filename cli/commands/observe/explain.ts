@@ -17,8 +17,10 @@ export const METADATA_ONLY = [
 
 export const CONTENT_OPT_IN = [
   'Optional content collection (--content, off unless you pass it):',
-  '  - adds the local path each skill was loaded from and the current commit of the session\'s repository to events',
+  '  - adds the local path each skill was loaded from and the current commit of the session\'s repository to events,',
+  '    and keeps everything hosts put on the tool spans Forge exports: tool arguments and results, span events',
   '  - unlocks: tying activations to exact commits and skill files in change-outcome and attribution views, and',
   '    telling apart two copies of a skill with the same name',
-  '  - risk: local paths (which can contain user and project names) and commit ids reach every destination you configure',
+  '  - risk: local paths (which can contain user and project names), commit ids and what tools were given and',
+  '    returned reach every destination you configure',
 ];
