@@ -53,5 +53,5 @@ export class BatchCachedWriter implements ProjectionWriter {
   indexSkill: ProjectionWriter['indexSkill'] = (a, skill, item) => this.inner.indexSkill(a, skill, item);
   getRollup: ProjectionWriter['getRollup'] = (r) => this.inner.getRollup(r);
   putRollup: ProjectionWriter['putRollup'] = (row) => this.inner.putRollup(row);
-  markRollupSession: ProjectionWriter['markRollupSession'] = (r, s) => this.inner.markRollupSession(r, s);
+  countRollupSession: ProjectionWriter['countRollupSession'] = (r, s, d) => this.inner.countRollupSession(r, s, d);
 }

@@ -5,11 +5,46 @@ import { ZERO_COUNTERS, type FeedbackKind, type ObservationEventRow, type SkillA
 
 type Dims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>;
 
+interface Share {
+  dims: Dims;
+  key: string;
+  counters: Pick<UsageCounters, 'activations' | 'explicit' | 'implicit' | 'loaded' | 'truncated' | 'loadFailed'>;
+}
+
+const dimsKey = (d: Dims) => `${d.day}\u0000${d.accountId}\u0000${d.packageId}\u0000${d.skillId}\u0000${d.version}\u0000${d.host}\u0000${d.triggerType}`;
+
+/** What one activation adds to the rollups, as a function of its row. */
+function shareOf(a: ActivationSnapshot): Share {
+  const dims: Dims = {
+    day: dayOf(a.firstSeen),
+    accountId: a.accountId,
+    packageId: a.packageId ?? '',
+    skillId: a.skillId ?? '',
+    version: a.artifactVersion ?? '',
+    host: a.hostName ?? a.serviceName ?? '',
+    triggerType: a.triggerType ?? '',
+  };
+  return {
+    dims,
+    key: dimsKey(dims),
+    counters: {
+      activations: 1,
+      explicit: a.triggerType === 'explicit' ? 1 : 0,
+      implicit: a.triggerType === 'implicit' ? 1 : 0,
+      loaded: a.loadedAt ? 1 : 0,
+      truncated: a.truncated && a.loadedAt ? 1 : 0,
+      loadFailed: a.loadFailedAt ? 1 : 0,
+    },
+  };
+}
+
+const sameCounters = (a: Share['counters'], b: Share['counters']) => (Object.keys(a) as (keyof Share['counters'])[]).every((k) => a[k] === b[k]);
+
 /**
  * usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger.
- * Counts move on transitions (a new activation, its first load, its first failure), so replaying
- * an event cannot count twice (dedupe already stops it reaching here). Deltas are collected per
- * batch and merged into the stored rows once at the end of the batch.
+ * An activation's share moves with its row (see `activation`), so replaying an event cannot count
+ * twice (dedupe already stops it reaching here) and the order events arrive in does not matter.
+ * Deltas are collected per batch and merged into the stored rows once at the end of the batch.
  */
 export class RollupAccumulator {
   private readonly deltas = new Map<string, { dims: Dims; counters: UsageCounters }>();
@@ -18,38 +53,34 @@ export class RollupAccumulator {
 
   /** The counters of a rollup row in this batch (its key is built once per event, not once per counter). */
   private counters(dims: Dims): UsageCounters {
-    const key = `${dims.day}\u0000${dims.accountId}\u0000${dims.packageId}\u0000${dims.skillId}\u0000${dims.version}\u0000${dims.host}\u0000${dims.triggerType}`;
+    const key = dimsKey(dims);
     let d = this.deltas.get(key);
     if (!d) this.deltas.set(key, (d = { dims, counters: { ...ZERO_COUNTERS } }));
     return d.counters;
   }
 
-  /** Counts what the event changed about an activation (`prev` is the row as it was before the event). */
+  /**
+   * Moves an activation's share of the rollups from what the row was (`prev`) to what it is now:
+   * its share is a function of the row alone (its day, skill, version, host and trigger, and
+   * whether it loaded, was truncated or failed), and the row is the same whichever event arrives
+   * first, so the rollups are too (a load result before its selection no longer leaves the trigger
+   * and the day of the load result behind). Distinct sessions are counted once per rollup row
+   * when an activation first lands in it.
+   */
   activation(w: ProjectionWriter, prev: ActivationSnapshot | undefined, next: SkillActivationRow): void {
-    const base = prev ?? next;
-    const dims: Dims = {
-      day: dayOf(base.firstSeen),
-      accountId: base.accountId,
-      packageId: base.packageId ?? '',
-      skillId: base.skillId ?? '',
-      version: base.artifactVersion ?? '',
-      host: base.hostName ?? base.serviceName ?? '',
-      triggerType: base.triggerType ?? '',
-    };
-    const newLoad = !prev?.loadedAt && next.loadedAt;
-    const newTruncation = !(prev?.truncated && prev.loadedAt) && next.instructions?.truncated && next.loadedAt;
-    const newFailure = !prev?.loadFailedAt && next.loadFailedAt;
-    if (prev && !newLoad && !newTruncation && !newFailure) return;
-    const c = this.counters(dims);
-    if (!prev) {
-      c.activations++;
-      if (next.triggerType === 'explicit') c.explicit++;
-      if (next.triggerType === 'implicit') c.implicit++;
-      if (next.sessionId && w.markRollupSession(dims, next.sessionId)) c.sessions++;
-    }
-    if (newLoad) c.loaded++;
-    if (newTruncation) c.truncated++;
-    if (newFailure) c.loadFailed++;
+    const before = prev ? shareOf(prev) : undefined;
+    const after = shareOf({ ...next, truncated: next.instructions?.truncated });
+    if (before && before.key === after.key && sameCounters(before.counters, after.counters)) return;
+    if (before) this.move(before, -1);
+    this.move(after, 1);
+    if (before?.key === after.key && prev?.sessionId === next.sessionId) return;
+    if (before && prev?.sessionId && w.countRollupSession(before.dims, prev.sessionId, -1) === 0) this.counters(before.dims).sessions--;
+    if (next.sessionId && w.countRollupSession(after.dims, next.sessionId, 1) === 1) this.counters(after.dims).sessions++;
+  }
+
+  private move(share: Share, sign: 1 | -1): void {
+    const c = this.counters(share.dims);
+    for (const k of Object.keys(share.counters) as (keyof Share['counters'])[]) c[k] += sign * share.counters[k];
   }
 
   /** Counts a feedback/incident fact under the skill it names (or its activation's skill). */

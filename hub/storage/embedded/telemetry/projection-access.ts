@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import { actionOf, changeOf, feedbackOf } from '../../../projections/facts.js';
-import type { ObservationEventRow, SkillActivationRow, UsageRollupRow } from '../../../projections/rows.js';
+import { ZERO_COUNTERS, type ObservationEventRow, type SkillActivationRow, type UsageRollupRow } from '../../../projections/rows.js';
 import type { ActivationItem, ProjectionReader, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange } from '../../telemetry-ports.js';
 import { decodeEventRow, encodeEventRow } from './event-codec.js';
 import type { Layout } from './layout.js';
@@ -34,7 +34,8 @@ export interface ProjectionDbs {
   coactive: Database<string[], Key>;
   skillItems: Database<string, Key>;
   rollups: Database<UsageRollupRow, Key>;
-  rollupSessions: Database<true, Key>;
+  /** activations per session in a rollup row (`true` in rows written before counts: 1) */
+  rollupSessions: Database<number | true, Key>;
   queue: Database<QueueItem, number>;
   meta: Database<unknown, string>;
 }
@@ -45,6 +46,8 @@ export type AccountKey = (accountId: string) => string | number;
 const END = '\uffff';
 
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.host, r.triggerType];
+
+const isEmptyRollup = (row: UsageRollupRow): boolean => (Object.keys(ZERO_COUNTERS) as (keyof typeof ZERO_COUNTERS)[]).every((k) => row[k] === 0);
 
 /** The row without its undefined fields (rows carry every field; msgpack would keep the undefined ones). */
 function definedFields(row: ObservationEventRow): ObservationEventRow {
@@ -78,12 +81,16 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     coactive: (a, id) => dbs.coactive.get([gen, acct(a), id]) ?? [],
     indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, item.eventId], item.kind),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
-    putRollup: (row) => dbs.rollups.putSync(rollupKey(gen, row), row),
-    markRollupSession(r, session) {
+    // a row every activation moved out of (see rollups.ts) is no row
+    putRollup: (row) => (isEmptyRollup(row) ? dbs.rollups.removeSync(rollupKey(gen, row)) : dbs.rollups.putSync(rollupKey(gen, row), row)),
+    countRollupSession(r, session, delta) {
       const key = [...rollupKey(gen, r), session];
-      if (dbs.rollupSessions.doesExist(key)) return false;
-      dbs.rollupSessions.putSync(key, true);
-      return true;
+      // rows written before counts were kept hold `true`: one activation
+      const stored = dbs.rollupSessions.get(key);
+      const now = Math.max(0, (typeof stored === 'number' ? stored : stored ? 1 : 0) + delta);
+      if (now === 0) dbs.rollupSessions.removeSync(key);
+      else dbs.rollupSessions.putSync(key, now);
+      return now;
     },
   };
 }

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
+import { telemetryFixture, type TelemetryFixture } from '../test-support/telemetry-fixture.js';
+import type { UsageReport } from './usage.js';
+
+/** Usage rollups do not depend on the order an activation's events arrive in (offline retries reorder them). */
+describe('hub usage rollups: the same whichever event arrives first', () => {
+  let f: TelemetryFixture | undefined;
+  afterEach(async () => f?.cleanup());
+
+  // a selection just before midnight, its load result just after: in order, and the other way round
+  const MIDNIGHT = Date.UTC(2026, 7, 10);
+  const events = (act: string, skill: string) => [
+    skillRecord('agent.skill.selected', { 'agent.skill.activation.id': act, 'agent.skill.id': skill, 'agent.skill.trigger.type': 'explicit', 'artifact.version': '1.0.0', 'session.id': `s_${act}` }, MIDNIGHT - 100),
+    skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': act, 'agent.skill.id': skill, 'artifact.version': '1.0.0', 'session.id': `s_${act}` }, MIDNIGHT + 100),
+  ];
+
+  it('counts the trigger and the day of a load result that came before its selection, once', async () => {
+    f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
+    const u = f.user('alice');
+    const [selX, loadX] = events('act_x', 'p/x:x');
+    const [selY, loadY] = events('act_y', 'p/y:y');
+    for (const batch of [[loadX], [selX], [selY], [loadY]]) {
+      await f.post('logs', await encodeOtlpRequest(logsRequest(batch), 'protobuf'), { auth: u.device });
+      await f.telemetry.drain();
+    }
+    const usage = async (pkg: string) => (await f!.getJson(`/api/v1/telemetry/skits/${pkg}/usage?from=2026-08-01T00:00:00Z`, u.pat)) as UsageReport;
+    const [x, y] = [await usage('p/x'), await usage('p/y')];
+    assert.deepEqual(x.totals, y.totals, 'out of order (x) and in order (y) count the same');
+    assert.deepEqual([x.totals.activations, x.totals.explicit, x.totals.loaded], [1, 1, 1]);
+    assert.deepEqual(JSON.stringify(x.days ?? x), JSON.stringify(y.days ?? y).replaceAll('p/y', 'p/x').replaceAll(':y', ':x'));
+  });
+});
