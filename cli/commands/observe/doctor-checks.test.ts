@@ -40,6 +40,19 @@ describe('sf observe doctor: observer findings', () => {
     assert.equal(f.find((d) => d.code === 'SF_OBSERVE_DESTINATION_DOWN')!.severity, 'error');
   });
 
+  it('judges a destination by what happened last: a delivery after a failed canary is fine, an error after the last delivery is not', () => {
+    const s = status({
+      destinations: [
+        // recovered: the canary failed at t=1000, records were delivered at t=2000
+        { name: 'team', type: 'otlp', queued: { items: 0, records: 0 }, delivered: 163, retried: 0, dropped: 0, droppedBy: {}, lastSuccessAt: 2000, canary: { ok: false, at: 1000, latencyMs: 5, error: 'connect ECONNREFUSED' } },
+        // failing now: its last delivery was at t=1000, the error at t=3000, with records queued; the canary is old and fine
+        { name: 'local', type: 'file', queued: { items: 1, records: 5 }, delivered: 3, retried: 1, dropped: 0, droppedBy: {}, lastSuccessAt: 1000, lastError: 'EEXIST', lastErrorAt: 3000, canary: { ok: true, at: 500, latencyMs: 1 } },
+      ],
+    });
+    const down = observerFindings(config, record, probe(s), true).filter((d) => d.code === 'SF_OBSERVE_DESTINATION_DOWN');
+    assert.deepEqual(down.map((d) => d.message), ['destination local fails to deliver: EEXIST']);
+  });
+
   it('a dead observer (stale pid file), an inactive service and no destinations', () => {
     const f = observerFindings(parseObserveConfig({}), { ...record, service: { kind: 'systemd', enabled: true, unitName: 'sf-observer.service' } }, { running: false, stalePid: 999999, live: false, spool: { files: 0, lines: 0, bytes: 0 } }, false);
     assert.deepEqual(codes(f), ['SF_OBSERVE_DEAD', 'SF_OBSERVE_NO_DESTINATION', 'SF_OBSERVE_SERVICE_INACTIVE']);
