@@ -252,7 +252,8 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     if (spoolBusy) return;
     spoolBusy = true;
     try {
-      await replaySpool(paths.spool, async (m) => void (await dispatch(m)));
+      // lines too old or not JSON are dropped by the replay: counted as rejected messages, as the spool promises
+      counters.rejectedMessages += (await replaySpool(paths.spool, async (m) => void (await dispatch(m)))).dropped;
     } finally {
       spoolBusy = false;
     }

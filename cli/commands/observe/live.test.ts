@@ -40,7 +40,8 @@ describe('sf observe status / doctor with a running observer', function () {
     const spool = join(home, '.sf', 'queue', 'spool');
     await mkdir(spool, { recursive: true });
     const spooled = { type: 'register', agent: 'claude-code', session_id: 'sess-1', cwd: project };
-    await writeFile(join(spool, 'claude-code.jsonl'), JSON.stringify({ at: Math.floor(Date.now() / 1000), message: spooled }) + '\n');
+    // with a broken line, which the replay drops and counts
+    await writeFile(join(spool, 'claude-code.jsonl'), JSON.stringify({ at: Math.floor(Date.now() / 1000), message: spooled }) + '\nnot json\n');
     const dead = JSON.parse((await sf(['observe', 'doctor', '--json'])).stdout).diagnostics.map((d: { code: string }) => d.code);
     assert.ok(dead.includes('SF_OBSERVE_DEAD') && dead.includes('SF_OBSERVE_SPOOLED'), dead.join(','));
 
@@ -53,6 +54,7 @@ describe('sf observe status / doctor with a running observer', function () {
     assert.equal(status.observer.running, true);
     assert.equal(status.spool.lines, 0);
     assert.deepEqual(readdirSync(spool), []);
+    assert.equal(status.observer.received.rejectedMessages, 1, 'the dropped spool line is counted');
 
     // Claude's logs for a session the observer does not know: registered from Claude's transcript under $HOME/.claude
     const transcript = join(home, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'));
