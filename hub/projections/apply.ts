@@ -50,8 +50,9 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
     const next = mergeActivation(stored, { event: e, span }, w.coactive(acct, e.activationId!));
     w.putActivation(next);
     rollups.activation(w, prev, next);
-    // the skill index holds each activation once (its first event); its other events hang off the activation
-    if (!prev && next.skillId) w.indexSkill(acct, next.skillId, { ...item, kind: 'activation' });
+    // the skill index holds each activation once, from the event that first names its skill (a
+    // selection may know only the SKIT; its load result names the skill); its other events hang off the activation
+    if (next.skillId && !prev?.skillId) w.indexSkill(acct, next.skillId, { ...item, kind: 'activation' });
   }
 
   const linked = coactiveIds(e);

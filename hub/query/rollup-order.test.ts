@@ -31,4 +31,20 @@ describe('hub usage rollups: the same whichever event arrives first', () => {
     assert.deepEqual([x.totals.activations, x.totals.explicit, x.totals.loaded], [1, 1, 1]);
     assert.deepEqual(JSON.stringify(x.days ?? x), JSON.stringify(y.days ?? y).replaceAll('p/y', 'p/x').replaceAll(':y', ':x'));
   });
+
+  it('an activation whose skill only a later event names is in the skill\'s usage and evidence, as in the timeline', async () => {
+    f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
+    const u = f.user('alice');
+    const records = [
+      skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_b', 'agent.skill.package.id': 'p/bund', 'agent.skill.trigger.type': 'implicit', 'session.id': 's9' }, MIDNIGHT - 5000),
+      skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'act_b', 'agent.skill.package.id': 'p/bund', 'agent.skill.id': 'p/bund:child1', 'session.id': 's9' }, MIDNIGHT - 4950),
+    ];
+    await f.post('logs', await encodeOtlpRequest(logsRequest(records), 'protobuf'), { auth: u.device });
+    await f.telemetry.drain();
+    const usage = (await f.getJson('/api/v1/telemetry/skits/p/bund/usage?from=2026-08-01T00:00:00Z', u.pat)) as UsageReport;
+    assert.deepEqual(usage.skills.map((s) => [s.skillId, s.activations]), [['p/bund:child1', 1]]);
+    assert.equal(usage.bundleLevel.activations, 0, 'not counted as a SKIT-level activation as well');
+    const evidence = (await f.getJson('/api/v1/telemetry/skits/p/bund/skills/child1/evidence?from=2026-08-01T00:00:00Z', u.pat)) as { activations: { activationId: string }[] };
+    assert.deepEqual(evidence.activations.map((a) => a.activationId), ['act_b']);
+  });
 });
