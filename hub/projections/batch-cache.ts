@@ -27,10 +27,12 @@ export class BatchCachedWriter implements ProjectionWriter {
     this.dirty.add(key);
   }
 
-  /** Writes every activation row changed in this batch. */
+  /** Writes every activation row and session count changed in this batch. */
   flush(): void {
     for (const key of this.dirty) this.inner.putActivation(this.activations.get(key)!);
     this.dirty.clear();
+    for (const e of this.sessionCounts.values()) if (e.dirty) this.inner.setRollupSessionCount(e.r, e.s, e.n);
+    this.sessionCounts.clear();
   }
 
   insertEvent: ProjectionWriter['insertEvent'] = (row, encoded) => this.inner.insertEvent(row, encoded);
@@ -53,5 +55,20 @@ export class BatchCachedWriter implements ProjectionWriter {
   indexSkill: ProjectionWriter['indexSkill'] = (a, skill, item) => this.inner.indexSkill(a, skill, item);
   getRollup: ProjectionWriter['getRollup'] = (r) => this.inner.getRollup(r);
   putRollup: ProjectionWriter['putRollup'] = (row) => this.inner.putRollup(row);
-  countRollupSession: ProjectionWriter['countRollupSession'] = (r, s, d) => this.inner.countRollupSession(r, s, d);
+  /** session counts of this batch's rollup rows: read once, written once at the end (see flush) */
+  private readonly sessionCounts = new Map<string, { r: Parameters<ProjectionWriter['rollupSessionCount']>[0]; s: string; n: number; dirty: boolean }>();
+
+  private sessionEntry(r: Parameters<ProjectionWriter['rollupSessionCount']>[0], s: string) {
+    const key = `${r.day}\u0000${r.accountId}\u0000${r.packageId}\u0000${r.skillId}\u0000${r.version}\u0000${r.host}\u0000${r.triggerType}\u0000${s}`;
+    let e = this.sessionCounts.get(key);
+    if (!e) this.sessionCounts.set(key, (e = { r, s, n: this.inner.rollupSessionCount(r, s), dirty: false }));
+    return e;
+  }
+
+  rollupSessionCount: ProjectionWriter['rollupSessionCount'] = (r, s) => this.sessionEntry(r, s).n;
+  setRollupSessionCount: ProjectionWriter['setRollupSessionCount'] = (r, s, n) => {
+    const e = this.sessionEntry(r, s);
+    e.n = n;
+    e.dirty = true;
+  };
 }

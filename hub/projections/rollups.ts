@@ -38,7 +38,21 @@ function shareOf(a: ActivationSnapshot): Share {
   };
 }
 
-const sameCounters = (a: Share['counters'], b: Share['counters']) => (Object.keys(a) as (keyof Share['counters'])[]).every((k) => a[k] === b[k]);
+/** One more or one fewer activation of a session in a rollup row; how many there are now. */
+function countSession(w: ProjectionWriter, dims: Dims, session: string, delta: 1 | -1): number {
+  const n = Math.max(0, w.rollupSessionCount(dims, session) + delta);
+  w.setRollupSessionCount(dims, session, n);
+  return n;
+}
+
+const sameCounters = (a: Share['counters'], b: Share['counters']) =>
+  a.explicit === b.explicit && a.implicit === b.implicit && a.loaded === b.loaded && a.truncated === b.truncated && a.loadFailed === b.loadFailed;
+
+/** Nothing the rollups read changed between the two rows (most events of an activation): no shares to compute. */
+const sameForRollups = (a: ActivationSnapshot, b: SkillActivationRow): boolean =>
+  a.firstSeen === b.firstSeen && a.accountId === b.accountId && a.packageId === b.packageId && a.skillId === b.skillId && a.artifactVersion === b.artifactVersion &&
+  a.hostName === b.hostName && a.serviceName === b.serviceName && a.triggerType === b.triggerType && a.sessionId === b.sessionId &&
+  !a.loadedAt === !b.loadedAt && !a.loadFailedAt === !b.loadFailedAt && !a.truncated === !b.instructions?.truncated;
 
 /**
  * usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger.
@@ -52,8 +66,7 @@ export class RollupAccumulator {
   constructor(private readonly normalizerVersion: string) {}
 
   /** The counters of a rollup row in this batch (its key is built once per event, not once per counter). */
-  private counters(dims: Dims): UsageCounters {
-    const key = dimsKey(dims);
+  private counters(dims: Dims, key = dimsKey(dims)): UsageCounters {
     let d = this.deltas.get(key);
     if (!d) this.deltas.set(key, (d = { dims, counters: { ...ZERO_COUNTERS } }));
     return d.counters;
@@ -68,19 +81,26 @@ export class RollupAccumulator {
    * when an activation first lands in it.
    */
   activation(w: ProjectionWriter, prev: ActivationSnapshot | undefined, next: SkillActivationRow): void {
+    if (prev && sameForRollups(prev, next)) return;
     const before = prev ? shareOf(prev) : undefined;
     const after = shareOf({ ...next, truncated: next.instructions?.truncated });
     if (before && before.key === after.key && sameCounters(before.counters, after.counters)) return;
     if (before) this.move(before, -1);
     this.move(after, 1);
     if (before?.key === after.key && prev?.sessionId === next.sessionId) return;
-    if (before && prev?.sessionId && w.countRollupSession(before.dims, prev.sessionId, -1) === 0) this.counters(before.dims).sessions--;
-    if (next.sessionId && w.countRollupSession(after.dims, next.sessionId, 1) === 1) this.counters(after.dims).sessions++;
+    if (before && prev?.sessionId && countSession(w, before.dims, prev.sessionId, -1) === 0) this.counters(before.dims, before.key).sessions--;
+    if (next.sessionId && countSession(w, after.dims, next.sessionId, 1) === 1) this.counters(after.dims, after.key).sessions++;
   }
 
   private move(share: Share, sign: 1 | -1): void {
-    const c = this.counters(share.dims);
-    for (const k of Object.keys(share.counters) as (keyof Share['counters'])[]) c[k] += sign * share.counters[k];
+    const c = this.counters(share.dims, share.key);
+    const d = share.counters;
+    c.activations += sign * d.activations;
+    c.explicit += sign * d.explicit;
+    c.implicit += sign * d.implicit;
+    c.loaded += sign * d.loaded;
+    c.truncated += sign * d.truncated;
+    c.loadFailed += sign * d.loadFailed;
   }
 
   /** Counts a feedback/incident fact under the skill it names (or its activation's skill). */

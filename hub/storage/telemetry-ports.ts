@@ -137,12 +137,9 @@ export interface ProjectionWriter {
   getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
   putRollup(row: UsageRollupRow): void;
   /** true when `sessionKey` is new for the rollup row (distinct session counting) */
-  /**
-   * Counts one more (`delta` 1) or one fewer (-1) activation of session `sessionKey` in the rollup
-   * row, returning how many there are now: the row's distinct sessions change when that is 1 after
-   * adding or 0 after removing.
-   */
-  countRollupSession(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string, delta: 1 | -1): number;
+  /** How many activations of session `sessionKey` are in the rollup row (its distinct sessions are those above 0). */
+  rollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string): number;
+  setRollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string, count: number): void;
 }
 
 export interface TimelineRange {

@@ -83,14 +83,15 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     // a row every activation moved out of (see rollups.ts) is no row
     putRollup: (row) => (isEmptyRollup(row) ? dbs.rollups.removeSync(rollupKey(gen, row)) : dbs.rollups.putSync(rollupKey(gen, row), row)),
-    countRollupSession(r, session, delta) {
-      const key = [...rollupKey(gen, r), session];
+    rollupSessionCount(r, session) {
       // rows written before counts were kept hold `true`: one activation
-      const stored = dbs.rollupSessions.get(key);
-      const now = Math.max(0, (typeof stored === 'number' ? stored : stored ? 1 : 0) + delta);
-      if (now === 0) dbs.rollupSessions.removeSync(key);
-      else dbs.rollupSessions.putSync(key, now);
-      return now;
+      const stored = dbs.rollupSessions.get([...rollupKey(gen, r), session]);
+      return typeof stored === 'number' ? stored : stored ? 1 : 0;
+    },
+    setRollupSessionCount(r, session, count) {
+      const key = [...rollupKey(gen, r), session];
+      if (count <= 0) dbs.rollupSessions.removeSync(key);
+      else dbs.rollupSessions.putSync(key, count);
     },
   };
 }
