@@ -147,9 +147,6 @@ export class ObserverStore {
           s.droppedBy.rejected = (s.droppedBy.rejected ?? 0) + rejected;
         }
         s.lastSuccessAt = Date.now();
-        // the error is history once a delivery succeeds: status shows what is wrong now
-        delete s.lastError;
-        delete s.lastErrorAt;
       });
     });
   }
