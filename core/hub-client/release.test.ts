@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
 import { serveRoutes, type TestServer } from '../../test-support/http-server.js';
-import { packSkit, twoSkillTree, type PackedSkit } from '../../hub/test-support/skit-archive.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
 import { HubClient } from './client.js';
 import { downloadRelease, fetchRelease, quarantineWarning, type HubRelease } from './release.js';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
 import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
-import { packSkit, twoSkillTree } from '../test-support/skit-archive.js';
+import { packSkit, twoSkillTree } from '../../test-support/skit-archive.js';
 import { telemetryFixture, type TelemetryFixture } from '../test-support/telemetry-fixture.js';
 
 /**

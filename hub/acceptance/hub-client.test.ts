@@ -9,7 +9,7 @@ import type { InstallationRecord } from '../../core/library/types.js';
 import { hubResolver } from '../../core/sources/hub.js';
 import { tempDir } from '../../test-support/index.js';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
-import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
 
 const HUB = 'http://hub.test';
 

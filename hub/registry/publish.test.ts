@@ -10,7 +10,7 @@ import { validationReport } from '../../core/skit/validation-report.js';
 import { walkTree } from '../../core/skit/tree.js';
 import { fixturesDir } from '../../test-support/index.js';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
-import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
 
 const sha256 = async (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
-import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
 
 const json = (body: unknown, auth: Record<string, string>) => ({ method: 'PATCH', body: JSON.stringify(body), headers: { ...auth, 'content-type': 'application/json' } });
 const sha = (b: ArrayBuffer) => createHash('sha256').update(Buffer.from(b)).digest('hex');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
-import { packSkit, twoSkillTree, type PackedSkit } from '../test-support/skit-archive.js';
+import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
 
 /** Every route that can reveal a SKIT, for owner/name `id` and version 1.0.0. */
 const readRoutes = (id: string) => [

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { getAdapter, allAdapters } from '../../adapters/index.js';
-import { isSfError, SfError } from '../errors/index.js';
-import { installSandbox, type InstallSandbox } from '../../test-support/skit-install.js';
-import { sessionFrom } from './context.js';
-import { installSkit } from './install-op.js';
+import { getAdapter, allAdapters } from '../../../adapters/index.js';
+import { isSfError, SfError } from '../../../core/errors/index.js';
+import { installSandbox, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { sessionFrom } from '../../../core/install/context.js';
+import { installSkit } from '../../../core/install/install-op.js';
 
 describe('install confirmation', () => {
   let sb: InstallSandbox;

@@ -1,9 +1,9 @@
-import { packTree } from '../../core/archive/index.js';
-import { hashSkit, type SkitHashes } from '../../core/skit/hash.js';
-import { scaffoldSkit } from '../../core/skit/scaffold.js';
-import { walkTree } from '../../core/skit/tree.js';
-import { validateSkitDir } from '../../core/skit/validate.js';
-import { tempDir, writeTree, type FixtureTree } from '../../test-support/index.js';
+import { packTree } from '../core/archive/index.js';
+import { hashSkit, type SkitHashes } from '../core/skit/hash.js';
+import { scaffoldSkit } from '../core/skit/scaffold.js';
+import { walkTree } from '../core/skit/tree.js';
+import { validateSkitDir } from '../core/skit/validate.js';
+import { tempDir, writeTree, type FixtureTree } from './index.js';
 
 /** A SKIT tree written to a temp dir, packed deterministically and hashed on the client side. */
 export interface PackedSkit {
