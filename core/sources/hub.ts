@@ -100,7 +100,7 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
                 ...(release.deprecated.replacement ? { hint: `use ${release.deprecated.replacement} instead` } : {}),
               }]
             : []),
-          ...(quarantineWarning(release) ? [quarantineWarning(release)!] : []),
+          ...[quarantineWarning(release)].filter((d) => d !== undefined),
         ],
       };
     },
