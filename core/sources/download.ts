@@ -1,4 +1,5 @@
 import { SfError } from '../errors/index.js';
+import { readCappedResponse } from '../runtime/read-capped-response.js';
 import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
 
 export interface DownloadOptions {
@@ -104,28 +105,9 @@ async function readLimited(res: Response, maxBytes: number, shown: string, timeo
       hint: 'a SKIT download must stay under the limit; publish a smaller SKIT, or download and inspect the file before installing it from a local path',
       data: { url: shown, limit: maxBytes },
     });
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw tooBig();
-  }
-  if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel();
-        throw tooBig();
-      }
-      chunks.push(value);
-    }
+    return await readCappedResponse(res, maxBytes, tooBig);
   } catch (err) {
     throw fetchFailure(err, shown, timeoutMs);
   }
-  return Buffer.concat(chunks);
 }

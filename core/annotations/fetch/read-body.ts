@@ -1,4 +1,5 @@
 import { SfError } from '../../errors/index.js';
+import { readCappedResponse } from '../../runtime/read-capped-response.js';
 
 export interface ReadBodyOptions {
   /** most bytes read */
@@ -17,33 +18,8 @@ function tooLarge(what: string, limit: number): SfError {
   });
 }
 
-/**
- * Reads a response body as UTF-8, counting bytes as they arrive (`res.text()` buffers whatever the
- * server sends, and a body of gigabytes aborts V8). Refuses a declared content-length over the limit
- * before reading anything.
- */
+/** Reads a response body as UTF-8, at most `limit` bytes (see readCappedResponse). */
 export async function readBody(res: Response, options: ReadBodyOptions): Promise<string> {
   const { limit, truncate, what } = options;
-  const declared = Number(res.headers.get('content-length'));
-  if (!truncate && declared > limit) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge(what, limit);
-  }
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > limit) {
-      await reader.cancel().catch(() => undefined);
-      if (!truncate) throw tooLarge(what, limit);
-      chunks.push(value.subarray(0, limit - size));
-      break;
-    }
-    size += value.byteLength;
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readCappedResponse(res, limit, () => tooLarge(what, limit), truncate)).toString('utf8');
 }
