@@ -41,16 +41,26 @@ async function tryCreate(lockPath: string): Promise<boolean> {
   }
 }
 
-async function ownerOf(lockPath: string): Promise<number | undefined> {
+/** The pid recorded in a pid file, or undefined. */
+export async function readPid(file: string): Promise<number | undefined> {
   try {
-    const pid = Number.parseInt((await readFile(lockPath, 'utf8')).trim(), 10);
-    if (!Number.isInteger(pid) || pid <= 0) return undefined;
-    const written = await stat(lockPath).then((s) => s.mtimeMs, () => Number.NaN);
-    return stillRunningSince(pid, written) ? pid : undefined;
+    const pid = Number.parseInt((await readFile(file, 'utf8')).trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch (e) {
     if (hasErrno(e, 'ENOENT')) return undefined;
     throw e;
   }
+}
+
+/**
+ * The pid holding the pid file `file`, when that process is still running and not a later process
+ * that reuses the pid (one started after the file was written, e.g. after a reboot).
+ */
+export async function runningHolder(file: string): Promise<number | undefined> {
+  const pid = await readPid(file);
+  if (pid === undefined) return undefined;
+  const written = await stat(file).then((s) => s.mtimeMs, () => Number.NaN);
+  return stillRunningSince(pid, written) ? pid : undefined;
 }
 
 /** Runs `fn` holding the lock file `lockPath` (its directory must exist). */
@@ -67,7 +77,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   for (let polls = 0; ; polls++) {
     if (await tryCreate(lockPath)) break;
-    const owner = await ownerOf(lockPath);
+    const owner = await runningHolder(lockPath);
     if (owner === undefined) {
       // stale: its owner is gone; whoever unlinks first retries the exclusive create
       await unlink(lockPath).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));

@@ -1,7 +1,7 @@
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { stillRunningSince } from '../runtime/processes.js';
+import { readPid, runningHolder } from '../fs/file-lock.js';
 
 /**
  * One observer per user: a pid file created with O_EXCL. A file left by a process that no longer
@@ -10,24 +10,8 @@ import { stillRunningSince } from '../runtime/processes.js';
  * the second observer refuse to start.
  */
 
-/** The pid of the observer holding the lock `file`, when that process is still running. */
-export async function runningHolder(file: string): Promise<number | undefined> {
-  const pid = await readPid(file);
-  if (pid === undefined) return undefined;
-  const written = await stat(file).then((s) => s.mtimeMs, () => Number.NaN);
-  return stillRunningSince(pid, written) ? pid : undefined;
-}
-
-/** The pid recorded in a pid file, or undefined. */
-export async function readPid(file: string): Promise<number | undefined> {
-  try {
-    const pid = Number.parseInt((await readFile(file, 'utf8')).trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT')) return undefined;
-    throw e;
-  }
-}
+// the pid-file reading is shared with the short edit locks (core/fs/file-lock.ts)
+export { readPid, runningHolder } from '../fs/file-lock.js';
 
 /** Lock files held by this process (a second observer in the same process is a conflict too). */
 const heldHere = new Set<string>();
