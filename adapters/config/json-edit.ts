@@ -1,7 +1,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { jsoncLib } from './jsonc-lib.js';
 import { SfError } from '../../core/errors/index.js';
-import { lineColumn } from './text-shape.js';
+import { lineColumn } from '../../core/text/line-column.js';
 
 export type JsonPath = string[];
 export type JsonObject = Record<string, unknown>;

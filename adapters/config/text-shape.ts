@@ -32,16 +32,3 @@ export function detectIndent(text: string): { insertSpaces: boolean; tabSize: nu
   if (ws.startsWith('\t')) return { insertSpaces: false, tabSize: 1 };
   return { insertSpaces: true, tabSize: Math.min(ws.length, 8) };
 }
-
-/** 1-based line and column of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}

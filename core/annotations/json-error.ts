@@ -1,5 +1,6 @@
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../errors/index.js';
+import { lineColumn } from '../text/line-column.js';
 
 /**
  * The warning for input that looks like JSON (starts with `[` or `{`) but does not parse: it is
@@ -11,7 +12,7 @@ export function notJsonWarning(text: string, error: unknown): Diagnostic {
   const errors: ParseError[] = [];
   parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false });
   const first = errors[0];
-  const at = first ? position(text, first.offset) : undefined;
+  const at = first ? lineColumn(text, first.offset) : undefined;
   const reason = first ? `${printParseErrorCode(first.error)} at line ${at!.line}, column ${at!.column}` : firstLine(error);
   return {
     code: 'FORGE_INPUT_NOT_JSON',
@@ -20,16 +21,6 @@ export function notJsonWarning(text: string, error: unknown): Diagnostic {
     ...(at ? { line: at.line, column: at.column } : {}),
     hint: 'fix the JSON syntax (e.g. remove a trailing comma) to read it as a comments thread',
   };
-}
-
-function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
 }
 
 function firstLine(error: unknown): string {
