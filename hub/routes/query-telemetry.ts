@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
+import { LATEST_MS, parseRfc3339 } from '../../core/text/rfc3339.js';
 import { canViewSkit } from '../auth/access.js';
 import type { HubEnv } from '../auth/principal.js';
 import { safeId } from '../normalize/values.js';
@@ -12,22 +13,12 @@ import type { UserRecord } from '../storage/ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-/** The date part names a day of the calendar (Date.parse turns 30 February into 2 March). */
-const realDate = (v: string): boolean => {
-  const [y, m, d] = v.slice(0, 10).split('-').map(Number);
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
-};
-const RFC3339 = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2}))?$/;
 
 function timeParam(c: Context, name: string, fallback: number): number {
   const v = c.req.query(name);
   if (v === undefined || v === '') return fallback;
-  // Date.parse alone takes almost anything ("-5" is a day in 2001): only RFC 3339 dates and times
-  const ms = /^\d+$/.test(v) ? Number(v) : RFC3339.test(v) && realDate(v) ? Date.parse(v) : Number.NaN;
-  // years 1970-9999: day keys and ISO strings are made from these, and a JS Date ends at ±8.64e15
-  if (!Number.isFinite(ms) || ms < 0 || ms > LATEST_MS) {
+  const ms = /^\d+$/.test(v) ? Number(v) : parseRfc3339(v);
+  if (ms === undefined || !Number.isFinite(ms) || ms > LATEST_MS) {
     throw new SfError('SF_E_USAGE', `${name}=${v.length > 40 ? `${v.slice(0, 40)}...` : v} is not a time between 1970 and 9999`, { hint: 'use RFC 3339 (2026-08-09T00:00:00Z) or epoch milliseconds' });
   }
   return ms;

@@ -2,6 +2,7 @@ import { command, flag, optional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
+import { parseRfc3339 } from '../../../core/text/rfc3339.js';
 import { out, printJson } from '../../output/print.js';
 import type { ObservedEvent, SkillObservation, SkitInstallation } from '../../../core/annotations/index.js';
 import { readJson } from './input.js';
@@ -37,7 +38,12 @@ export const evidenceCommand = command({
   handler: async (args) => {
     const { buildSkitEvidence, renderAnnotation } = await import('../../../core/annotations/index.js');
     const input = args.data ? await evidenceFromJson(args.data) : await evidenceFromLibrary(resolve(args.project ?? '.'), args.agent);
-    if (args.observations) input.observations = await observationsFromFile(args.observations, { since: args.since, session: args.session });
+    if (!args.observations && (args.since !== undefined || args.session !== undefined)) {
+      throw new SfError('SF_E_USAGE', `--${args.since !== undefined ? 'since' : 'session'} filters observations, and no --observations file was given`, {
+        hint: 'pass --observations <file destination of `sf observe destination list`>, or leave the filter out',
+      });
+    }
+    if (args.observations) input.observations = await observationsFromFile(args.observations, { sinceMs: sinceTime(args.since), session: args.session });
     const fields = buildSkitEvidence(input.installations, input.observations, {
       recorded: input.recorded,
       scope: args.scope ?? input.scope,
@@ -48,6 +54,17 @@ export const evidenceCommand = command({
     else out(body);
   },
 });
+
+function sinceTime(since: string | undefined): number | undefined {
+  if (since === undefined) return undefined;
+  const ms = parseRfc3339(since);
+  if (ms === undefined) {
+    throw new SfError('SF_E_USAGE', `--since ${JSON.stringify(since.length > 40 ? `${since.slice(0, 40)}...` : since)} is not an RFC 3339 date or time`, {
+      hint: 'e.g. --since 2026-08-09 or --since 2026-08-09T10:00:00Z (a time needs its zone: Z or +02:00)',
+    });
+  }
+  return ms;
+}
 
 async function evidenceFromLibrary(projectRoot: string, agent: string | undefined): Promise<EvidenceInput> {
   const { Library } = await import('../../../core/library/db.js');
@@ -63,7 +80,7 @@ async function evidenceFromLibrary(projectRoot: string, agent: string | undefine
 }
 
 /** Active skills from the OTLP JSON lines the observer's file destination writes. */
-async function observationsFromFile(path: string, window: { since?: string; session?: string }): Promise<SkillObservation[]> {
+async function observationsFromFile(path: string, window: { sinceMs?: number; session?: string }): Promise<SkillObservation[]> {
   const { readFile } = await import('node:fs/promises');
   const { decodeOtlpRequest } = await import('../../../core/telemetry/otlp/decode.js');
   const { logsRequestToEnvelopes } = await import('../../../core/telemetry/envelope-otlp.js');

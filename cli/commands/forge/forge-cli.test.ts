@@ -53,4 +53,25 @@ describe('sf forge: diagnostics, input checks and fetch limits (built CLI)', () 
     assert.equal(enough.code, 0, enough.stderr);
     assert.equal(JSON.parse(enough.stdout).comments.length, 3);
   });
+
+  it('render names an unknown type before asking for --data', async () => {
+    const r = await runSf(['forge', 'render', 'BOGUS']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^error\[SF_E_ANNOTATION\]: cannot render FORGE:BOGUS: it is not a type this implementation knows\n  hint: known types: .*INVESTIGATOR/m);
+    assert.ok(!r.stderr.includes('--data'), r.stderr);
+  });
+
+  it('evidence --since takes RFC 3339 only, and only with --observations', async () => {
+    const data = JSON.stringify({ installations: [] });
+    const bogus = await runSf(['forge', 'evidence', '--data', '-', '--observations', '/dev/null', '--since', 'last tuesday'], { input: data });
+    assert.equal(bogus.code, 2, bogus.stderr);
+    assert.match(bogus.stderr, /^error\[SF_E_USAGE\]: --since "last tuesday" is not an RFC 3339 date or time/m);
+    const feb30 = await runSf(['forge', 'evidence', '--data', '-', '--observations', '/dev/null', '--since', '2026-02-30'], { input: data });
+    assert.equal(feb30.code, 2, feb30.stderr);
+    const alone = await runSf(['forge', 'evidence', '--data', '-', '--since', '2026-08-09'], { input: data });
+    assert.equal(alone.code, 2, alone.stderr);
+    assert.match(alone.stderr, /--since filters observations, and no --observations file was given/);
+    const ok = await runSf(['forge', 'evidence', '--data', '-', '--observations', '/dev/null', '--since', '2026-08-09T10:00:00+02:00', '--json'], { input: data });
+    assert.equal(ok.code, 0, ok.stderr);
+  });
 });

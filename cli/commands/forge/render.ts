@@ -14,9 +14,11 @@ export const renderCommand = command({
     json: flag({ long: 'json', description: 'print {"body": markdown}, ready to POST as a comment' }),
   },
   handler: async ({ type, data, partial, json }) => {
-    const { normalizeTypeName, renderAnnotation, typeInfo } = await import('../../../core/annotations/index.js');
+    const { normalizeTypeName, renderAnnotation, templateFor, typeInfo } = await import('../../../core/annotations/index.js');
     const name = normalizeTypeName(type);
     if (!name) throw new SfError('SF_E_USAGE', `"${type}" is not an annotation type name`, { hint: 'use an upper-case TYPE such as INVESTIGATOR' });
+    // an unknown type is the first thing to hear about: no --data can make it renderable
+    if (!typeInfo(name) && !templateFor(name)) renderAnnotation(name, {});
     if (data === undefined && typeInfo(name)?.form !== 'marker') {
       throw new SfError('SF_E_USAGE', `FORGE:${name} needs --data`, { hint: `pass --data fields.json (see docs/forge-annotations.md for the keys of FORGE:${name})` });
     }

@@ -27,8 +27,17 @@ describe('FORGE:SKIT_EVIDENCE active skills from normalized observations', () =>
     const selectedOnly = capture('claude-tool-details').filter((e) => e.event_name !== 'agent.skill.loaded');
     assert.deepEqual(observationsFromEvents(selectedOnly), []);
     const events = capture('claude-tool-details');
-    assert.deepEqual(observationsFromEvents(events, { since: '2999-01-01T00:00:00Z' }), []);
+    assert.deepEqual(observationsFromEvents(events, { sinceMs: Date.parse('2999-01-01T00:00:00Z') }), []);
     assert.deepEqual(observationsFromEvents(events, { session: 'another-session' }), []);
+  });
+
+  it('compares the window as instants, whatever zone the time was written in', () => {
+    const events = capture('claude-tool-details');
+    const loadedAt = Date.parse(events.find((e) => e.event_name === 'agent.skill.loaded')!.timestamp!);
+    // one second after the load, written as the same instant in UTC+14 (sorts before it as text)
+    const after = new Date(loadedAt + 1000 + 14 * 3600_000).toISOString().replace('Z', '+14:00');
+    assert.deepEqual(observationsFromEvents(events, { sinceMs: Date.parse(after) }), []);
+    assert.equal(observationsFromEvents(events, { sinceMs: loadedAt - 1000 }).length, 1);
   });
 
   it('counts distinct activations, not repeated deliveries of the same load', () => {

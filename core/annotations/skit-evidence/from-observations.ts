@@ -10,10 +10,10 @@ export interface ObservedEvent {
 }
 
 export interface ObservationWindow {
-  /** ISO 8601: ignore events before this time */
-  since?: string;
-  /** ISO 8601: ignore events after this time */
-  until?: string;
+  /** epoch milliseconds: ignore events before this time */
+  sinceMs?: number;
+  /** epoch milliseconds: ignore events after this time */
+  untilMs?: number;
   /** only this host session (`session.id`) */
   session?: string;
 }
@@ -29,8 +29,9 @@ export function observationsFromEvents(events: readonly ObservedEvent[], window:
   for (const e of events) {
     if (e.event_name !== 'agent.skill.loaded') continue;
     const a = e.attributes;
-    const at = e.timestamp ?? e.observed_timestamp;
-    if ((window.since && at < window.since) || (window.until && at > window.until)) continue;
+    // compared as times, not strings: "+02:00" and "Z" spellings of one instant sort differently
+    const at = Date.parse(e.timestamp ?? e.observed_timestamp);
+    if ((window.sinceMs !== undefined && !(at >= window.sinceMs)) || (window.untilMs !== undefined && !(at <= window.untilMs))) continue;
     if (window.session && a['session.id'] !== window.session) continue;
     const skillId = typeof a['agent.skill.id'] === 'string' ? a['agent.skill.id'] : undefined;
     if (!skillId) continue;
