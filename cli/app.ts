@@ -1,6 +1,8 @@
 import { binary, runSafely, subcommands } from 'cmd-ts';
 import { exitCodeFor, fromSystemError, isSfError, leftStderrLineOpen, SfError } from '../core/errors/index.js';
 import { FORGE_VERSION } from '../core/version.js';
+import { closestMatch } from '../core/text/suggest.js';
+import { commandsOf } from './args.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
 import { colourOn, red, dim, sanitize } from './output/style.js';
@@ -25,6 +27,7 @@ export type Commands = Parameters<typeof subcommands>[0]['cmds'];
 export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
   const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds });
   try {
+    checkSubcommands(cmds, argv);
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {
       const { exitCode, message, into } = result.error.config;
@@ -45,6 +48,27 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     return reportError(e, wantsJson(argv));
+  }
+}
+
+/**
+ * Walks the words before the first option down the command tree and refuses the first one that
+ * names no subcommand, saying which word and what it could have been. cmd-ts would print the
+ * family's help for `sf observe explain --help` and exit 0, or say "Not a valid subcommand name".
+ */
+function checkSubcommands(cmds: Commands, argv: string[]): void {
+  let node: Record<string, unknown> | undefined = cmds;
+  const path = ['sf'];
+  for (const word of argv.slice(2)) {
+    if (!node || word.startsWith('-')) return;
+    if (!Object.hasOwn(node, word)) {
+      const near = closestMatch(word, Object.keys(node));
+      throw new SfError('SF_E_USAGE', `"${word.length > 40 ? `${word.slice(0, 40)}...` : word}" is not a command of \`${path.join(' ')}\``, {
+        hint: `${near ? `did you mean \`${path.join(' ')} ${near}\`? ` : ''}the commands are: ${Object.keys(node).join(', ')}`,
+      });
+    }
+    path.push(word);
+    node = commandsOf(node[word]);
   }
 }
 

@@ -1,4 +1,4 @@
-import { option as cmdOption } from 'cmd-ts';
+import { option as cmdOption, subcommands as cmdSubcommands } from 'cmd-ts';
 
 /**
  * cmd-ts's `option`, except that an option given without a value is an error. cmd-ts falls back
@@ -21,3 +21,22 @@ export const option: typeof cmdOption = ((config: Parameters<typeof cmdOption>[0
     },
   };
 }) as typeof cmdOption;
+
+const familyCommands = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * cmd-ts's `subcommands`, remembering its commands so that cli/app.ts can name an unknown
+ * subcommand before cmd-ts parses (cmd-ts answers `sf observe explain --help` with the family's
+ * help and exit 0, and its own error does not say which word was wrong). Every family imports
+ * `subcommands` from here.
+ */
+export const subcommands: typeof cmdSubcommands = ((config: Parameters<typeof cmdSubcommands>[0]) => {
+  const family = cmdSubcommands(config);
+  familyCommands.set(family, config.cmds);
+  return family;
+}) as typeof cmdSubcommands;
+
+/** The subcommands of a family made by `subcommands` above; undefined for a single command. */
+export function commandsOf(node: unknown): Record<string, unknown> | undefined {
+  return typeof node === 'object' && node !== null ? familyCommands.get(node) : undefined;
+}

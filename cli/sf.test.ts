@@ -227,7 +227,12 @@ describe('sf process behaviour', () => {
     child.stderr.on('data', (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 2);
-    assert.match(stderr, /Not a valid subcommand name/);
+    assert.match(stderr, /^error\[SF_E_USAGE\]: "no-such-command" is not a command of `sf skit`\n  hint: the commands are: init, validate, /m);
+    // with --help too: cmd-ts printed the family's help and exited 0, so a typo looked like success
+    const typo = spawnSync(process.execPath, [sfBin, 'observe', 'instal', '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(typo.status, 2, typo.stderr);
+    assert.match(typo.stderr, /"instal" is not a command of `sf observe`\n  hint: did you mean `sf observe install`\?/);
+    assert.equal(typo.stdout, '');
   });
 
   it('starts without node:tty or a stderr stream when output goes to pipes, and still honours DEBUG for cmd-ts', () => {

@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { addSkitCommand } from './skit.js';
 
 /** `sf add ...`: the cross-resource add command. */

@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { checkCommand } from './check.js';
 import { evidenceCommand } from './evidence.js';
 import { fetchCommand } from './fetch.js';

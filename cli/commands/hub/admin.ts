@@ -1,5 +1,5 @@
-import { command, flag, optional, positional, string, subcommands } from 'cmd-ts';
-import { option } from '../../args.js';
+import { command, flag, optional, positional, string } from 'cmd-ts';
+import { option, subcommands } from '../../args.js';
 import { resolve } from 'node:path';
 import { out, printJson } from '../../output/print.js';
 import { defaultHubDataDir } from './data-dir.js';

@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { hubAdminCommand } from './admin.js';
 import { hubServeCommand } from './serve.js';
 

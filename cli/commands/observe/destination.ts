@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { destinationAddCommand } from './destination-add.js';
 import { destinationListCommand } from './destination-list.js';
 import { destinationRemoveCommand } from './destination-remove.js';

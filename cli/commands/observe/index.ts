@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { observeDaemonCommand } from './daemon.js';
 import { installCommand } from './install.js';
 import { statusCommand } from './status.js';

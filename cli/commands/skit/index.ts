@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { hashCommand } from './hash.js';
 import { agentsCommand } from './agents.js';
 import { disableCommand, enableCommand } from './enable.js';

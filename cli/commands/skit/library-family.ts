@@ -1,4 +1,4 @@
-import { subcommands } from 'cmd-ts';
+import { subcommands } from '../../args.js';
 import { disableCommand, enableCommand } from './enable.js';
 import { doctorCommand } from './doctor.js';
 import { installCommand } from './install-command.js';
