@@ -26,7 +26,7 @@ export async function checkStoreEntry(paths: SfPaths, inst: InstallationRecord):
       manifest,
       releaseIntact: false,
       diagnostics: [
-        { code: 'SF_DRIFT_STORE_MISSING', severity: 'error', file: entry, message: `the release of ${inst.skitId} (${inst.bundleHash}) is missing from the store`, hint: 'run `sf skit doctor --fix` (it fetches the source again) or `sf skit update --force`' },
+        { code: 'SF_DRIFT_STORE_MISSING', severity: 'error', file: entry, message: `the release of ${inst.skitId} (${inst.bundleHash}) is missing from the store`, hint: `run \`sf skit doctor --fix\` (it fetches the source again) or \`sf skit update ${inst.skitId}\`` },
       ],
     };
   }

@@ -140,7 +140,11 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   keepSharedPaths(steps, after, others);
 
   if (steps.length > 0) steps.unshift({ kind: 'store', bundleHash: prepared.bundleHash });
-  else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
+  else if (before && state.observations.storeEntryMissing) {
+    // the same release again, but its store entry was deleted: storing it mends every link into it
+    steps.push({ kind: 'store', bundleHash: prepared.bundleHash });
+    notes.push(`${after.skitId}: put the release back into the store (it was missing, so its links dangled)`);
+  } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
   return {
     op: input.op,
     scopeKey: key,

@@ -40,6 +40,8 @@ export interface ObservedPath {
 /** Filesystem facts the impure survey gathered; the planners read nothing else from disk. */
 export interface Observations {
   paths: Record<string, ObservedPath>;
+  /** the store has no entry for the release of the installation being changed (its links dangle) */
+  storeEntryMissing?: boolean;
 }
 
 /** The library state a planner sees. */

@@ -42,6 +42,7 @@ export async function survey(paths: SfPaths, candidates: Iterable<string>, chang
   for (const path of new Set(candidates)) out.paths[path] = observe(path, paths.store);
   if (!changing) return out;
   const manifest = await readStoreManifest(paths, changing.bundleHash);
+  if (!manifest) out.storeEntryMissing = true;
   for (const target of changing.targets) {
     for (const p of target.paths) {
       const seen = out.paths[p.path] ?? observe(p.path, paths.store);

@@ -175,6 +175,21 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     await assert.rejects(stat(settings), 'the file Forge created is gone again');
   });
 
+  it('update puts a deleted store entry back, so the links into it work again (doctor says so)', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'])).code, 0);
+    const store = join(sb.sfHome, 'store');
+    const [entry] = (await readdir(store)).filter((n) => !n.startsWith('.'));
+    await rm(join(store, entry), { recursive: true });
+    const doctor = await sb.sf(['skit', 'doctor']);
+    assert.match(doctor.stdout, /SF_DRIFT_STORE_MISSING[^\n]*\n\s+hint: .*`sf skit update acme\/kit`/);
+    const update = await sb.sf(['skit', 'update', 'acme/kit']);
+    assert.equal(update.code, 0, update.stderr);
+    assert.match(update.stdout, /put the release back into the store/);
+    assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /name: review/);
+    const after = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(after.code, 0, after.stdout);
+  });
+
   it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
     const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
     assert.equal(none.code, 2);
