@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
 import { hashSkit, type SkitHashes } from '../skit/hash.js';
 import { validateSkitDirSync } from '../skit/validate.js';
@@ -33,6 +33,16 @@ export function withoutCredentials(value: string): string {
 }
 
 /**
+ * The name a skill at the root of `resolved` must carry: its directory's, for a local directory or
+ * a git subpath; none for a tree fetched into scratch (an archive unpacks into `tree`, a clone into
+ * `git-<random>`, a hub release into `hub-<id>-<version>`), where the skill's name names it.
+ */
+function rootDirName(resolved: ResolvedSource): string | null | undefined {
+  if (resolved.kind === 'local-dir' || resolved.kind === 'local-skill') return undefined;
+  return resolved.subpath ? basename(resolved.subpath) : null;
+}
+
+/**
  * Resolves `source` to a local tree, validates it and hashes it: everything an install needs
  * before it touches the library. Fetched copies live in `$SF_HOME/tmp/src-<pid>-*` until
  * `cleanup`. Throws SF_E_VALIDATION (with `data.diagnostics`) when the SKIT is invalid.
@@ -52,7 +62,7 @@ export async function prepareRelease(session: Session, source: string, options: 
     session.progress('validating');
     // synchronous IO: an install waits for the verdict anyway, and a SKIT's few files read faster
     // without a thread-pool round trip each (prepareRelease runs in CLI commands, never in a server)
-    const validation = validateSkitDirSync(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId });
+    const validation = validateSkitDirSync(resolved.dir, { descriptor: resolved.descriptor, provisionalId: resolved.provisionalId, rootName: rootDirName(resolved) });
     if (!validation.ok || !validation.layout) {
       throw new SfError('SF_E_VALIDATION', `the SKIT from ${withoutCredentials(resolved.canonical)} is not valid`, {
         hint: 'fix the errors listed above (see `sf skit validate`)',

@@ -18,6 +18,11 @@ export interface ValidateOptions {
   /** `provisional/<fingerprint>` for a SKIT without an id of its own (single-skill or synthesized) */
   provisionalId?: string;
   /**
+   * The directory name a single skill at the root must match (default: the root's own name). null
+   * when the root is a scratch directory whose name means nothing (an unpacked archive, a clone).
+   */
+  rootName?: string | null;
+  /**
    * The tree of `root` as walkTree/walkTreeSync listed it, when the caller has walked it already
    * (e.g. `sf skit hash`, which walks once for hashing and validation); otherwise it is walked here.
    */
@@ -67,7 +72,7 @@ function validateTree(abs: string, tree: Tree, contents: ContentSource, options:
     files: tree.files,
     oddities: tree.oddities,
     contents,
-    rootName: basename(abs),
+    rootName: options.rootName === undefined ? basename(abs) : (options.rootName ?? undefined),
     descriptor: options.descriptor,
     limits: options.limits,
     provisionalId: options.provisionalId,

@@ -19,8 +19,8 @@ export function synthesizeDescriptor(provisionalId: string, skills: readonly Dis
 }
 
 /**
- * Completes a resolved source from its materialized tree at `dir`: a SKIT README leaves it as is;
- * Agent Skills get a synthesized descriptor; nothing recognizable is SF_E_NOT_FOUND; discovery
+ * Completes a resolved source from its materialized tree at `dir`: a SKIT README leaves it as is, a
+ * SKILL.md at the root is marked `rootSkill`; other Agent Skills get a synthesized descriptor; nothing recognizable is SF_E_NOT_FOUND; discovery
  * errors (duplicate or nameless skills) are SF_E_VALIDATION carrying the diagnostics in `data`.
  * `shown` is the credential-free source text used in messages.
  */
@@ -35,7 +35,10 @@ export function describeTree(dir: string, base: SourceBase, shown: string): Reso
   }
   const errors = layout.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw discoveryError(shown, errors, base.canonical);
-  const resolved: ResolvedSource = { ...base, dir, descriptor: synthesizeDescriptor(base.provisionalId, layout.skills) };
+  // a SKILL.md at the root is a single-skill SKIT the validator reads as it is; a descriptor would
+  // need a skill path of "" (which no SKIT descriptor may have)
+  const root = layout.skills.length === 1 && layout.skills[0].path === '';
+  const resolved: ResolvedSource = root ? { ...base, dir, rootSkill: true } : { ...base, dir, descriptor: synthesizeDescriptor(base.provisionalId, layout.skills) };
   if (layout.diagnostics.length > 0) resolved.diagnostics = layout.diagnostics;
   return resolved;
 }

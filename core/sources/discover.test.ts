@@ -102,7 +102,8 @@ describe('core/sources Agent Skills discovery', () => {
     await writeTree(root, { 'SKILL.md': skillMd('top'), 'skills/inner/SKILL.md': skillMd('inner') });
     const r = await resolveSource(root, { cwd: root, workDir: join(root, '.work') });
     assert.equal(r.kind, 'local-skill');
-    assert.deepEqual(r.descriptor?.skills, [{ name: 'top', path: '', default_enabled: true }]);
+    assert.equal(r.rootSkill, true);
+    assert.equal(r.descriptor, undefined);
     assert.equal(r.diagnostics?.[0].code, 'SOURCE_ROOT_SKILL_SHADOWS');
     assert.equal(r.diagnostics?.[0].severity, 'warning');
   });

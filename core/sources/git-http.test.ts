@@ -95,7 +95,7 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
     assert.equal(r.ref, 'dev');
     assert.equal(r.subpath, 'kits/alpha');
     assert.ok(r.dir.endsWith('/kits/alpha'));
-    assert.deepEqual(r.descriptor?.skills, [{ name: 'alpha', path: '', default_enabled: true }]);
+    assert.equal(r.rootSkill, true);
     await assert.rejects(resolveSource(`${server.origin}/kit.git#dev:kits/none`, { cwd: root, workDir: work() }), (e) => isSfError(e, 'SF_E_NOT_FOUND'));
   });
 

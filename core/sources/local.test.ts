@@ -31,11 +31,12 @@ describe('core/sources local resolver', () => {
     assert.equal(r.descriptor, undefined, 'a SKIT README is the descriptor; nothing is synthesized');
   });
 
-  it('resolves a single-skill directory with a synthesized descriptor', async () => {
+  it('resolves a single-skill directory as a root skill, with no descriptor (its skill path would be "")', async () => {
     await writeTree(join(root, 'lint'), { 'SKILL.md': skillMd('lint'), 'scripts/run.sh': '#!/bin/sh\n' });
     const r = await resolveSource(join(root, 'lint'), { cwd: '/', workDir });
     assert.equal(r.kind, 'local-skill');
-    assert.deepEqual(r.descriptor, { skit: 1, id: r.provisionalId, skills: [{ name: 'lint', path: '', default_enabled: true }] });
+    assert.equal(r.descriptor, undefined);
+    assert.equal(r.rootSkill, true);
   });
 
   it('gives a symlinked path and the real path the same identity', async () => {

@@ -49,8 +49,7 @@ export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env)
       const base = { canonical: real, ...identity(real) };
       if (info.isDirectory()) {
         const resolved = describeTree(real, { ...base, kind: 'local-dir' }, real);
-        const single = resolved.descriptor?.skills.length === 1 && resolved.descriptor.skills[0].path === '';
-        return single ? { ...resolved, kind: 'local-skill' } : resolved;
+        return resolved.rootSkill ? { ...resolved, kind: 'local-skill' } : resolved;
       }
       if (info.isFile() && ARCHIVE_EXTENSION.test(basename(real))) {
         const dir = await materializeArchive(real, options.workDir);

@@ -72,8 +72,10 @@ export interface ResolvedSource {
   subpath?: string;
   /** absolute path of the materialized SKIT root */
   dir: string;
-  /** synthesized SKIT frontmatter when the tree has Agent Skills but no SKIT README frontmatter */
+  /** synthesized SKIT frontmatter when the tree has Agent Skills (not at its root) but no SKIT README frontmatter */
   descriptor?: SynthesizedDescriptor;
+  /** the root of the tree is one Agent Skill (SKILL.md at the root): validation reads it as a single-skill SKIT */
+  rootSkill?: true;
   /** non-fatal findings from discovery (warnings and info); fatal ones are thrown */
   diagnostics?: Diagnostic[];
 }

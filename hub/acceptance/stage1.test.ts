@@ -95,4 +95,13 @@ describe('hub acceptance: Stage 1 exit criterion, end to end over HTTP with the 
     assert.match(r.stderr, /nothing was published/);
     assert.equal(live.hub.storage.registry.getSkit('alice/bad'), undefined);
   });
+
+  it('publishes a single-skill SKIT (a SKILL.md at its root) that another user installs by its hub id', async () => {
+    const dir = join(author.home, 'greeter');
+    await writeTree(dir, { 'SKILL.md': '---\nname: greeter\ndescription: Says hello. Use it when greeting.\n---\n\nSay hello.\n' });
+    ok(await author.sf(['skit', 'publish', dir, '--id', 'alice/greeter', '--version', '0.1.0', '--json']), 'sf skit publish (single skill)');
+    const installed = ok(await user.sf(['add', 'skit', 'alice/greeter@0.1.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json']), 'sf add skit (single skill)');
+    assert.deepEqual(JSON.parse(installed.stdout).skit.skills.map((s: { id: string }) => s.id), ['alice/greeter:greeter']);
+    assert.match(await readFile(join(user.home, '.claude/skills/greeter/SKILL.md'), 'utf8'), /Say hello/);
+  });
 });

@@ -112,8 +112,15 @@ function copyUpTo(attrs: OtlpAttributes, keys: string[], end: number): OtlpAttri
   return out;
 }
 
+/**
+ * Log record attributes: the metadata allowlist plus the deprecated `event.name` attribute, which
+ * older SDKs send instead of the EventName field. It is the event's name (metadata, not content),
+ * so it is admitted for every account and the normalizer reads it (event.ts logEvent).
+ */
+const LOG_ALLOWLIST: ReadonlySet<string> = new Set([...METADATA_ALLOWLIST, 'event.name']);
+
 function admitLog(r: OtlpLogRecord, ctx: Ctx): void {
-  r.attributes = admitAttributes(r.attributes, METADATA_ALLOWLIST, ctx);
+  r.attributes = admitAttributes(r.attributes, LOG_ALLOWLIST, ctx);
   if (r.body !== undefined) {
     // an empty body (`"body": {}` from the JS SDK's JSON serializer) carries nothing to drop
     const empty = r.body === null || r.body === '';

@@ -6,6 +6,7 @@ import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-port
 import { admitRequest } from './admission.js';
 import type { CardinalityGuard } from './cardinality.js';
 import { decodeBody } from './decode.js';
+import { resolveAtIngest } from '../normalize/repository.js';
 import { deliveryFacts, recordDelivery } from './health.js';
 import { deviceIdOf } from './identity.js';
 import { decoderLimits, type IngestLimits } from './limits.js';
@@ -77,8 +78,8 @@ interface Staged {
   partial?: PartialSuccess;
   /** absent when nothing was accepted */
   raw?: { record: RawBatchRecord; bytes: Uint8Array; replay: boolean };
-  /** writes the export's health rows (inside the raw batch's transaction when there is one) */
-  health(): void;
+  /** writes the export's health rows (inside the raw batch's transaction when there is one); `stored` false for a replayed batch */
+  health(stored: boolean): void;
 }
 
 /**
@@ -118,7 +119,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     sanitized: c.sanitized + (i === 0 ? decoded.repaired : 0),
   }));
   const facts = deliveryFacts(decoded.request, deliveries);
-  const health = () => recordDelivery(deps.telemetry.health, accountId, deviceId, call.signal, facts, new Date(nowMs).toISOString());
+  const health = (stored: boolean) => recordDelivery(deps.telemetry.health, accountId, deviceId, call.signal, facts, new Date(nowMs).toISOString(), !stored);
   if (admitted.accepted === 0) return { partial, health };
 
   // the raw batch is what the hub admitted: the exact bytes when admission changed nothing,
@@ -143,6 +144,8 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     droppedLimits: decoded.droppedByLimits,
     foldedCardinality: admitted.foldedCardinality,
     sanitized: admitted.sanitized + decoded.repaired,
+    // the repository identity attached now, server-side (the normalizer resolves through it, live and on rebuild)
+    repositories: resolveAtIngest(deps.telemetry.repositories, accountId, decoded.request),
   };
   // a replayed delivery is acknowledged and ignored (admit finds it); the normalizer never sees it
   const replay = deps.telemetry.rawBatches.get(accountId, record.id) !== undefined;
@@ -155,7 +158,7 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
   checkBacklog(deps, call.user.id);
   const { partial, raw, health } = await stage(deps, call);
   if (!raw) {
-    health();
+    health(true);
     return { partial, stored: false };
   }
   const { record, bytes, replay } = raw;

@@ -62,11 +62,20 @@ export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]):
 /**
  * Updates the health rows of the processes behind a request (one per resource: device, service,
  * instance, adapter). `lastSeen` is the heartbeat; the counters say what the hub refused or cut.
+ * A `replay` (a batch the account already delivered, byte for byte) is a heartbeat and counts in
+ * `replays`, but adds no batch, records or drops: it was acknowledged and ignored.
  */
-export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, signal: OtlpRequest['signal'], facts: DeliveryFacts[], nowIso: string): void {
-  for (const { identity, delivery: d, clientDropped: dropped, schemaUrl: url } of facts) {
+export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, signal: OtlpRequest['signal'], facts: DeliveryFacts[], nowIso: string, replay = false): void {
+  for (const { identity, delivery, clientDropped: reported, schemaUrl: url } of facts) {
+    // a replay with no row yet (its first delivery's row is gone) starts one without counting anything
+    const d = replay ? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 } : delivery;
+    const dropped = replay ? { delta: 0 } : reported;
     const key = createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
     const prev = store.get(accountId, key);
+    if (replay && prev) {
+      store.put(key, { ...prev, lastSeen: nowIso, lastSignal: signal, replays: (prev.replays ?? 0) + 1 });
+      continue;
+    }
     const row: CollectorHealthRow = {
       accountId,
       deviceId,
@@ -75,7 +84,8 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
       firstSeen: prev?.firstSeen ?? nowIso,
       lastSeen: nowIso,
       lastSignal: signal,
-      batches: (prev?.batches ?? 0) + 1,
+      batches: (prev?.batches ?? 0) + (replay ? 0 : 1),
+      ...(replay ? { replays: 1 } : {}),
       records: (prev?.records ?? 0) + d.records,
       rejected: (prev?.rejected ?? 0) + d.rejected,
       droppedContent: (prev?.droppedContent ?? 0) + d.droppedContent,

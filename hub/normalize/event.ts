@@ -86,6 +86,8 @@ const TYPED_FIELDS: Record<string, keyof ObservationEventRow> = {
   'error.type': 'errorType',
   'agent.skill.evidence.source': 'evidenceSource',
   'agent.skill.evidence.fidelity': 'evidenceFidelity',
+  // the deprecated name attribute of older SDKs, when it is the name the row carries
+  'event.name': 'eventName',
 };
 
 /** How remainingAttributes treats a key: skipped (server-authoritative), compared with a typed field, or copied (absent). */
@@ -191,11 +193,18 @@ export function logEvent(ctx: BatchContext, res: ResourceContext, rec: OtlpLogRe
   return row;
 }
 
-/** The registry span kind of a span: skill activation, agent action, agent turn, or other. */
+/**
+ * The registry span kind of a span: agent action, skill activation, agent turn, or other. Only an
+ * `activate_skill <name>` span is an activation span (schemas/semconv/spans.yaml): a host's tool
+ * span carrying the propagated activation id is work done under the activation, never its load,
+ * so it is an action linked to it (or, when it is no tool span, a plain span linked to it).
+ */
 export function spanKind(span: OtlpSpan): string {
   if (str(span.attributes, 'agent.action.type')) return 'span.agent.action';
-  if (str(span.attributes, 'agent.skill.activation.id') || span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
+  if (span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
   if (str(span.attributes, 'agent.turn.id') && (span.name === 'agent_turn' || span.name.startsWith('invoke_agent'))) return 'span.agent.turn';
+  const linked = str(span.attributes, 'agent.skill.activation.id') !== undefined || span.attributes['agent.skill.activation.ids'] !== undefined;
+  if (linked && (str(span.attributes, 'gen_ai.operation.name') === 'execute_tool' || span.name.startsWith('execute_tool '))) return 'span.agent.action';
   return 'span';
 }
 

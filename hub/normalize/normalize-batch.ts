@@ -2,10 +2,11 @@ import type { OtlpLogRecord, OtlpRequest, OtlpSpan } from '../../core/telemetry/
 import { applyEvent } from '../projections/apply.js';
 import { BatchCachedWriter } from '../projections/batch-cache.js';
 import { RollupAccumulator } from '../projections/rollups.js';
-import type { ObservationEventRow } from '../projections/rows.js';
+import type { ActivationSpanEnd } from '../projections/activations.js';
+import type { ActivationResult, ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionWriter } from '../storage/telemetry-ports.js';
 import { logEvent, spanCatalogEvents, spanEvent, type BatchContext } from './event.js';
-import { msOfIso } from './values.js';
+import { msOfIso, str } from './values.js';
 
 export interface NormalizeStats {
   /** events applied to the projections */
@@ -17,7 +18,21 @@ export interface NormalizeStats {
 /** One normalized event of a batch: its observation_events row, plus the end of an activation span. */
 export interface BatchEvent {
   row: ObservationEventRow;
-  span?: { endNanos: string; failed: boolean };
+  span?: ActivationSpanEnd;
+}
+
+const RESULTS: ReadonlySet<string> = new Set<ActivationResult>(['ok', 'error', 'blocked', 'cancelled', 'unknown']);
+
+/**
+ * How an activation span ended, from its agent.skill.result (the spec's enum, mapped as it is:
+ * blocked and cancelled are neither a load nor a failure) and its status: an error status without
+ * a more specific result is `error`; no result and no error is `ok`; a value outside the enum is `unknown`.
+ */
+export function spanResult(result: string | undefined, statusCode: number | undefined): ActivationResult {
+  if (result === 'blocked' || result === 'cancelled') return result;
+  if (statusCode === 2 || result === 'error') return 'error';
+  if (result === undefined) return 'ok';
+  return RESULTS.has(result) ? (result as ActivationResult) : 'unknown';
 }
 
 
@@ -39,8 +54,8 @@ export function batchEvents(req: OtlpRequest, ctx: BatchContext): BatchEvent[] {
       }
       for (const span of scope.items as OtlpSpan[]) {
         const row = spanEvent(ctx, res, span);
-        const failed = span.status?.code === 2 || row.result === 'error';
-        out.push(row.eventName === 'span.agent.skill.activation' ? { row, span: { endNanos: span.endTimeUnixNano, failed } } : { row });
+        const result = spanResult(str(span.attributes, 'agent.skill.result'), span.status?.code);
+        out.push(row.eventName === 'span.agent.skill.activation' ? { row, span: { endNanos: span.endTimeUnixNano, result } } : { row });
         for (const ev of spanCatalogEvents(ctx, res, span)) out.push({ row: ev });
       }
     }

@@ -1,5 +1,5 @@
 import { INDEX_ONLY_EVENTS, indexOnly } from '../projections/apply.js';
-import type { ObservationEventRow } from '../projections/rows.js';
+import type { ActivationResult, ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionStore } from '../storage/telemetry-ports.js';
 import type { BatchEvent } from './normalize-batch.js';
 
@@ -16,8 +16,8 @@ export interface PreparedEvents {
   /** the encoded rows back to back; row i ends at `ends[i]` */
   values: Uint8Array;
   ends: Uint32Array;
-  /** activation spans: [event index, end time (ns), failed] */
-  spans: [number, string, boolean][];
+  /** activation spans: [event index, end time (ns), agent.skill.result] */
+  spans: [number, string, ActivationResult][];
 }
 
 export function isPrepared(batch: object): batch is PreparedEvents {
@@ -27,7 +27,7 @@ export function isPrepared(batch: object): batch is PreparedEvents {
 export function prepareEvents(projections: ProjectionStore, events: BatchEvent[], normalizerVersion: string): PreparedEvents {
   const { values, ends } = projections.encodeEvents(events.map((e) => e.row));
   const spans: PreparedEvents['spans'] = [];
-  events.forEach((e, i) => e.span && spans.push([i, e.span.endNanos, e.span.failed]));
+  events.forEach((e, i) => e.span && spans.push([i, e.span.endNanos, e.span.result]));
   return { normalizerVersion, values, ends, spans };
 }
 
@@ -44,6 +44,6 @@ export function openPrepared(projections: ProjectionStore, p: PreparedEvents): {
     const head = projections.decodeEventHead(bytes, (name) => INDEX_ONLY_EVENTS.has(name));
     return { row: head && indexOnly(head) ? (head as ObservationEventRow) : projections.decodeEvent(bytes) };
   });
-  for (const [i, endNanos, failed] of p.spans) events[i].span = { endNanos, failed };
+  for (const [i, endNanos, result] of p.spans) events[i].span = { endNanos, result };
   return { events, encoded };
 }

@@ -3,7 +3,7 @@ import type { QueueItem, RawBatchRecord, TelemetryStorage } from '../storage/tel
 import type { BatchContext } from './event.js';
 import { applyEvents, normalizeBatch } from './normalize-batch.js';
 import { isPrepared, openPrepared, type PreparedEvents } from './prepared.js';
-import { repositoryResolver } from './repository.js';
+import { recordedLinks, repositoryResolver } from './repository.js';
 
 /** Decodes a stored raw batch back into a request (used after a restart and for rebuilds). */
 export type RawBatchLoader = (record: RawBatchRecord) => Promise<OtlpRequest | undefined>;
@@ -42,7 +42,11 @@ export interface WorkerOptions {
   pull?(): void;
 }
 
-/** The batch context (server-authoritative identity) of a raw batch. */
+/**
+ * The batch context (server-authoritative identity) of a raw batch: its repositories resolve as
+ * they did when the hub received it (RawBatchRecord.repositories), so live normalization and a
+ * rebuild agree; batches stored before that was recorded resolve through the current links.
+ */
 export function batchContext(telemetry: TelemetryStorage, record: RawBatchRecord, normalizerVersion: string): BatchContext {
   return {
     accountId: record.accountId,
@@ -50,7 +54,7 @@ export function batchContext(telemetry: TelemetryStorage, record: RawBatchRecord
     batchId: record.id,
     receivedAtMs: record.receivedAtMs,
     normalizerVersion,
-    resolveRepository: repositoryResolver(telemetry.repositories, record.accountId),
+    resolveRepository: repositoryResolver(record.repositories ? recordedLinks(record.repositories) : telemetry.repositories, record.accountId),
   };
 }
 

@@ -1,21 +1,29 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { bool, num, str } from '../normalize/values.js';
 import { isoNanos, msBetween, nanosOfIso } from '../normalize/values.js';
-import type { LoadCompleteness, ObservationEventRow, SkillActivationRow } from './rows.js';
+import type { ActivationResult, LoadCompleteness, ObservationEventRow, SkillActivationRow } from './rows.js';
 
 /**
- * skill_activations: folds the events of one activation id (selection, load start, load result,
- * activation span, deactivation) into one row. Pure. Identity fields keep the first non-empty
- * value seen; phase timestamps keep the earliest; the load result and duration are derived from
- * the timestamps, so the row is the same whichever event arrives first.
+ * skill_activations: folds the events of one activation (account, device, activation id:
+ * selection, load start, load result, activation span, deactivation) into one row. Pure. Phase
+ * timestamps keep the earliest; every other merged field keeps the value of the event the field's
+ * authoritative phase prefers (the load result for what was loaded, the selection for how and
+ * where it was selected), then the earliest, then the smallest event id, and records that choice in
+ * `fieldSources`; the evidence fidelity is the weakest seen, with the source of the event it came
+ * from. So the row is the same whichever event arrives first.
  */
 
 export type ActivationPhase = 'selected' | 'load_started' | 'loaded' | 'load_failed' | 'deactivated' | 'span' | 'other';
 
+/** The end of an activation span and its agent.skill.result (see normalize-batch.ts `spanResult`). */
+export interface ActivationSpanEnd {
+  endNanos: string;
+  result: ActivationResult;
+}
+
 export interface ActivationInput {
   event: ObservationEventRow;
-  /** end of an activation span, and whether it ended in error */
-  span?: { endNanos: string; failed: boolean };
+  span?: ActivationSpanEnd;
 }
 
 const PHASE_BY_EVENT: Record<string, ActivationPhase> = {
@@ -33,25 +41,44 @@ export function activationPhase(row: ObservationEventRow): ActivationPhase {
 
 const FIDELITY_RANK: Record<string, number> = { exact: 3, derived: 2, inferred: 1, unknown: 0 };
 
-function weakest(a: string | undefined, b: string | undefined): string | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return (FIDELITY_RANK[b] ?? 0) < (FIDELITY_RANK[a] ?? 0) ? b : a;
-}
-
 const earliest = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b < a) ? b : a);
 const latest = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
 
 function loadOf(r: SkillActivationRow): LoadCompleteness {
   if (r.loadFailedAt) return 'failed';
   if (r.loadedAt) return r.instructions?.truncated ? 'truncated' : 'complete';
+  if (r.loadEnded?.blocked) return 'blocked';
+  if (r.loadEnded?.cancelled) return 'cancelled';
+  if (r.loadEnded?.unknown) return 'unknown';
   if (r.selectedAt || r.loadStartedAt) return 'pending';
   return 'unknown';
 }
 
-/** Sets `row[key]` when unset and `value` is defined (first non-empty value wins). */
-function fill<T extends object, K extends keyof T>(row: T, key: K, value: T[K] | undefined): void {
-  if (row[key] === undefined && value !== undefined) row[key] = value;
+/**
+ * Which phase is authoritative for a field, most preferred first: where and how the activation
+ * was selected comes from its selection; what was loaded (skill, release, instructions) from its
+ * load result; why it failed from its failure.
+ */
+const PREFERENCE: Record<'selection' | 'load' | 'failure', Record<ActivationPhase, number>> = {
+  selection: { selected: 0, span: 1, load_started: 2, loaded: 3, load_failed: 4, deactivated: 5, other: 6 },
+  load: { loaded: 0, span: 1, load_failed: 2, load_started: 3, selected: 4, deactivated: 5, other: 6 },
+  failure: { load_failed: 0, span: 1, loaded: 2, load_started: 3, selected: 4, deactivated: 5, other: 6 },
+};
+
+/** The preference key of an event for a field (lower wins): the phase's rank, then the time, then the id. */
+const prefer = (rank: number | string, e: ObservationEventRow) => `${rank}|${e.time}|${e.eventId}`;
+
+/**
+ * Sets `target[key]` to `value` when the event (preference key `pref`) is preferred over the one
+ * that supplied the current value, and records it in `r.fieldSources[name]`.
+ */
+function pick<T extends object, K extends keyof T>(r: SkillActivationRow, target: T, key: K, name: string, value: T[K] | undefined, pref: string): void {
+  if (value === undefined) return;
+  const sources = (r.fieldSources ??= {});
+  const current = sources[name];
+  if (current !== undefined && target[key] !== undefined && current <= pref) return;
+  target[key] = value;
+  sources[name] = pref;
 }
 
 /** What the rollups need of an activation row before an event changed it. */
@@ -87,76 +114,93 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
         rawEventIds: [],
         normalizerVersion: e.normalizerVersion,
       };
-  if (r.repositoryResolution !== 'resolved' && e.repositoryResolution === 'resolved') {
-    r.repositoryResolution = 'resolved';
-    r.repositoryId = e.repositoryId;
+  const sel = prefer(PREFERENCE.selection[phase], e);
+  const load = prefer(PREFERENCE.load[phase], e);
+  // a resolved repository is preferred over none; among resolved ones, the selection's
+  const repo = `${e.repositoryResolution === 'resolved' ? 0 : 1}${sel}`;
+  const repoSource = r.fieldSources?.repository;
+  if (repoSource === undefined || repo < repoSource) {
+    r.repositoryResolution = e.repositoryResolution;
+    if (e.repositoryId) r.repositoryId = e.repositoryId;
+    else delete r.repositoryId;
+    (r.fieldSources ??= {}).repository = repo;
   }
-  fill(r, 'sessionId', e.sessionId);
-  fill(r, 'turnId', e.turnId);
-  fill(r, 'conversationId', e.conversationId);
-  fill(r, 'hostName', e.hostName);
-  fill(r, 'serviceName', e.serviceName);
-  fill(r, 'agentName', e.agentName);
-  fill(r, 'model', e.model);
-  fill(r, 'packageId', e.packageId);
-  fill(r, 'skillId', e.skillId);
-  fill(r, 'skillName', e.skillName);
-  fill(r, 'artifactVersion', e.artifactVersion);
-  fill(r, 'artifactHash', e.artifactHash);
-  fill(r, 'contentHash', e.contentHash);
-  fill(r, 'sourceType', str(a, 'agent.skill.source.type'));
-  fill(r, 'triggerType', e.triggerType);
-  fill(r, 'triggerSource', str(a, 'agent.skill.trigger.source'));
-  fill(r, 'selectorType', str(a, 'agent.skill.selector.type'));
-  if (phase === 'selected') fill(r, 'selectionReason', e.reasonCode);
-  fill(r, 'autonomyMode', str(a, 'agent.runtime.autonomy.mode'));
-  fill(r, 'approvalMode', str(a, 'agent.runtime.approval.mode'));
-  fill(r, 'sandboxMode', str(a, 'agent.runtime.sandbox.mode'));
-  fill(r, 'networkMode', str(a, 'agent.runtime.network.mode'));
-  fill(r, 'evidenceSource', e.evidenceSource);
-  r.evidenceFidelity = weakest(r.evidenceFidelity, e.evidenceFidelity);
+  pick(r, r, 'sessionId', 'sessionId', e.sessionId, sel);
+  pick(r, r, 'turnId', 'turnId', e.turnId, sel);
+  pick(r, r, 'conversationId', 'conversationId', e.conversationId, sel);
+  pick(r, r, 'hostName', 'hostName', e.hostName, sel);
+  pick(r, r, 'serviceName', 'serviceName', e.serviceName, sel);
+  pick(r, r, 'agentName', 'agentName', e.agentName, sel);
+  pick(r, r, 'model', 'model', e.model, sel);
+  pick(r, r, 'packageId', 'packageId', e.packageId, load);
+  pick(r, r, 'skillId', 'skillId', e.skillId, load);
+  pick(r, r, 'skillName', 'skillName', e.skillName, load);
+  pick(r, r, 'artifactVersion', 'artifactVersion', e.artifactVersion, load);
+  pick(r, r, 'artifactHash', 'artifactHash', e.artifactHash, load);
+  pick(r, r, 'contentHash', 'contentHash', e.contentHash, load);
+  pick(r, r, 'sourceType', 'sourceType', str(a, 'agent.skill.source.type'), load);
+  pick(r, r, 'triggerType', 'triggerType', e.triggerType, sel);
+  pick(r, r, 'triggerSource', 'triggerSource', str(a, 'agent.skill.trigger.source'), sel);
+  pick(r, r, 'selectorType', 'selectorType', str(a, 'agent.skill.selector.type'), sel);
+  if (phase === 'selected') pick(r, r, 'selectionReason', 'selectionReason', e.reasonCode, sel);
+  pick(r, r, 'autonomyMode', 'autonomyMode', str(a, 'agent.runtime.autonomy.mode'), sel);
+  pick(r, r, 'approvalMode', 'approvalMode', str(a, 'agent.runtime.approval.mode'), sel);
+  pick(r, r, 'sandboxMode', 'sandboxMode', str(a, 'agent.runtime.sandbox.mode'), sel);
+  pick(r, r, 'networkMode', 'networkMode', str(a, 'agent.runtime.network.mode'), sel);
+  // the weakest fidelity seen, and the source of the event it came from (never a source paired
+  // with another event's fidelity)
+  const weakness = e.evidenceFidelity === undefined ? 9 : (FIDELITY_RANK[e.evidenceFidelity] ?? 0);
+  pick(r, r, 'evidenceFidelity', 'evidenceFidelity', e.evidenceFidelity, prefer(`${weakness}${PREFERENCE.selection[phase]}`, e));
+  pick(r, r, 'evidenceSource', 'evidenceSource', e.evidenceSource, prefer(`${weakness}${PREFERENCE.selection[phase]}`, e));
 
-  const failed = phase === 'load_failed' || (phase === 'span' && input.span?.failed === true);
+  const spanResult = phase === 'span' ? input.span?.result : undefined;
+  const failed = phase === 'load_failed' || spanResult === 'error';
   if (phase === 'selected' || phase === 'span') r.selectedAt = earliest(r.selectedAt, e.time);
   if (phase === 'load_started') r.loadStartedAt = earliest(r.loadStartedAt, e.time);
   const resultAt = phase === 'span' ? (input.span && input.span.endNanos !== '0' ? isoNanos(input.span.endNanos) : undefined) : e.time;
-  if (phase === 'loaded' || (phase === 'span' && !failed)) r.loadedAt = earliest(r.loadedAt, resultAt);
+  if (phase === 'loaded' || spanResult === 'ok') r.loadedAt = earliest(r.loadedAt, resultAt);
   if (failed) r.loadFailedAt = earliest(r.loadFailedAt, resultAt);
+  if ((spanResult === 'blocked' || spanResult === 'cancelled' || spanResult === 'unknown') && resultAt) {
+    const ended = (r.loadEnded ??= {});
+    ended[spanResult] = earliest(ended[spanResult], resultAt);
+  }
   if (phase === 'deactivated') r.deactivatedAt = earliest(r.deactivatedAt, e.time);
 
   if (phase === 'loaded' || phase === 'load_started' || phase === 'span') {
     const ins: NonNullable<SkillActivationRow['instructions']> = r.instructions ?? {};
-    fill(ins, 'fileCount', num(a, 'agent.skill.instructions.file_count'));
-    fill(ins, 'byteCount', num(a, 'agent.skill.instructions.byte_count'));
-    fill(ins, 'tokenCount', num(a, 'agent.skill.instructions.token_count'));
-    fill(ins, 'truncated', bool(a, 'agent.skill.instructions.truncated'));
-    fill(ins, 'truncationReason', str(a, 'agent.skill.instructions.truncation_reason'));
-    fill(ins, 'expectedFileCount', num(a, 'agent.skill.instructions.expected_file_count'));
-    fill(ins, 'expectedByteCount', num(a, 'agent.skill.instructions.expected_byte_count'));
+    pick(r, ins, 'fileCount', 'instructions.fileCount', num(a, 'agent.skill.instructions.file_count'), load);
+    pick(r, ins, 'byteCount', 'instructions.byteCount', num(a, 'agent.skill.instructions.byte_count'), load);
+    pick(r, ins, 'tokenCount', 'instructions.tokenCount', num(a, 'agent.skill.instructions.token_count'), load);
+    pick(r, ins, 'truncated', 'instructions.truncated', bool(a, 'agent.skill.instructions.truncated'), load);
+    pick(r, ins, 'truncationReason', 'instructions.truncationReason', str(a, 'agent.skill.instructions.truncation_reason'), load);
+    pick(r, ins, 'expectedFileCount', 'instructions.expectedFileCount', num(a, 'agent.skill.instructions.expected_file_count'), load);
+    pick(r, ins, 'expectedByteCount', 'instructions.expectedByteCount', num(a, 'agent.skill.instructions.expected_byte_count'), load);
     for (const _ in ins) {
       r.instructions = ins;
       break;
     }
   }
   if (failed) {
+    const fail = prefer(PREFERENCE.failure[phase], e);
     const err: NonNullable<SkillActivationRow['error']> = r.error ?? {};
-    fill(err, 'type', e.errorType);
-    fill(err, 'stage', str(a, 'agent.skill.error.stage'));
-    fill(err, 'reasonCode', e.reasonCode);
-    fill(err, 'missingFiles', num(a, 'agent.skill.load.missing_file_count'));
-    fill(err, 'invalidFiles', num(a, 'agent.skill.load.invalid_file_count'));
+    pick(r, err, 'type', 'error.type', e.errorType, fail);
+    pick(r, err, 'stage', 'error.stage', str(a, 'agent.skill.error.stage'), fail);
+    pick(r, err, 'reasonCode', 'error.reasonCode', e.reasonCode, fail);
+    pick(r, err, 'missingFiles', 'error.missingFiles', num(a, 'agent.skill.load.missing_file_count'), fail);
+    pick(r, err, 'invalidFiles', 'error.invalidFiles', num(a, 'agent.skill.load.invalid_file_count'), fail);
     for (const _ in err) {
       r.error = err;
       break;
     }
   }
   const reported = num(a, 'agent.skill.load.duration');
-  const resultTime = r.loadFailedAt ?? r.loadedAt;
+  const resultTime = r.loadFailedAt ?? r.loadedAt ?? r.loadEnded?.blocked ?? r.loadEnded?.cancelled ?? r.loadEnded?.unknown;
   if (r.selectedAt && resultTime && resultTime >= r.selectedAt) {
     r.loadDurationMs = msBetween(nanosOfIso(r.selectedAt), nanosOfIso(resultTime));
     r.loadDurationSource = 'timestamps';
+    if (r.fieldSources) delete r.fieldSources.loadDurationMs;
   } else if (reported !== undefined && (phase === 'loaded' || failed) && r.loadDurationSource !== 'timestamps') {
-    r.loadDurationMs = Math.round(reported * 1e6) / 1e3;
+    pick(r, r, 'loadDurationMs', 'loadDurationMs', Math.round(reported * 1e6) / 1e3, load);
     r.loadDurationSource = 'reported';
   }
   r.load = loadOf(r);

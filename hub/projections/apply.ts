@@ -2,9 +2,10 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList } from '../normalize/values.js';
 import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
+import { msOfIso } from '../normalize/values.js';
 import { ACTION_EVENTS, feedbackKind, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
-import type { ObservationEventRow } from './rows.js';
+import type { ObservationEventRow, SkillActivationRow } from './rows.js';
 
 /** Timeline bucket of events whose repository the hub could not resolve for the account. */
 export const UNRESOLVED_REPOSITORY = '~unresolved';
@@ -32,6 +33,15 @@ export function indexOnly(head: EventHead): boolean {
 export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS, 'agent.change.summary']);
 
 /**
+ * An activation's entry in the skill index, a function of its row: at its first event's time (the
+ * day usage counts it on), under the skill the row names, pointing at its smallest event id.
+ */
+function skillEntry(r: SkillActivationRow | undefined): { skillId: string; timeMs: number; eventId: string } | undefined {
+  if (!r?.skillId || r.rawEventIds.length === 0) return undefined;
+  return { skillId: r.skillId, timeMs: msOfIso(r.firstSeen), eventId: r.rawEventIds[0] };
+}
+
+/**
  * Applies one normalized event to every projection it touches, through the writer of the current
  * transaction (`encoded`: the row already in the store's encoding). False (nothing written) when
  * the account already has an event with its id.
@@ -44,28 +54,35 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
 
   const phase = activationPhase(e);
   const isPhase = e.activationId !== undefined && phase !== 'other';
+  const device = e.deviceId;
   if (isPhase) {
-    const stored = w.getActivation(acct, e.activationId!);
+    const stored = w.getActivation(acct, device, e.activationId!);
     const prev = stored && snapshotActivation(stored);
-    const next = mergeActivation(stored, { event: e, span }, w.coactive(acct, e.activationId!));
+    const before = skillEntry(stored);
+    const next = mergeActivation(stored, { event: e, span }, w.coactive(acct, device, e.activationId!));
     w.putActivation(next);
     rollups.activation(w, prev, next);
-    // the skill index holds each activation once, from the event that first names its skill (a
-    // selection may know only the SKIT; its load result names the skill); its other events hang off the activation
-    if (next.skillId && !prev?.skillId) w.indexSkill(acct, next.skillId, { ...item, kind: 'activation' });
+    // the skill index holds each activation once, as a function of its row (skillEntry), so it
+    // moves with the row: the same whichever event arrives first, and on the day usage counts it
+    // (a selection may know only the SKIT; its load result names the skill). Its other events hang off the activation.
+    const after = skillEntry(next);
+    if (before?.skillId !== after?.skillId || before?.timeMs !== after?.timeMs || before?.eventId !== after?.eventId) {
+      if (before) w.unindexSkill(acct, before.skillId, before);
+      if (after) w.indexSkill(acct, after.skillId, { timeMs: after.timeMs, eventId: after.eventId, kind: 'activation' });
+    }
   }
 
   const linked = coactiveIds(e);
   // skill-level evidence with no activation (audits, inventory, quarantine, unlinked feedback) is indexed by skill directly
   if (e.skillId && !isPhase && linked.length === 0) w.indexSkill(acct, e.skillId, item);
   // an activation's own phase events live in its row; its item index holds what happened under it
-  if (!isPhase) for (const id of linked) w.linkActivationItem(acct, id, item);
+  if (!isPhase) for (const id of linked) w.linkActivationItem(acct, device, id, item);
   for (let i = 0; i < linked.length; i++) {
     for (let j = i + 1; j < linked.length; j++) {
-      if (!w.addCoactive(acct, linked[i], linked[j])) continue;
+      if (!w.addCoactive(acct, device, linked[i], linked[j])) continue;
       for (const id of [linked[i], linked[j]]) {
-        const row = w.getActivation(acct, id);
-        if (row) w.putActivation({ ...row, activeSet: w.coactive(acct, id).filter((x) => x !== id).sort() });
+        const row = w.getActivation(acct, device, id);
+        if (row) w.putActivation({ ...row, activeSet: w.coactive(acct, device, id).filter((x) => x !== id).sort() });
       }
     }
   }
@@ -74,7 +91,7 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
   // feedback moves the rollups
   if (!ACTION_EVENTS.has(e.eventName) && e.eventName !== 'agent.change.summary') {
     const kind = feedbackKind(e);
-    if (kind) rollups.feedback(e, kind, e.activationId ? w.getActivation(acct, e.activationId) : undefined);
+    if (kind) rollups.feedback(e, kind, e.activationId ? w.getActivation(acct, device, e.activationId) : undefined);
   }
   return true;
 }

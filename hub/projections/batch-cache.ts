@@ -12,17 +12,17 @@ export class BatchCachedWriter implements ProjectionWriter {
 
   constructor(private readonly inner: ProjectionWriter) {}
 
-  getActivation(accountId: string, activationId: string): SkillActivationRow | undefined {
-    const key = `${accountId}\u0000${activationId}`;
+  getActivation(accountId: string, deviceId: string, activationId: string): SkillActivationRow | undefined {
+    const key = `${accountId}\u0000${deviceId}\u0000${activationId}`;
     const hit = this.activations.get(key);
     if (hit !== undefined) return hit ?? undefined;
-    const row = this.inner.getActivation(accountId, activationId);
+    const row = this.inner.getActivation(accountId, deviceId, activationId);
     this.activations.set(key, row ?? null);
     return row;
   }
 
   putActivation(row: SkillActivationRow): void {
-    const key = `${row.accountId}\u0000${row.activationId}`;
+    const key = `${row.accountId}\u0000${row.deviceId}\u0000${row.activationId}`;
     this.activations.set(key, row);
     this.dirty.add(key);
   }
@@ -37,22 +37,23 @@ export class BatchCachedWriter implements ProjectionWriter {
 
   insertEvent: ProjectionWriter['insertEvent'] = (row, encoded) => this.inner.insertEvent(row, encoded);
   indexTimeline: ProjectionWriter['indexTimeline'] = (a, repo, e) => this.inner.indexTimeline(a, repo, e);
-  linkActivationItem: ProjectionWriter['linkActivationItem'] = (a, id, item) => this.inner.linkActivationItem(a, id, item);
-  addCoactive(accountId: string, a: string, b: string): boolean {
-    this.coactiveCache.delete(`${accountId}\u0000${a}`);
-    this.coactiveCache.delete(`${accountId}\u0000${b}`);
-    return this.inner.addCoactive(accountId, a, b);
+  linkActivationItem: ProjectionWriter['linkActivationItem'] = (a, d, id, item) => this.inner.linkActivationItem(a, d, id, item);
+  addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean {
+    this.coactiveCache.delete(`${accountId}\u0000${deviceId}\u0000${a}`);
+    this.coactiveCache.delete(`${accountId}\u0000${deviceId}\u0000${b}`);
+    return this.inner.addCoactive(accountId, deviceId, a, b);
   }
   private readonly coactiveCache = new Map<string, string[]>();
 
-  coactive(accountId: string, activationId: string): string[] {
-    const key = `${accountId}\u0000${activationId}`;
+  coactive(accountId: string, deviceId: string, activationId: string): string[] {
+    const key = `${accountId}\u0000${deviceId}\u0000${activationId}`;
     let ids = this.coactiveCache.get(key);
-    if (!ids) this.coactiveCache.set(key, (ids = this.inner.coactive(accountId, activationId)));
+    if (!ids) this.coactiveCache.set(key, (ids = this.inner.coactive(accountId, deviceId, activationId)));
     return ids;
   }
 
   indexSkill: ProjectionWriter['indexSkill'] = (a, skill, item) => this.inner.indexSkill(a, skill, item);
+  unindexSkill: ProjectionWriter['unindexSkill'] = (a, skill, item) => this.inner.unindexSkill(a, skill, item);
   getRollup: ProjectionWriter['getRollup'] = (r) => this.inner.getRollup(r);
   putRollup: ProjectionWriter['putRollup'] = (row) => this.inner.putRollup(row);
   /** session counts of this batch's rollup rows: read once, written once at the end (see flush) */

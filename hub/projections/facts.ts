@@ -83,9 +83,25 @@ export function actionRow(e: ObservationEventRow): ActivationActionRow {
 const CHANGE_PREFIX = 'agent.change.';
 const NOT_COUNTS = new Set(['agent.change.scope.baseline.count', 'agent.change.outside_initial_scope.count', 'agent.change.new_path.count']);
 
+/**
+ * A change summary's attribution: the client's agent.skill.attribution.fidelity claim, or without
+ * one what its evidence fidelity supports (exact evidence: exact, else inferred), under the same
+ * rules as actions: several activations share it, and fallback (filesystem/transcript) or inferred
+ * evidence never yields exact (spec "Correlation keys": "never exact").
+ */
+function changeAttribution(e: ObservationEventRow, ids: readonly string[]): { fidelity: AttributionFidelity; reported?: string } {
+  const claimed = str(e.attributes as OtlpAttributes, 'agent.skill.attribution.fidelity');
+  const fallback = e.evidenceFidelity === 'exact' ? 'exact' : 'inferred';
+  const out = attribution(ids, claimed ?? (ids.length ? fallback : undefined), { source: e.evidenceSource, fidelity: e.evidenceFidelity });
+  // only a claim the client made is reported back, never the default this function chose
+  if (claimed === undefined) delete out.reported;
+  return out;
+}
+
 export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
   const a = e.attributes as OtlpAttributes;
   const ids = linkedActivations(e);
+  const fid = changeAttribution(e, ids);
   const counts: Record<string, number> = {};
   for (const key of Object.keys(a).sort()) {
     if (!key.startsWith(CHANGE_PREFIX) || !key.endsWith('.count') || NOT_COUNTS.has(key)) continue;
@@ -102,7 +118,7 @@ export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
     ...identity(e),
     time: e.time,
     activationIds: ids,
-    attributionFidelity: ids.length > 1 ? 'shared' : ids.length === 1 ? (e.evidenceFidelity === 'exact' ? 'exact' : 'inferred') : 'unknown',
+    attributionFidelity: fid.fidelity,
     scope,
     counts,
     rawEventIds: [e.eventId],
@@ -115,6 +131,7 @@ export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
   put(row, 'inputTokens', num(a, 'gen_ai.usage.input_tokens'));
   put(row, 'outputTokens', num(a, 'gen_ai.usage.output_tokens'));
   put(row, 'costUsd', num(a, 'agent.change.cost.usd'));
+  put(row, 'reportedFidelity', fid.reported);
   put(row, 'evidenceSource', e.evidenceSource);
   put(row, 'evidenceFidelity', e.evidenceFidelity);
   return row;

@@ -68,9 +68,21 @@ export interface ObservationEventRow extends RowIdentity {
   normalizerVersion: string;
 }
 
-export type LoadCompleteness = 'complete' | 'truncated' | 'failed' | 'pending' | 'unknown';
+/**
+ * How an activation's load ended: `complete`/`truncated` (loaded), `failed`, `blocked` or
+ * `cancelled` (an activation span with agent.skill.result blocked/cancelled: not loaded, not a
+ * failure), `pending` (selected, no result yet) or `unknown` (no selection or load seen, or an
+ * activation span whose result was `unknown`).
+ */
+export type LoadCompleteness = 'complete' | 'truncated' | 'failed' | 'blocked' | 'cancelled' | 'pending' | 'unknown';
 
-/** skill_activations: one row per activation id, joining selection, load result, trigger and the active set. */
+/** agent.skill.result of an activation span (spec "Core enums"); an unregistered value reads as `unknown`. */
+export type ActivationResult = 'ok' | 'error' | 'blocked' | 'cancelled' | 'unknown';
+
+/**
+ * skill_activations: one row per activation (account, device, activation id: activation ids are
+ * assigned on the device), joining selection, load result, trigger and the active set.
+ */
 export interface SkillActivationRow extends RowIdentity {
   activationId: string;
   conversationId?: string;
@@ -98,6 +110,8 @@ export interface SkillActivationRow extends RowIdentity {
   loadedAt?: string;
   loadFailedAt?: string;
   deactivatedAt?: string;
+  /** when an activation span ended with agent.skill.result blocked, cancelled or unknown (the earliest of each) */
+  loadEnded?: { blocked?: string; cancelled?: string; unknown?: string };
   load: LoadCompleteness;
   /** selection to load result, in milliseconds */
   loadDurationMs?: number;
@@ -106,9 +120,16 @@ export interface SkillActivationRow extends RowIdentity {
   error?: { type?: string; stage?: string; reasonCode?: string; missingFiles?: number; invalidFiles?: number };
   /** other activations observed active together with this one (co-listed on actions, changes or conflicts), sorted */
   activeSet: string[];
+  /** the evidence source of the event the fidelity came from (else of the most preferred event naming one) */
   evidenceSource?: string;
   /** the weakest evidence fidelity among the events that built the row */
   evidenceFidelity?: string;
+  /**
+   * Which event supplied each merged field, as `<preference>|<event time>|<event id>`: a field
+   * keeps the value of the event with the lowest key (the phase authoritative for it, then the
+   * earliest, then the smallest id), so the row is the same in any arrival order.
+   */
+  fieldSources?: Record<string, string>;
   firstSeen: string;
   lastSeen: string;
   rawEventIds: string[];
@@ -147,7 +168,10 @@ export interface ChangeOutcomeRow extends RowIdentity {
   boundary?: string;
   checkpointId?: string;
   activationIds: string[];
+  /** as for actions (facts.ts `attribution`): never exact from fallback or inferred evidence, `shared` over several activations */
   attributionFidelity: AttributionFidelity;
+  /** the fidelity the client claimed, kept when the hub lowered it */
+  reportedFidelity?: string;
   scope: { source?: string; confidence?: string; baselineCount?: number; outsideInitialScope: number | null; newPaths?: number };
   /** agent.change.<name>.count values keyed by <name> (file.added, line.deleted, test.failed, commit, ...) */
   counts: Record<string, number>;
@@ -249,6 +273,8 @@ export interface CollectorHealthRow {
   lastSignal: string;
   batches: number;
   records: number;
+  /** deliveries of a batch already stored (acknowledged and ignored; not in batches or records) */
+  replays?: number;
   rejected: number;
   droppedContent: number;
   droppedLimits: number;

@@ -76,12 +76,13 @@ function uniqueBy<T>(rows: T[], key: (r: T) => string): T[] {
 export function skillEvidence(reader: ProjectionReader, accountId: string, skillId: string, fromMs: number, toMs: number): EvidenceView {
   const items = reader.skillItems(accountId, skillId, fromMs, toMs, MAX_ITEMS + 1);
   const audits: AuditView[] = [];
-  const activationIds = new Set<string>();
+  // activations by device and id (activation ids are unique per device only)
+  const activationKeys = new Map<string, [string, string]>();
   const feedback: SkillFeedbackIncidentRow[] = [];
   for (const item of items.slice(0, MAX_ITEMS)) {
     const e = reader.getEvent(accountId, item.eventId);
     if (!e) continue;
-    if (e.activationId) activationIds.add(e.activationId);
+    if (e.activationId) activationKeys.set(`${e.deviceId} ${e.activationId}`, [e.deviceId, e.activationId]);
     if (e.eventName === 'agent.skill.audit.completed') {
       const a = e.attributes as OtlpAttributes;
       const audit: AuditView = {
@@ -99,7 +100,7 @@ export function skillEvidence(reader: ProjectionReader, accountId: string, skill
     const f = reader.getFeedback(accountId, e.eventId);
     if (f) feedback.push(f);
   }
-  const activations = [...activationIds].map((id) => activationView(reader, accountId, id)).filter((v): v is ActivationView => v !== undefined);
+  const activations = [...activationKeys.values()].map(([device, id]) => activationView(reader, accountId, device, id)).filter((v): v is ActivationView => v !== undefined);
   const actions = uniqueBy(activations.flatMap((v) => v.actions), (a) => a.eventId).sort(byTime);
   const changes = uniqueBy(activations.flatMap((v) => v.changes), (c) => c.eventId).sort(byTime);
   const allFeedback = uniqueBy([...feedback, ...activations.flatMap((v) => v.interventions)], (f) => f.eventId).sort(byTime);
@@ -126,7 +127,7 @@ export function skillEvidence(reader: ProjectionReader, accountId: string, skill
 
   const cohorts = new Map<string, CohortView>();
   for (const v of activations) {
-    const withSkills = [...new Set(v.activeSet.map((id) => reader.getActivation(accountId, id)?.skillId ?? 'unknown'))].sort();
+    const withSkills = [...new Set(v.activeSet.map((id) => reader.getActivation(accountId, id, v.deviceId)?.skillId ?? 'unknown'))].sort();
     const key = JSON.stringify([v.artifactVersion ?? '', v.hostName ?? v.serviceName ?? '', v.model ?? '', withSkills]);
     const c = cohorts.get(key) ?? { version: v.artifactVersion ?? '', host: v.hostName ?? v.serviceName ?? '', model: v.model ?? '', withSkills, activations: 0, interventions: 0, incidents: 0 };
     c.activations++;

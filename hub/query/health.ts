@@ -10,6 +10,8 @@ export interface HealthReport {
     stale: number;
     lastSeen?: string;
     records: number;
+    /** deliveries of batches already stored (acknowledged and ignored) */
+    replays: number;
     rejected: number;
     droppedContent: number;
     droppedLimits: number;
@@ -36,6 +38,7 @@ export function healthReport(store: HealthStore, accountId: string, nowMs: numbe
     processes: processes.length,
     stale: processes.filter((p) => p.stale).length,
     records: sum('records'),
+    replays: processes.reduce((n, p) => n + (p.replays ?? 0), 0),
     rejected: sum('rejected'),
     droppedContent: sum('droppedContent'),
     droppedLimits: sum('droppedLimits'),

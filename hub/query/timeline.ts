@@ -1,6 +1,7 @@
 import { SfError } from '../../core/errors/index.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
-import { linkedActivations } from '../projections/facts.js';
+import { activationPhase } from '../projections/activations.js';
+import { ACTION_EVENTS, linkedActivations } from '../projections/facts.js';
 import type { ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 import { activationView, type ActivationView } from './views.js';
@@ -40,7 +41,7 @@ export interface SessionView {
 }
 
 export interface TimelineGap {
-  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source';
+  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'missing_activation_id' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source';
   count: number;
   detail: string;
   /** up to 20 affected ids */
@@ -89,6 +90,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const sessions = new Map<string, SessionView>();
   const activations = new Map<string, ActivationView | null>();
   const unknownActivations: string[] = [];
+  const missingActivationId: string[] = [];
+  const unlinkedActions: string[] = [];
   const missingSession: string[] = [];
   const inferredDedupe: string[] = [];
   const timeGaps: string[] = [];
@@ -115,30 +118,37 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     if (e.dedupBasis === 'batch_fingerprint') inferredDedupe.push(e.eventId);
     if (e.timeSource !== 'source') timeGaps.push(e.eventId);
     const linked = e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
+    // an activation phase event (selection, load ...) without the activation id it requires builds no activation
+    if (!e.activationId && activationPhase(e) !== 'other') missingActivationId.push(e.eventId);
+    // an action linked to no activation at all
+    if (linked.length === 0 && ACTION_EVENTS.has(e.eventName)) unlinkedActions.push(e.eventId);
     let attached = false;
     for (const id of linked) {
-      if (!activations.has(id)) {
-        const view = activationView(reader, q.accountId, id) ?? null;
-        activations.set(id, view);
+      // activation ids are unique per device only: the event's device names the activation
+      const key = `${e.deviceId} ${id}`;
+      if (!activations.has(key)) {
+        const view = activationView(reader, q.accountId, e.deviceId, id) ?? null;
+        activations.set(key, view);
         if (view) sessionOf(view, view.firstSeen).activations.push(view);
         else unknownActivations.push(id);
       }
-      if (activations.get(id)) attached = true;
+      if (activations.get(key)) attached = true;
     }
     const session = sessionOf(e, e.time);
     if (!attached) session.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
   }
 
   const views = [...activations.values()].filter((v): v is ActivationView => v !== null);
-  const unattributed = views.flatMap((v) => v.actions.filter((a) => a.attributionFidelity === 'inferred' || a.attributionFidelity === 'unknown').map((a) => a.eventId));
+  const unattributed = [...unlinkedActions, ...views.flatMap((v) => v.actions.filter((a) => a.attributionFidelity === 'inferred' || a.attributionFidelity === 'unknown').map((a) => a.eventId))];
   const unresolved = reader.countTimeline(q.accountId, UNRESOLVED_REPOSITORY, q.fromMs, q.toMs, 10_000);
   const gaps = [
     unresolved
-      ? { kind: 'repo_unresolved' as const, count: unresolved, detail: `${unresolved >= 10_000 ? 'at least ' : ''}${unresolved} events of this account in the window have no resolved repository; link the repository's fingerprint to attribute them`, sample: [] }
+      ? { kind: 'repo_unresolved' as const, count: unresolved, detail: `${unresolved >= 10_000 ? 'at least ' : ''}${unresolved} events of this account in the window have no resolved repository (resolved when the hub received them); link the repository's fingerprint so later events are attributed`, sample: [] }
       : undefined,
     gap('missing_session', missingSession, 'events without a session id; they are grouped per device and agent only'),
     gap('unknown_activation', unknownActivations, 'activation ids referenced by actions or feedback but never selected or loaded in the retained evidence'),
-    gap('unattributed_action', unattributed, 'actions whose link to a skill is inferred or unknown, not exact or shared'),
+    gap('missing_activation_id', missingActivationId, 'activation events (selected, load_started, loaded, load_failed, activation spans) without the agent.skill.activation.id they require: they build no activation and are not counted in usage'),
+    gap('unattributed_action', unattributed, 'actions linked to no activation, or whose link to a skill is inferred or unknown, not exact or shared'),
     gap('load_incomplete', views.filter((v) => v.load === 'pending' || v.load === 'unknown').map((v) => v.activationId), 'activations without an observed load result'),
     gap('inferred_dedupe', inferredDedupe, 'events without agent.skill.event.id: deduplicated on a batch fingerprint (inferred)'),
     gap('time_not_from_source', timeGaps, 'events whose source timestamp was missing or implausible; placed at the observed or receipt time'),

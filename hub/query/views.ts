@@ -30,12 +30,22 @@ export interface PolicyDecisionView {
   reasonCode?: string;
 }
 
+/** A linked event the view has no section for (a Git AI checkpoint, a plain span, an inventory change ...). */
+export interface LinkedEventView {
+  eventId: string;
+  time: string;
+  eventName: string;
+  evidenceFidelity?: string;
+}
+
 export interface ActivationView extends SkillActivationRow {
   actions: ActivationActionRow[];
   changes: ChangeOutcomeRow[];
   interventions: SkillFeedbackIncidentRow[];
   conflicts: ConflictView[];
   policyDecisions: PolicyDecisionView[];
+  /** every other event linked to the activation: nothing linked is left out */
+  events: LinkedEventView[];
   /** true when more linked items exist than the view shows */
   truncated: boolean;
 }
@@ -64,12 +74,15 @@ export function policyView(e: ObservationEventRow): PolicyDecisionView {
   return out;
 }
 
-/** The full view of one activation, or undefined when no event ever established it. */
-export function activationView(reader: ProjectionReader, accountId: string, activationId: string): ActivationView | undefined {
-  const row = reader.getActivation(accountId, activationId);
+/**
+ * The full view of one activation of a device (activation ids are unique per device only), or
+ * undefined when no event ever established it.
+ */
+export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string): ActivationView | undefined {
+  const row = reader.getActivation(accountId, activationId, deviceId);
   if (!row) return undefined;
-  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], truncated: false };
-  const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1);
+  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], truncated: false };
+  const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1, deviceId);
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
     if (item.kind === 'agent.action.completed' || item.kind === 'span.agent.action') {
@@ -87,6 +100,10 @@ export function activationView(reader: ProjectionReader, accountId: string, acti
     } else {
       const f = reader.getFeedback(accountId, item.eventId);
       if (f) view.interventions.push(f);
+      else {
+        const e = reader.getEvent(accountId, item.eventId);
+        if (e) view.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
+      }
     }
   }
   return view;

@@ -14,14 +14,21 @@ import type { TelemetryService } from '../telemetry/service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function timeParam(c: Context, name: string, fallback: number): number {
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A time parameter in epoch milliseconds. A date-only `to` (2026-08-09) means the whole of that
+ * UTC day, on every endpoint: its last millisecond (usage reads whole days, and timeline and
+ * evidence windows include their end).
+ */
+function timeParam(c: Context, name: 'from' | 'to', fallback: number): number {
   const v = c.req.query(name);
   if (v === undefined || v === '') return fallback;
   const ms = /^\d+$/.test(v) ? Number(v) : parseRfc3339(v);
   if (ms === undefined || !Number.isFinite(ms) || ms > LATEST_MS) {
     throw new SfError('SF_E_USAGE', `${name}=${v.length > 40 ? `${v.slice(0, 40)}...` : v} is not a time between 1970 and 9999`, { hint: 'use RFC 3339 (2026-08-09T00:00:00Z) or epoch milliseconds' });
   }
-  return ms;
+  return name === 'to' && DATE_ONLY.test(v) ? Math.min(ms + DAY_MS - 1, LATEST_MS) : ms;
 }
 
 function window(c: Context, now: number, defaultDays: number): { fromMs: number; toMs: number } {

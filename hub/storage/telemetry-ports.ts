@@ -66,6 +66,15 @@ export interface RawBatchRecord {
   droppedLimits: number;
   foldedCardinality: number;
   sanitized: number;
+  /**
+   * The server-authoritative repository identity attached at ingest (spec "OTLP ingest gateway"):
+   * every repository hint of the batch that resolved then, as `id:<forge.repository.id>` or
+   * `fp:<fingerprint>` -> repository id. The normalizer resolves the batch's events through this
+   * map, live and on rebuild alike, so linking a repository later does not change what a rebuild
+   * makes of old batches. Absent on batches stored before it existed (they resolve through the
+   * account's current links).
+   */
+  repositories?: Record<string, string>;
 }
 
 export interface QueueItem {
@@ -79,10 +88,10 @@ export interface RawBatchStore {
   /**
    * Records a raw batch and enqueues it for normalization in one transaction. Resolves false
    * (nothing written) when the account already stored this batch: a replayed delivery.
-   * `alongside` runs inside the same transaction either way (the request's other writes, such as
-   * its health rows, so one request commits once).
+   * `alongside` runs inside the same transaction either way, told whether the batch is new (the
+   * request's other writes, such as its health rows, so one request commits once).
    */
-  admit(record: RawBatchRecord, alongside?: () => void): Promise<{ stored: boolean; seq?: number }>;
+  admit(record: RawBatchRecord, alongside?: (stored: boolean) => void): Promise<{ stored: boolean; seq?: number }>;
   /** every stored batch in receipt order */
   listByReceipt(): Iterable<RawBatchRecord>;
   /** batches received before `ms`, oldest first */
@@ -118,7 +127,11 @@ export interface ActivationItem {
 /** What the normalizer reads of the events it only indexes (see hub/projections/apply.ts `indexOnly`). */
 export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
 
-/** Writes of one normalization transaction, bound to a projection generation. */
+/**
+ * Writes of one normalization transaction, bound to a projection generation. Activations are
+ * identified by (account, device, activation id): activation ids are assigned on the device
+ * (spec "Correlation keys"), so two devices using the same id are two activations.
+ */
 export interface ProjectionWriter {
   /**
    * Stores the event unless the account already has one with that id (the dedupe); true when
@@ -127,13 +140,16 @@ export interface ProjectionWriter {
    */
   insertEvent(row: ObservationEventRow, encoded?: Uint8Array): boolean;
   indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
-  getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
+  getActivation(accountId: string, deviceId: string, activationId: string): SkillActivationRow | undefined;
+  /** stores the row under its (account, device, activation id) */
   putActivation(row: SkillActivationRow): void;
-  linkActivationItem(accountId: string, activationId: string, item: ActivationItem): void;
-  /** records that two activations were active together; true when the pair is new */
-  addCoactive(accountId: string, a: string, b: string): boolean;
-  coactive(accountId: string, activationId: string): string[];
+  linkActivationItem(accountId: string, deviceId: string, activationId: string, item: ActivationItem): void;
+  /** records that two activations of a device were active together; true when the pair is new */
+  addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean;
+  coactive(accountId: string, deviceId: string, activationId: string): string[];
   indexSkill(accountId: string, skillId: string, item: ActivationItem): void;
+  /** removes an entry `indexSkill` made (an activation's entry moves when its skill or first time changes) */
+  unindexSkill(accountId: string, skillId: string, item: Pick<ActivationItem, 'timeMs' | 'eventId'>): void;
   getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
   putRollup(row: UsageRollupRow): void;
   /** true when `sessionKey` is new for the rollup row (distinct session counting) */
@@ -157,7 +173,11 @@ export interface TimelineRange {
  */
 export interface ProjectionReader {
   getEvent(accountId: string, eventId: string): ObservationEventRow | undefined;
-  getActivation(accountId: string, activationId: string): SkillActivationRow | undefined;
+  /**
+   * The activation of a device; without `deviceId`, the account's first activation with that id
+   * (ad-hoc reads and tests: queries always name the device, activation ids are unique per device only).
+   */
+  getActivation(accountId: string, activationId: string, deviceId?: string): SkillActivationRow | undefined;
   getAction(accountId: string, eventId: string): ActivationActionRow | undefined;
   getChange(accountId: string, eventId: string): ChangeOutcomeRow | undefined;
   getFeedback(accountId: string, eventId: string): SkillFeedbackIncidentRow | undefined;
@@ -165,7 +185,7 @@ export interface ProjectionReader {
   timeline(accountId: string, repositoryKey: string, range: TimelineRange): TimelineEntry[];
   /** entries in the window, counting at most `cap` */
   countTimeline(accountId: string, repositoryKey: string, fromMs: number, toMs: number, cap: number): number;
-  activationItems(accountId: string, activationId: string, limit: number): ActivationItem[];
+  activationItems(accountId: string, activationId: string, limit: number, deviceId?: string): ActivationItem[];
   skillItems(accountId: string, skillId: string, fromMs: number, toMs: number, limit: number): ActivationItem[];
   /** rollup rows of a SKIT (optionally one contained skill) between two UTC days inclusive, every account */
   rollups(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): UsageRollupRow[];

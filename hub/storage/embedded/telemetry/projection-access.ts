@@ -12,11 +12,12 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
  * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
  * complete new generation next to the live one and the switch is one meta write. `acct` is the
  * account id (layout 1) or the account's number (layout 2, see layout.ts). Key layouts:
- *   events, activations (layout 1), eventsV2, activationsV2 (layout 2): [gen, acct, id]   (actions, changes and feedback are derived from events on read)
+ *   events, eventsV2: [gen, acct, eventId]   (actions, changes and feedback are derived from events on read)
+ *   activations (layout 1), activationsV2 (layout 2): [gen, acct, act]
  *   timeline:     [gen, acct, repositoryKey, timeMs, eventId] -> kind   (per-repository time order)
- *   actItems:     [gen, acct, activationId, timeMs, eventId] -> kind
+ *   actItems:     [gen, acct, act, timeMs, eventId] -> kind
  *   skillItems:   [gen, acct, skillId, timeMs, eventId] -> kind
- *   coactive:     [gen, acct, activationId] -> the activation ids seen active with it
+ *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
  *   rollups:      [gen, package, skill, day, account, version, host, trigger]
  *   rollupSessions: rollup key + sessionKey
  */
@@ -45,6 +46,14 @@ export type AccountKey = (accountId: string) => string | number;
 
 const END = '\uffff';
 
+/**
+ * `act`, the key component of an activation: `<activation id> <device id>` (activation ids are
+ * unique per device only; a space never occurs in either, see values.ts safeId). Generations
+ * written before activations were scoped by device keyed them by the bare activation id; reads
+ * fall back to it, so such a generation stays readable until its rebuild.
+ */
+const actKey = (activationId: string, deviceId: string) => `${activationId} ${deviceId}`;
+
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.host, r.triggerType];
 
 const isEmptyRollup = (row: UsageRollupRow): boolean => (Object.keys(ZERO_COUNTERS) as (keyof typeof ZERO_COUNTERS)[]).every((k) => row[k] === 0);
@@ -67,19 +76,21 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
   return {
     insertEvent,
     indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, e.eventId], e.kind),
-    getActivation: (a, id) => activations.get([gen, acct(a), id]),
-    putActivation: (row) => activations.putSync([gen, acct(row.accountId), row.activationId], row),
-    linkActivationItem: (a, id, item) => dbs.actItems.putSync([gen, acct(a), id, item.timeMs, item.eventId], item.kind),
-    addCoactive(a, x, y) {
+    getActivation: (a, device, id) => activations.get([gen, acct(a), actKey(id, device)]),
+    putActivation: (row) => activations.putSync([gen, acct(row.accountId), actKey(row.activationId, row.deviceId)], row),
+    linkActivationItem: (a, device, id, item) => dbs.actItems.putSync([gen, acct(a), actKey(id, device), item.timeMs, item.eventId], item.kind),
+    addCoactive(a, device, x, y) {
       const k = acct(a);
-      const xs = dbs.coactive.get([gen, k, x]) ?? [];
+      const [kx, ky] = [actKey(x, device), actKey(y, device)];
+      const xs = dbs.coactive.get([gen, k, kx]) ?? [];
       if (xs.includes(y)) return false;
-      dbs.coactive.putSync([gen, k, x], [...xs, y].sort());
-      dbs.coactive.putSync([gen, k, y], [...(dbs.coactive.get([gen, k, y]) ?? []), x].sort());
+      dbs.coactive.putSync([gen, k, kx], [...xs, y].sort());
+      dbs.coactive.putSync([gen, k, ky], [...(dbs.coactive.get([gen, k, ky]) ?? []), x].sort());
       return true;
     },
-    coactive: (a, id) => dbs.coactive.get([gen, acct(a), id]) ?? [],
+    coactive: (a, device, id) => dbs.coactive.get([gen, acct(a), actKey(id, device)]) ?? [],
     indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, item.eventId], item.kind),
+    unindexSkill: (a, skill, item) => void dbs.skillItems.removeSync([gen, acct(a), skill, item.timeMs, item.eventId]),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     // a row every activation moved out of (see rollups.ts) is no row
     putRollup: (row) => (isEmptyRollup(row) ? dbs.rollups.removeSync(rollupKey(gen, row)) : dbs.rollups.putSync(rollupKey(gen, row), row)),
@@ -135,9 +146,15 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     const e = getEvent(a, id);
     return e && of(e);
   };
+  /** The `act` key of an activation: the device's, else (no device given) the account's first one with that id, else the bare id of an older generation. */
+  const findAct = (a: string, id: string, device: string | undefined): string => {
+    if (device !== undefined) return activations.doesExist([gen, acct(a), actKey(id, device)]) ? actKey(id, device) : id;
+    for (const key of activations.getKeys({ start: [gen, acct(a), `${id} `], end: [gen, acct(a), `${id}!`], limit: 1 })) return (key as Key)[2] as string;
+    return id;
+  };
   return {
     getEvent,
-    getActivation: (a, id) => activations.get([gen, acct(a), id]),
+    getActivation: (a, id, device) => activations.get([gen, acct(a), findAct(a, id, device)]),
     getAction: (a, id) => derivedOne(a, id, actionOf),
     getChange: (a, id) => derivedOne(a, id, changeOf),
     getFeedback: (a, id) => derivedOne(a, id, feedbackOf),
@@ -152,7 +169,7 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
       return out;
     },
     countTimeline: (a, repo, fromMs, toMs, cap) => dbs.timeline.getKeysCount({ start: [gen, acct(a), repo, fromMs], end: [gen, acct(a), repo, toMs, END], limit: cap }),
-    activationItems: (a, id, limit) => items(dbs.actItems, [gen, acct(a), id], 0, Number.MAX_SAFE_INTEGER, limit),
+    activationItems: (a, id, limit, device) => items(dbs.actItems, [gen, acct(a), findAct(a, id, device)], 0, Number.MAX_SAFE_INTEGER, limit),
     skillItems: (a, skill, fromMs, toMs, limit) => items(dbs.skillItems, [gen, acct(a), skill], fromMs, toMs, limit),
     rollups(pkg, skill, fromDay, toDay) {
       const out: UsageRollupRow[] = [];

@@ -27,11 +27,14 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
     return this.dbs.batches.get([accountId, batchId]);
   }
 
-  admit(record: RawBatchRecord, alongside?: () => void): Promise<{ stored: boolean; seq?: number }> {
+  admit(record: RawBatchRecord, alongside?: (stored: boolean) => void): Promise<{ stored: boolean; seq?: number }> {
     const { batches, byTime, bySha, queue, meta } = this.dbs;
     return this.root.transaction(() => {
-      alongside?.();
-      if (batches.doesExist([record.accountId, record.id])) return { stored: false };
+      if (batches.doesExist([record.accountId, record.id])) {
+        alongside?.(false);
+        return { stored: false };
+      }
+      alongside?.(true);
       const seq = ((meta.get('queueSeq') as number | undefined) ?? 0) + 1;
       void meta.put('queueSeq', seq);
       void batches.put([record.accountId, record.id], record);

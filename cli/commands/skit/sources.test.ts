@@ -1,0 +1,78 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeTree } from '../../../test-support/index.js';
+import { serveRoutes, type TestServer } from '../../../test-support/http-server.js';
+import { installSandbox, skillMarkdown, type InstallSandbox } from '../../../test-support/skit-install.js';
+
+/**
+ * `sf add skit` from each kind of source that holds Agent Skills without a SKIT README: the
+ * resolver tests check what a source resolves to, these check that the install of it succeeds.
+ */
+describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () => {
+  let sb: InstallSandbox;
+  let server: TestServer | undefined;
+  beforeEach(async () => {
+    sb = await installSandbox('sf-sources-');
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    await sb.cleanup();
+  });
+
+  const skillRoot = () => join(sb.project, '.windsurf', 'skills');
+
+  async function installs(source: string, skills: string[]): Promise<void> {
+    const r = await sb.sf(['add', 'skit', source, '--agent', 'windsurf', '--yes', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    for (const s of skills) assert.match(await readFile(join(skillRoot(), s, 'SKILL.md'), 'utf8'), new RegExp(`name: ${s}`));
+    const [record] = await sb.list();
+    assert.match(record.skitId, /^provisional\/[0-9a-f]{16}$/);
+    assert.deepEqual(record.skills.map((s) => s.name).sort(), [...skills].sort());
+  }
+
+  it('a directory with a SKILL.md at its root (local-skill)', async () => {
+    const dir = join(sb.root, 'alpha');
+    await writeTree(dir, { 'SKILL.md': skillMarkdown('alpha'), 'scripts/run.sh': '#!/bin/sh\n' });
+    await installs(dir, ['alpha']);
+    assert.equal((await sb.list())[0].source.kind, 'local-skill');
+  });
+
+  it('a .tgz whose root is one skill, local and over http', async () => {
+    const dir = join(sb.root, 'beta');
+    await writeTree(dir, { 'SKILL.md': skillMarkdown('beta'), 'references/notes.md': '# notes\n' });
+    const archive = join(sb.root, 'beta.tgz');
+    execFileSync('tar', ['czf', archive, '-C', dir, 'SKILL.md', 'references']);
+    await installs(archive, ['beta']);
+    assert.equal((await sb.sf(['skit', 'remove', (await sb.list())[0].skitId])).code, 0);
+    server = await serveRoutes({ '/beta.tgz': { headers: { 'content-type': 'application/gzip' }, body: await readFile(archive) } });
+    await installs(`${server.origin}/beta.tgz`, ['beta']);
+  });
+
+  async function gitRepo(name: string, tree: Record<string, string>): Promise<string> {
+    const repo = join(sb.root, name);
+    await writeTree(repo, tree);
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-qm', name);
+    return repo;
+  }
+
+  it('a git repository whose subpath, or whose root, is one skill (file:// through the system git)', async () => {
+    const repo = await gitRepo('repo', { 'kits/gamma/SKILL.md': skillMarkdown('gamma'), 'README.md': '# not a SKIT\n' });
+    await installs(`file://${repo}#main:kits/gamma`, ['gamma']);
+    assert.equal((await sb.sf(['skit', 'remove', (await sb.list())[0].skitId])).code, 0);
+    // the clone's directory is named by sf, not by the skill: its name is not checked
+    const root = await gitRepo('delta-skill', { 'SKILL.md': skillMarkdown('delta') });
+    await installs(`file://${root}`, ['delta']);
+  });
+
+  it('a directory of skills/<name> (a synthesized descriptor)', async () => {
+    const dir = join(sb.root, 'many');
+    await writeTree(dir, { 'skills/one/SKILL.md': skillMarkdown('one'), 'skills/two/SKILL.md': skillMarkdown('two') });
+    await installs(dir, ['one', 'two']);
+  });
+});
