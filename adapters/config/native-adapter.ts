@@ -41,6 +41,9 @@ export interface NativeHostSpec {
  * hidden at every instant: config restrictions are written before directories appear, and
  * directories are removed before Forge's config entries go.
  */
+/** A request for no skills: reconciling a file with it takes every Forge entry of the record out. */
+const EMPTY_REQUEST: ProjectionRequest = { skitId: '', release: '', bundleHash: '', skills: [] };
+
 export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
   const storeRoot = (ctx: HostContext) => sfPaths(ctx.env).store;
 
@@ -97,13 +100,17 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
       const { file, destMap, adopt, prevEdits } = await plan(req, ctx, record);
       await spec.control.reconcile(file, { ...ctx, dryRun: true }, prevEdits.find((e) => e.file === file), req, destMap, adopt);
     },
+    async preflightUnproject(record, ctx) {
+      for (const edit of mergeEditsByFile(record.configEdits.filter(isManagedConfigEdit))) {
+        await spec.control.reconcile(edit.file, { ...ctx, dryRun: true }, edit, EMPTY_REQUEST, new Map(), new Set());
+      }
+    },
     project: (req, ctx, previous) => apply(req, ctx, previous),
     setEnablement: (req, record, ctx) => apply(req, ctx, record),
 
     async unproject(record, ctx) {
       for (const p of record.paths) await removeProjectedPath(p, storeRoot(ctx));
-      const empty: ProjectionRequest = { skitId: '', release: '', bundleHash: '', skills: [] };
-      for (const edit of mergeEditsByFile(record.configEdits.filter(isManagedConfigEdit))) await spec.control.reconcile(edit.file, ctx, edit, empty, new Map(), new Set());
+      for (const edit of mergeEditsByFile(record.configEdits.filter(isManagedConfigEdit))) await spec.control.reconcile(edit.file, ctx, edit, EMPTY_REQUEST, new Map(), new Set());
     },
 
     async diagnose(req, record, ctx) {

@@ -14,6 +14,9 @@ import type { Plan } from './plan-types.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
 import { requestFor } from './requests.js';
 
+/** "an install", "an update", "a remove" */
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 /** One doctor finding: a diagnostic with the installation and agent it concerns. */
 export interface DoctorFinding extends Diagnostic {
   skitId?: string;
@@ -69,10 +72,10 @@ export async function runDoctor(session: Session, options: DoctorOptions): Promi
           code: 'SF_DRIFT_INTERRUPTED',
           severity: live ? 'info' : 'error',
           message: live
-            ? `an ${i.op} is in progress (pid ${i.pid})`
+            ? `${article(i.op)} ${i.op} is in progress (pid ${i.pid})`
             : i.phase === 'rolling-back'
-              ? `an ${i.op} started ${i.startedAt} failed and could not be undone completely`
-              : `an ${i.op} started ${i.startedAt} was interrupted (pid ${i.pid} is gone)`,
+              ? `${article(i.op)} ${i.op} started ${i.startedAt} failed and could not be undone completely`
+              : `${article(i.op)} ${i.op} started ${i.startedAt} was interrupted (pid ${i.pid} is gone)`,
           hint: live ? undefined : i.phase === 'rolling-back' ? 'fix what its error named, then run `sf skit doctor --fix` to undo the rest' : 'run `sf skit doctor --fix` to finish or undo it',
         });
       }

@@ -95,6 +95,8 @@ export interface HostAdapter {
    * unsafe paths. Run for every agent of a plan before any of them is changed.
    */
   preflight?(req: ProjectionRequest, record: ProjectionRecord | undefined, ctx: HostContext): Promise<void>;
+  /** What `unproject` would check (config files that do not parse), without writing: run before any agent of a remove changes. */
+  preflightUnproject?(record: ProjectionRecord, ctx: HostContext): Promise<void>;
   /** apply per-skill enablement after a change, returning the updated record */
   setEnablement(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<ProjectionRecord>;
   /** remove everything `record` says Forge put there, and only that */

@@ -108,11 +108,12 @@ export async function runMutation(
  */
 async function preflight(session: Session, plan: Plan): Promise<void> {
   for (const step of plan.steps) {
-    if (step.kind !== 'project' && step.kind !== 'enablement') continue;
+    if (step.kind === 'store') continue;
     const adapter = session.adapters.get(step.target.agent);
-    if (!adapter.preflight) continue;
     const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
-    await adapter.preflight(step.request, step.record, ctx);
+    // a remove checks too: a config that does not parse must stop it before any link is gone
+    if (step.kind === 'unproject') await adapter.preflightUnproject?.(step.record, ctx);
+    else await adapter.preflight?.(step.request, step.record, ctx);
   }
 }
 

@@ -49,6 +49,21 @@ describe('sf skit commands when a host config cannot be edited', () => {
     assert.deepEqual(await enabledFor('lint'), { 'claude-code': false, codex: false });
   });
 
+  it('remove checks the configs first too: a settings.json that does not parse stops it before any link is gone', async () => {
+    const add = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code,windsurf', '--yes']);
+    assert.equal(add.code, 0, add.stderr);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'claude-code'])).code, 0);
+    await writeFile(settings(), '{ broken');
+    const r = await sb.sf(['skit', 'remove', 'acme/kit']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /error\[SF_E_CONFIG\]: .*settings\.local\.json/);
+    assert.doesNotMatch(r.stderr, /could not undo/);
+    for (const root of ['.claude', '.windsurf']) {
+      assert.match(await readFile(join(sb.project, root, 'skills', 'review', 'SKILL.md'), 'utf8'), /name: review/, `${root} links untouched`);
+    }
+    assert.ok(!(await doctorCodes()).includes('SF_DRIFT_INTERRUPTED'), 'no intent left behind');
+  });
+
   it('a failed enable leaves no intent, so a later doctor --fix cannot apply it after all', async () => {
     assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
     assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'claude-code'])).code, 0);
