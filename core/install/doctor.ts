@@ -11,6 +11,7 @@ import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
+import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
 import { requestFor } from './requests.js';
 
@@ -137,7 +138,15 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     if (!options.fix || drift.length === 0 || storeBroken) continue;
     if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
-    const fixed = await adapter.setEnablement(request, record, ctx);
+    let fixed: ProjectionRecord;
+    try {
+      fixed = await adapter.setEnablement(request, record, ctx);
+    } catch (e) {
+      // one repair the user must make (a conflicting entry of theirs) does not stop the others
+      if (!isSfError(e)) throw e;
+      findings.push({ code: 'SF_DOCTOR_FIX_FAILED', severity: 'error', ...about, agent: record.agent, message: `could not repair ${inst.skitId} for ${record.agent}: ${e.message}`, ...(e.location?.file ? { file: e.location.file } : {}), ...(e.hint ? { hint: e.hint } : {}) });
+      continue;
+    }
     targets = targets.map((t) => (t.agent === record.agent ? fixed : t));
     for (const d of drift) d.fixed = true;
   }

@@ -64,6 +64,21 @@ describe('sf skit commands when a host config cannot be edited', () => {
     assert.ok(!(await doctorCodes()).includes('SF_DRIFT_INTERRUPTED'), 'no intent left behind');
   });
 
+  it('doctor --fix repairs what it can when one repair needs the user, and reports both (exit 1, --json intact)', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code,opencode', '--yes'])).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint'])).code, 0);
+    await writeFile(settings(), '{"skillOverrides": {"lint": "on"}}\n');
+    // the user's own "*": "allow" after Forge's deny: only they can settle that
+    await writeFile(join(sb.project, 'opencode.json'), '{"permission": {"skill": {"lint": "deny", "*": "allow"}}}\n');
+    const r = await sb.sf(['skit', 'doctor', '--fix', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    const report = JSON.parse(r.stdout) as { clean: boolean; findings: { code: string; agent?: string; fixed?: boolean }[] };
+    assert.equal(report.clean, false);
+    assert.ok(report.findings.some((f) => f.code === 'SF_DOCTOR_FIX_FAILED' && f.agent === 'opencode' && !f.fixed), r.stdout);
+    assert.ok(report.findings.some((f) => f.agent === 'claude-code' && f.fixed), r.stdout);
+    assert.match(await readOr(settings()), /"lint": "off"/);
+  });
+
   it('a failed enable leaves no intent, so a later doctor --fix cannot apply it after all', async () => {
     assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
     assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'claude-code'])).code, 0);
