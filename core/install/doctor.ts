@@ -13,7 +13,7 @@ import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './jo
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
-import { requestFor } from './requests.js';
+import { requestFor, targetShapes } from './requests.js';
 
 /** "an install", "an update", "a remove" */
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
@@ -131,7 +131,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
   for (const record of inst.targets) {
     const adapter = session.adapters.get(record.agent);
     const ctx = hostContext(session, record.agent, record.scope, record.projectRoot);
-    const request = requestFor(inst, record.agent, session.paths.store);
+    const request = requestFor(inst, record.agent, session.paths.store, targetShapes(session, inst.targets));
     const drift = (await adapter.diagnose(request, record, ctx)).map((d): DoctorFinding => ({ ...d, ...about, agent: record.agent }));
     findings.push(...drift);
     // links into a store entry that is not there would only dangle again: not repaired, not called fixed

@@ -47,9 +47,10 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
   const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
   const removedPaths: string[] = [];
 
+  const specs = before.targets.map((t) => specOf(t, input.nativeAgents.includes(t.agent)));
   for (const record of before.targets) {
     const target = specOf(record, input.nativeAgents.includes(record.agent));
-    const request = requestFor(after, record.agent, env.storeRoot);
+    const request = requestFor(after, record.agent, env.storeRoot, specs);
     shared.push({ target, skillIds: new Set(expectedPaths(target, request).map((p) => p.skillId)) });
     const was = isEnabled(before.enablement, skill, record.agent);
     const now = isEnabled(after.enablement, skill, record.agent);

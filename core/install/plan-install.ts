@@ -105,7 +105,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
 
   for (const target of targets.values()) {
-    const request = requestFor(after, target.agent, env.storeRoot);
+    const request = requestFor(after, target.agent, env.storeRoot, [...targets.values()]);
     const wanted = expectedPaths(target, request);
     shared.push({ target, skillIds: new Set(wanted.map((p) => p.skillId)) });
     after.targets.push(predictedRecord(target, request));

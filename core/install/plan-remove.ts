@@ -3,7 +3,7 @@ import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
 import { assertUnmodified, ownedPaths } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
-import { specOf } from './requests.js';
+import { requestFor, specOf } from './requests.js';
 
 export interface RemoveInput {
   /** SKIT id or alias */
@@ -41,6 +41,16 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
     target: specOf(t, input.nativeAgents.includes(t.agent)),
     record: { ...t, paths: t.paths.filter((p) => !used.has(p.path)) },
   }));
+  if (after) {
+    // an agent with a native switch that shared its directory with a removed one asks for the
+    // skills disabled for both again (see requestFor): project them, switched off
+    const shapes = (targets: typeof before.targets) => targets.map((t) => specOf(t, input.nativeAgents.includes(t.agent)));
+    for (const t of remaining) {
+      const was = requestFor(before, t.agent, env.storeRoot, shapes(before.targets));
+      const now = requestFor(after, t.agent, env.storeRoot, shapes(remaining));
+      if (now.skills.length !== was.skills.length) steps.push({ kind: 'enablement', target: specOf(t, input.nativeAgents.includes(t.agent)), request: now, record: t });
+    }
+  }
   const deleted = steps.flatMap((s) => (s.kind === 'unproject' ? s.record.paths.map((p) => p.path) : []));
   assertUnmodified(deleted, state.observations, input.force, `remove ${before.skitId}`);
 

@@ -127,14 +127,20 @@ describe('core/install planners (pure)', () => {
     ]);
   });
 
-  it('a host that keeps disabled skills projected cannot share a root with one that must not see them', () => {
+  it('a host that keeps disabled skills projected shares a root with one that must not see them only where they agree', () => {
     const native = target('claude-code', '/p/.agents/skills', true);
     const before = installed([CURSOR, native]);
-    rejectsWith(
-      'SF_E_CONFLICT',
-      () => planEnablement({ installations: [before], observations: none }, { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: ['claude-code'], force: false }, env()),
-      /exposed to cursor/,
-    );
+    const base = { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: ['claude-code'], force: false };
+    // off for cursor only: the native host still needs the directory, which cursor must not see
+    rejectsWith('SF_E_CONFLICT', () => planEnablement({ installations: [before], observations: none }, { ...base, agents: ['cursor'] }, env()), /exposed to cursor/);
+    // off for both: the directory goes, and the native host is not asked for the skill at all
+    const both = planEnablement({ installations: [before], observations: none }, base, env());
+    const nativeStep = both.steps.find((s) => s.kind === 'enablement' && s.target.agent === 'claude-code');
+    assert.ok(nativeStep && nativeStep.kind === 'enablement');
+    assert.ok(!nativeStep.request.skills.some((s) => s.name === 'review'), 'not projected for the native host either');
+    // off for the native host only: switched off in place, the directory stays for cursor
+    const nativeOnly = planEnablement({ installations: [before], observations: none }, { ...base, agents: ['claude-code'] }, env());
+    assert.ok(nativeOnly.steps.every((s) => s.kind !== 'enablement' || s.request.skills.some((k) => k.name === 'review' && !k.enabled)));
   });
 
   it('enabling a disabled skill refuses a foreign directory at its path', () => {

@@ -19,13 +19,25 @@ export function storeSkillPath(storeRoot: string, bundleHash: string, skill: str
   return join(storeRoot, bundleHex(bundleHash), 'skills', skill);
 }
 
-/** The projection request of an installation for one agent. */
-export function requestFor(record: InstallationRecord, agent: string, storeRoot: string): ProjectionRequest {
+/** Where an agent of an installation projects, and whether it can switch a skill off in place. */
+export type TargetShape = Pick<TargetSpec, 'agent' | 'skillRoot' | 'nativeEnablement'>;
+
+/**
+ * The projection request of an installation for one agent. `targets`: every target of the
+ * installation. An agent with a native switch that shares its skill directory with one without
+ * (Codex and Cursor in .agents/skills) is not asked for a skill disabled for both: the other
+ * agent needs its directory gone, and a skill that is not there is off for this one too.
+ */
+export function requestFor(record: InstallationRecord, agent: string, storeRoot: string, targets: readonly TargetShape[] = []): ProjectionRequest {
+  const me = targets.find((t) => t.agent === agent);
+  const plain = me?.nativeEnablement ? targets.filter((t) => t.agent !== agent && t.skillRoot === me.skillRoot && !t.nativeEnablement) : [];
+  const goneForBoth = (s: InstallationRecord['skills'][number]) =>
+    plain.length > 0 && !isEnabled(record.enablement, s, agent) && plain.some((t) => !isEnabled(record.enablement, s, t.agent));
   return {
     skitId: record.skitId,
     release: releaseLabel(record.release, record.bundleHash),
     bundleHash: record.bundleHash,
-    skills: record.skills.map((s) => ({
+    skills: record.skills.filter((s) => !goneForBoth(s)).map((s) => ({
       skillId: s.id,
       name: s.name,
       sourceDir: storeSkillPath(storeRoot, record.bundleHash, s.name),
@@ -63,4 +75,9 @@ export function specOf(record: ProjectionRecord, nativeEnablement: boolean): Tar
     skillRoot: record.skillRoot,
     nativeEnablement,
   };
+}
+
+/** The shapes of recorded targets, with each agent's native switch from its adapter. */
+export function targetShapes(session: { adapters: { get(agent: string): { nativeEnablement: boolean } } }, records: readonly ProjectionRecord[]): TargetShape[] {
+  return records.map((r) => ({ agent: r.agent, skillRoot: r.skillRoot, nativeEnablement: session.adapters.get(r.agent).nativeEnablement }));
 }

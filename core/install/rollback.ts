@@ -5,7 +5,7 @@ import { collectGarbage } from './apply.js';
 import { hostContext, type Session } from './context.js';
 import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
-import { requestFor } from './requests.js';
+import { requestFor, targetShapes } from './requests.js';
 
 /**
  * Puts the agent directories back to the plan's `before` state and drops the intent: new targets
@@ -29,7 +29,7 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
     if (before && beforeStored) {
       for (const t of before.targets) {
         const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
-        const request = requestFor(before, t.agent, session.paths.store);
+        const request = requestFor(before, t.agent, session.paths.store, targetShapes(session, before.targets));
         // the old record (and what was attempted) says which directories and entries are Forge's
         await session.adapters.get(t.agent).setEnablement(request, withAttempted(t), ctx);
       }

@@ -190,6 +190,26 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal(after.code, 0, after.stdout);
   });
 
+  it('Codex and an agent without a switch share .agents/skills: a skill disabled for both is simply not there', async () => {
+    await writeFile(join(sb.source, 'README.md'), (await readFile(join(sb.source, 'README.md'), 'utf8')).replace(/(name: lint\n(?:    .*\n)*?    default_enabled: )true/, '$1false'));
+    const root = join(sb.project, '.agents', 'skills');
+    const add = await sb.sf(['add', 'skit', sb.source, '--agent', 'codex,cursor', '--yes']);
+    assert.equal(add.code, 0, add.stderr);
+    assert.deepEqual(Object.keys(await rootContents(root)).sort(), ['review', 'summarize']);
+    assert.equal((await sb.sf(['skit', 'enable', 'acme/kit:lint'])).code, 0);
+    assert.ok((await rootContents(root)).lint);
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:review']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.equal((await rootContents(root)).review, undefined);
+    assert.equal((await sb.sf(['skit', 'doctor'])).code, 0);
+    // without cursor, Codex alone switches review off in place again
+    assert.equal((await sb.sf(['skit', 'remove', 'acme/kit', '--agent', 'cursor'])).code, 0);
+    assert.ok((await rootContents(root)).review);
+    assert.match(await readFile(join(sb.home, '.codex', 'config.toml'), 'utf8'), /review\/SKILL\.md"\nenabled = false/);
+    const doctor = await sb.sf(['skit', 'doctor']);
+    assert.equal(doctor.code, 0, doctor.stdout);
+  });
+
   it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
     const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
     assert.equal(none.code, 2);
