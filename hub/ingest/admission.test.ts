@@ -34,6 +34,14 @@ describe('hub ingest admission', () => {
     assert.equal(kept.resources[0].scopes[0].items[0].body, 'a body');
   });
 
+  it('keeps the deprecated `event.name` log attribute for metadata-only accounts: it is the event name, not content', () => {
+    const guard = new CardinalityGuard(100, 60_000, 10);
+    const req = logs([{ 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s' }]);
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
+    assert.deepEqual(req.resources[0].scopes[0].items[0].attributes, { 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s' });
+    assert.equal(counts.droppedContent, 1, "only the resource's process.command_line");
+  });
+
   it('folds new values of a non-identity key past the distinct-values limit, per account and window', () => {
     let now = 0;
     const guard = new CardinalityGuard(3, 1000, 10, () => now);

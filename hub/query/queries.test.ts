@@ -93,4 +93,22 @@ describe('hub telemetry queries', () => {
     assert.deepEqual(health.processes.map((p) => [p.serviceName, p.stale, p.records, p.droppedContent, p.adapterVersion]), [['codex', false, 1, 1, '0.1.0'], ['claude-code', true, 1, 1, '0.1.0']]);
     assert.deepEqual([health.summary.devices, health.summary.processes, health.summary.stale, health.summary.droppedContent, health.queued], [1, 2, 1, 2, 2]);
   });
+
+  it('a date-only `to` covers that whole day on every endpoint (timeline, evidence and usage agree)', async () => {
+    f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    const u = f.user('alice');
+    const repo = await f.linkRepository(u, 'alice/app', ['rfp_alice_app_repo']);
+    const records = [skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_day', 'agent.skill.id': 'owner/code-quality:testing', 'agent.skill.trigger.type': 'implicit' }, T0)];
+    await f.post('logs', await encodeOtlpRequest(logsRequest(records, { 'service.name': 'codex', 'forge.repository.fingerprint': 'rfp_alice_app_repo' }), 'protobuf'), { auth: u.device });
+    await f.telemetry.drain();
+    const counts = async (q: string) => [
+      ((await f.getJson(`/api/v1/telemetry/repositories/${repo}/timeline?${q}`, u.pat)) as TimelinePage).sessions.length,
+      ((await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/skills/testing/evidence?${q}`, u.pat)) as { activations: unknown[] }).activations.length,
+      ((await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?${q}`, u.pat)) as UsageReport).totals.activations,
+    ];
+    assert.deepEqual(await counts('from=2026-08-09&to=2026-08-09'), [1, 1, 1]);
+    assert.deepEqual(await counts('from=2026-08-08&to=2026-08-08'), [0, 0, 0]);
+    const page: TimelinePage = await f.getJson(`/api/v1/telemetry/repositories/${repo}/timeline?from=2026-08-09&to=2026-08-09`, u.pat);
+    assert.deepEqual(page.window, { from: '2026-08-09T00:00:00.000Z', to: '2026-08-09T23:59:59.999Z' });
+  });
 });

@@ -32,6 +32,32 @@ describe('hub usage rollups: the same whichever event arrives first', () => {
     assert.deepEqual(JSON.stringify(x.days ?? x), JSON.stringify(y.days ?? y).replaceAll('p/y', 'p/x').replaceAll(':y', ':x'));
   });
 
+  it('the skill evidence view counts an activation on the day usage does, whichever of its events arrives first', async () => {
+    const out: unknown[] = [];
+    for (const order of ['selection first', 'load result first']) {
+      f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
+      const u = f.user('alice');
+      const [sel, load] = events('act_e', 'p/e:e');
+      for (const batch of order === 'selection first' ? [[sel], [load]] : [[load], [sel]]) {
+        await f.post('logs', await encodeOtlpRequest(logsRequest(batch), 'protobuf'), { auth: u.device });
+        await f.telemetry.drain();
+      }
+      const day = async (d: string) => {
+        const q = `from=${d}T00:00:00Z&to=${d}T23:59:59.999Z`;
+        const evidence = (await f!.getJson(`/api/v1/telemetry/skits/p/e/skills/e/evidence?${q}`, u.pat)) as { activations: unknown[] };
+        const usage = (await f!.getJson(`/api/v1/telemetry/skits/p/e/skills/e/usage?${q}`, u.pat)) as UsageReport;
+        return [evidence.activations.length, usage.totals.activations];
+      };
+      out.push([order, await day('2026-08-09'), await day('2026-08-10')]);
+      await f.cleanup();
+      f = undefined;
+    }
+    assert.deepEqual(out, [
+      ['selection first', [1, 1], [0, 0]],
+      ['load result first', [1, 1], [0, 0]],
+    ]);
+  });
+
   it('an activation whose skill only a later event names is in the skill\'s usage and evidence, as in the timeline', async () => {
     f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
     const u = f.user('alice');

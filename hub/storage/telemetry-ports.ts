@@ -125,7 +125,7 @@ export interface ActivationItem {
 }
 
 /** What the normalizer reads of the events it only indexes (see hub/projections/apply.ts `indexOnly`). */
-export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
+export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'deviceId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
 
 /**
  * Writes of one normalization transaction, bound to a projection generation. Activations are

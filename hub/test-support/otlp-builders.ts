@@ -1,4 +1,4 @@
-import type { OtlpAttributes, OtlpLogRecord, OtlpLogsRequest } from '../../core/telemetry/otlp/index.js';
+import type { OtlpAttributes, OtlpLogRecord, OtlpLogsRequest, OtlpSpan, OtlpTracesRequest } from '../../core/telemetry/otlp/index.js';
 
 /** Small builders of decoded OTLP requests for hub tests (encode them with encodeOtlpRequest). */
 
@@ -33,3 +33,16 @@ import { field, stringField } from '../../test-support/protobuf-wire.js';
 export const kvString = (key: string, value: string | Buffer) => field(6, 2, Buffer.concat([stringField(1, key), field(2, 2, stringField(1, value))]));
 /** ExportLogsServiceRequest with one resource and scope holding raw LogRecord bodies. */
 export const rawLogsBody = (records: Buffer[]) => field(1, 2, field(2, 2, Buffer.concat(records.map((r) => field(2, 2, r)))));
+
+/** A span (ids made up unless given) for decoded OTLP trace requests. */
+let spanCounter = 0;
+export function testSpan(name: string, attributes: OtlpAttributes, startMs: number, endMs: number, extra: Partial<OtlpSpan> = {}): OtlpSpan {
+  return {
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: (++spanCounter).toString(16).padStart(16, '0'), name, kind: 1,
+    startTimeUnixNano: `${startMs}000000`, endTimeUnixNano: `${endMs}000000`, attributes, events: [], links: [], ...extra,
+  };
+}
+
+export function tracesRequest(spans: OtlpSpan[], resource: OtlpAttributes = { 'service.name': 'claude-code' }): OtlpTracesRequest {
+  return { signal: 'traces', resources: [{ resource: { attributes: resource }, scopes: [{ scope: { name: 'test' }, items: spans }] }] };
+}

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createHubApp } from '../app.js';
 import { issueToken } from '../auth/tokens.js';
+import { deviceIdOf } from '../ingest/identity.js';
 import { openEmbeddedStorage } from '../storage/embedded/lmdb-store.js';
 import type { HubStorage, Scope } from '../storage/ports.js';
 import { TelemetryService, type TelemetryConfig } from '../telemetry/service.js';
@@ -14,6 +15,8 @@ export interface TelemetryUser {
   pat: Record<string, string>;
   /** Authorization header of a device credential (telemetry:write only) */
   device: Record<string, string>;
+  /** the pseudonymous device id of that credential (activations are identified per device) */
+  deviceId: string;
 }
 
 export interface PostOptions {
@@ -66,8 +69,8 @@ export async function telemetryFixture(
       const id = owner?.id ?? storage.accounts.createUser(login, options.admin ?? false).id;
       const patScopes: Scope[] = options.scopes ?? (options.admin ? ['admin', 'registry:read'] : ['registry:read']);
       const pat = issueToken(storage.tokens, { userId: id, kind: 'pat', name: 'pat', scopes: patScopes }).secret;
-      const device = issueToken(storage.tokens, { userId: id, kind: 'device', name: 'device', scopes: ['telemetry:write'] }).secret;
-      return { id, login, pat: { authorization: `Bearer ${pat}` }, device: { authorization: `Bearer ${device}` } };
+      const device = issueToken(storage.tokens, { userId: id, kind: 'device', name: 'device', scopes: ['telemetry:write'] });
+      return { id, login, pat: { authorization: `Bearer ${pat}` }, device: { authorization: `Bearer ${device.secret}` }, deviceId: deviceIdOf(storage.tokens, device.record) };
     },
     async post(signal, body, options) {
       const encoding = options.encoding ?? (body instanceof Uint8Array ? 'protobuf' : 'json');

@@ -104,11 +104,11 @@ describe('hub event row encoding (layout 2)', () => {
     rows.forEach((row, i) => assert.deepStrictEqual(decodeEventRow(values.subarray(i === 0 ? 0 : ends[i - 1], ends[i])), row));
   });
 
-  it('decodes the head of a row alone: ids, name, time, phase and activation links', () => {
+  it('decodes the head of a row alone: ids (the device too: activations are per device), name, time, phase and activation links', () => {
     const row: ObservationEventRow = { ...base, repositoryId: 'repo_1', skillId: 'acme/deploy:release', activationIds: ['act_1', 'act_2'], phase: 'loaded', sessionId: 'sess_1', attributes: { a: 'é' } };
     const head = decodeEventHead(encodeEventRow(row));
-    const { eventId, eventName, time, accountId, repositoryId, skillId, activationIds, phase } = row;
-    assert.deepStrictEqual(JSON.parse(JSON.stringify(head)), { eventId, eventName, time, accountId, repositoryId, skillId, activationIds, phase });
+    const { eventId, eventName, time, accountId, deviceId, repositoryId, skillId, activationIds, phase } = row;
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(head)), { eventId, eventName, time, accountId, deviceId, repositoryId, skillId, activationIds, phase });
     assert.equal(decodeEventHead(encodeEventRow(row), (name) => name !== 'agent.skill.loaded'), undefined, 'an unwanted name stops the decoding');
     assert.equal(decodeEventHead(encodeEventRow(row), (name) => name === 'agent.skill.loaded')?.skillId, 'acme/deploy:release');
   });

@@ -119,7 +119,7 @@ export function encodeEventRows(rows: readonly ObservationEventRow[]): { values:
 }
 
 /** The fields decodeEventHead reads (EventHead in telemetry-ports.ts). */
-const HEAD_FIELDS: ReadonlySet<string> = new Set(['eventId', 'eventName', 'time', 'accountId', 'repositoryId', 'skillId', 'activationId', 'phase']);
+const HEAD_FIELDS: ReadonlySet<string> = new Set(['eventId', 'eventName', 'time', 'accountId', 'deviceId', 'repositoryId', 'skillId', 'activationId', 'phase']);
 
 // the first three fields (eventId, dedupBasis, eventName) are read by decodeEventHead itself
 const readHeadFields = new Function(

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { encodeOtlpRequest, type OtlpLogRecord } from '../../core/telemetry/otlp/index.js';
+import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
+import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
+import type { TimelinePage } from './timeline.js';
+import type { UsageReport } from './usage.js';
+
+/** The repository timeline shows everything linked to what it renders, and names every identity gap. */
+
+const T0 = Date.UTC(2026, 7, 9, 12, 0, 0);
+const FP = 'rfp_alice_app_1';
+const sel = (act: string) => skillRecord('agent.skill.selected', { 'agent.skill.activation.id': act, 'agent.skill.id': 'o/k:a', 'agent.skill.trigger.type': 'implicit' }, T0);
+const loaded = (act: string) => skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': act, 'agent.skill.id': 'o/k:a' }, T0 + 5);
+
+describe('hub repository timeline: nothing linked disappears, every gap is named', () => {
+  let f: TelemetryFixture;
+  let u: TelemetryUser;
+  let repo: string;
+  beforeEach(async () => {
+    f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    u = f.user('alice');
+    repo = await f.linkRepository(u, 'alice/app', [FP]);
+  });
+  afterEach(async () => f.cleanup());
+
+  const page = async (records: OtlpLogRecord[]): Promise<TimelinePage> => {
+    assert.equal((await f.post('logs', await encodeOtlpRequest(logsRequest(records, { 'service.name': 'codex', 'forge.repository.fingerprint': FP }), 'protobuf'), { auth: u.device })).status, 200);
+    await f.telemetry.drain();
+    return f.getJson<TimelinePage>(`/api/v1/telemetry/repositories/${repo}/timeline?from=0`, u.pat);
+  };
+
+  it('flags an action linked to no activation as unattributed', async () => {
+    const p = await page([sel('act_a'), loaded('act_a'),
+      skillRecord('agent.action.completed', { 'agent.skill.event.id': 'orphan', 'agent.action.type': 'git.push', 'agent.skill.attribution.fidelity': 'unknown' }, T0 + 100),
+      skillRecord('agent.action.completed', { 'agent.skill.event.id': 'linked', 'agent.action.type': 'git.push', 'agent.skill.activation.ids': ['act_a'], 'agent.skill.attribution.fidelity': 'exact' }, T0 + 200)]);
+    assert.deepEqual(p.gaps.find((g) => g.kind === 'unattributed_action')?.sample, ['orphan']);
+    assert.deepEqual(p.sessions[0].events.map((e) => e.eventId), ['orphan'], 'and it is shown in its session');
+  });
+
+  it('shows events linked to an activation that have no section of their own (a Git AI checkpoint)', async () => {
+    const p = await page([sel('act_a'), loaded('act_a'),
+      skillRecord('git.ai.checkpoint.created', { 'agent.skill.event.id': 'cp_1', 'git.ai.checkpoint.id': 't_abc', 'git.ai.session.id': 'g1', 'git.ai.correlation.fidelity': 'exact', 'agent.skill.activation.ids': ['act_a'] }, T0 + 100),
+      skillRecord('agent.skill.feedback', { 'agent.skill.event.id': 'fb_1', 'agent.skill.feedback.sentiment': 'positive', 'agent.skill.id': 'o/k:a', 'agent.skill.activation.id': 'act_a' }, T0 + 200)]);
+    const [activation] = p.sessions.flatMap((s) => s.activations);
+    assert.deepEqual(activation.events.map((e) => [e.eventId, e.eventName]), [['cp_1', 'git.ai.checkpoint.created']]);
+    assert.deepEqual(activation.interventions.map((i) => i.eventId), ['fb_1']);
+  });
+
+  it('flags activation events without their required activation id (they build no activation and are not in usage)', async () => {
+    const s = sel('x');
+    const l = loaded('x');
+    delete s.attributes['agent.skill.activation.id'];
+    delete l.attributes['agent.skill.activation.id'];
+    const p = await page([s, l]);
+    const usage = await f.getJson<UsageReport>('/api/v1/telemetry/skits/o/k/usage?from=2026-08-01T00:00:00Z', u.pat);
+    assert.equal(usage.totals.activations, 0, 'no activation is invented');
+    const missing = p.gaps.find((g) => g.kind === 'missing_activation_id');
+    assert.deepEqual([missing?.count, missing?.sample.sort()], [2, [s.attributes['agent.skill.event.id'], l.attributes['agent.skill.event.id']].sort()]);
+  });
+});
