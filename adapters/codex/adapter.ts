@@ -8,7 +8,7 @@ import { createNativeAdapter, type NativeConfigControl } from '../config/native-
 import { findManagedBlocks } from '../config/toml-blocks.js';
 import type { LinkOps } from '../shared/fs-ops.js';
 import { reconcileCodexConfig } from './reconcile-config.js';
-import { HEADER, planCodexConfig, skitOf, skitsOf, type CodexSkillState } from './skills-config.js';
+import { HEADER, ownedBy, ownerOf, planCodexConfig, type CodexSkillState } from './skills-config.js';
 
 /** $CODEX_HOME, else ~/.codex. */
 export function codexHome(ctx: HostContext): string {
@@ -34,23 +34,24 @@ function states(req: ProjectionRequest, dests: Map<string, string>): CodexSkillS
 const control: NativeConfigControl = {
   file: codexConfigFile,
   reconcile(file, ctx, previous, req, dests) {
-    return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests), dryRun: ctx.dryRun });
+    return reconcileCodexConfig({ file, backupDir: ctx.backupDir, previous, desired: states(req, dests), dryRun: ctx.dryRun, root: codexSkillRoot(ctx) });
   },
-  async diagnose(file, _ctx, _previous, req, dests) {
+  async diagnose(file, ctx, previous, req, dests) {
     const snap = readConfig(file);
     const desired = states(req, dests);
+    // this installation's own blocks only: the same SKIT installed elsewhere has its own (see CodexOwner)
+    const owner = ownerOf(desired, previous?.managed ?? [], codexSkillRoot(ctx));
     let planned: string;
     let notes: Diagnostic[];
     try {
-      ({ text: planned, diagnostics: notes } = planCodexConfig(snap.text, file, desired, snap.shape.eol));
+      ({ text: planned, diagnostics: notes } = planCodexConfig(snap.text, file, desired, snap.shape.eol, owner));
     } catch (e) {
       if (isSfError(e, 'SF_E_CONFLICT')) return ((e.data?.diagnostics ?? []) as Diagnostic[]).map((d) => ({ ...d, code: DISABLED_EXPOSED }));
       return invalidConfig(file, e, 'Codex');
     }
     // the user's own entries that keep an enabled skill off, and Forge blocks someone edited
     if (planned === snap.text) return notes;
-    const skits = skitsOf(desired.map((s) => s.skillId));
-    const blocks = findManagedBlocks(snap.text).filter((b) => b.header === HEADER && skits.has(skitOf(b.id)));
+    const blocks = findManagedBlocks(snap.text).filter((b) => b.header === HEADER && ownedBy(b, owner));
     const out: Diagnostic[] = [...notes];
     for (const s of desired) {
       const block = blocks.find((b) => b.id === s.skillId);

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from '../config/config-file.js';
 import type { ManagedConfigEdit } from '../config/managed.js';
-import { planCodexConfig, skitsOf, type CodexSkillState } from './skills-config.js';
+import { onlyForgeBlocks, ownerOf, planCodexConfig, type CodexSkillState } from './skills-config.js';
 
 export interface CodexReconcileResult {
   edit?: ManagedConfigEdit;
@@ -13,16 +13,18 @@ export interface CodexReconcileResult {
  * with a backup and an atomic replace. A config.toml that Forge created is deleted again when
  * its last block goes and nothing else was added to it.
  */
-export async function reconcileCodexConfig(o: { file: string; backupDir: string; previous?: ManagedConfigEdit; desired: CodexSkillState[]; dryRun?: boolean }): Promise<CodexReconcileResult> {
-  const skits = skitsOf([...o.desired.map((s) => s.skillId), ...(o.previous?.managed ?? []).map((m) => m.skillId)]);
+export async function reconcileCodexConfig(o: { file: string; backupDir: string; previous?: ManagedConfigEdit; desired: CodexSkillState[]; dryRun?: boolean; root?: string }): Promise<CodexReconcileResult> {
+  // this installation's blocks: its SKIT's, in its place (see CodexOwner)
+  const owner = ownerOf(o.desired, o.previous?.managed ?? [], o.root);
   let result: CodexReconcileResult = { diagnostics: [] };
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
-    const origin = o.previous?.origin ?? (!snap.exists ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
+    // a file holding only other installations' blocks is one Forge created: the last of them deletes it
+    const origin = o.previous?.origin ?? (!snap.exists || onlyForgeBlocks(snap.text) ? 'missing' : snap.text.trim() === '' ? 'empty' : 'existing');
     // what Forge put before each of its blocks is recorded and taken back with the block; a record
     // from before separators were kept has its blocks removed with one blank line each, and the
     // final newline it says Forge added
     const recorded = isStringMap(o.previous?.separators) ? o.previous.separators : undefined;
-    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, skits, recorded);
+    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, owner, recorded);
     const addedFinalNewline = o.previous?.addedFinalNewline === true && recorded === undefined;
     const separators = o.previous && !recorded ? {} : plan.separators;
     result = {

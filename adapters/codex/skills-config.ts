@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
@@ -60,9 +61,46 @@ function ownedBlocks(text: string): TomlBlock[] {
   return findManagedBlocks(text).filter((b) => b.header === HEADER && !isEdited(b));
 }
 
+/** Whether `text` holds nothing but Forge's blocks (of any installation) and blank lines. */
+export function onlyForgeBlocks(text: string): boolean {
+  const blocks = ownedBlocks(text);
+  return blocks.length > 0 && rewriteBlocks(text, blocks, () => undefined).trim() === '';
+}
+
 /** `owner/name:skill` -> `owner/name`. */
 export const skitOf = (skillId: string): string => skillId.slice(0, skillId.lastIndexOf(':'));
 export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...skillIds].map(skitOf));
+
+/**
+ * One installation's share of the config.toml every installation edits. A SKIT can be installed
+ * for Codex in several places (user scope, each project), all of them in $CODEX_HOME/config.toml,
+ * so a Forge block belongs to the installation of its SKIT (the marker's skill id) whose place its
+ * `path` is in: one of that installation's SKILL.md paths (the request's, or recorded), or a skill
+ * directory right in its skill root. The marker stays `# managed by sf: <skill id>`, as older
+ * versions wrote it; the path decides the place, so their blocks keep working.
+ */
+export interface CodexOwner {
+  skits: ReadonlySet<string>;
+  paths: ReadonlySet<string>;
+  /** the installation's skill root (`<root>/<skill>/SKILL.md` there is its place) */
+  root?: string;
+}
+
+export function ownerOf(desired: readonly CodexSkillState[], recorded: readonly ManagedEntry[] = [], root?: string): CodexOwner {
+  const recordedPaths = recorded.map((m) => m.path[3]).filter((p): p is string => typeof p === 'string');
+  return {
+    skits: skitsOf([...desired.map((s) => s.skillId), ...recorded.map((m) => m.skillId)]),
+    paths: new Set([...desired.map((s) => s.skillMdPath), ...recordedPaths]),
+    ...(root ? { root } : {}),
+  };
+}
+
+/** Whether a marked block is this installation's (see CodexOwner). */
+export function ownedBy(b: TomlBlock, o: CodexOwner): boolean {
+  const path = b.values.path;
+  if (!o.skits.has(skitOf(b.id)) || typeof path !== 'string') return false;
+  return o.paths.has(path) || (o.root !== undefined && dirname(dirname(path)) === o.root);
+}
 
 /**
  * Plans Forge's `[[skills.config]]` blocks in Codex's config.toml (pure): a marked block with
@@ -70,15 +108,16 @@ export const skitsOf = (skillIds: Iterable<string>): Set<string> => new Set([...
  * entries matching a skill by path or name are never edited: one that enables a skill Forge must
  * disable is a conflict (SF_E_CONFLICT), one that disables an enabled skill is a warning.
  */
-export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, skits: ReadonlySet<string> = skitsOf(desired.map((s) => s.skillId)), recorded: Readonly<Record<string, string>> = {}): CodexPlan {
+export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, owner: CodexOwner = ownerOf(desired), recorded: Readonly<Record<string, string>> = {}): CodexPlan {
   const doc = parseTomlConfig(text, file);
-  // the file is shared by every installation: only blocks of these SKITs are this plan's business
+  // the file is shared by every installation (other SKITs, and this SKIT in other places): only
+  // this installation's blocks are this plan's business
   const owned = ownedBlocks(text);
-  const blocks = owned.filter((b) => skits.has(skitOf(b.id)));
+  const blocks = owned.filter((b) => ownedBy(b, owner));
   const users = userEntries(skillsConfig(doc, file), owned);
   const diagnostics: Diagnostic[] = [];
   const fatal: Diagnostic[] = [];
-  for (const b of findManagedBlocks(text).filter((x) => x.header === HEADER && isEdited(x) && skits.has(skitOf(x.id)))) {
+  for (const b of findManagedBlocks(text).filter((x) => x.header === HEADER && isEdited(x) && ownedBy(x, owner))) {
     diagnostics.push({ code: 'SF_ADAPTER_CONFIG_DRIFT', severity: 'warning', file,
       message: `the Forge [[skills.config]] block for ${b.id} in ${file} has keys Forge did not write (${Object.keys(b.values).filter((k) => !FORGE_KEYS.has(k)).join(', ')}); Forge left it in place and no longer manages it`,
       hint: `Delete that block from ${file} yourself if you no longer want it (keys after a [[skills.config]] line belong to that entry).` });
@@ -125,12 +164,12 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
     out = appendBlocks(out, [render(s)], eol);
   }
   const managed = [...wanted.values()].map((s) => ({ skillId: s.skillId, path: ['skills', 'config', 'path', s.skillMdPath], value: false }));
-  verify(text, out, file, users, blocks, managed);
+  verify(text, out, file, users, { ...owner, paths: new Set([...owner.paths, ...managed.map((m) => m.path[3])]) }, managed);
   return { text: out, managed, diagnostics, separators };
 }
 
 /** The edit must leave everything but Forge's blocks exactly as parsed before. */
-function verify(before: string, after: string, file: string, users: Entry[], mine: TomlBlock[], managed: ManagedEntry[]): void {
+function verify(before: string, after: string, file: string, users: Entry[], owner: CodexOwner, managed: ManagedEntry[]): void {
   if (before === after) return;
   const a = parseTomlConfig(before, file);
   let b: Record<string, unknown>;
@@ -154,11 +193,10 @@ function verify(before: string, after: string, file: string, users: Entry[], min
     return copy;
   };
   const byPath = (x: Entry, y: Entry) => String(x.path).localeCompare(String(y.path));
-  const all = ownedBlocks(after);
-  const skits = new Set(mine.map((b) => skitOf(b.id)).concat(managed.map((m) => skitOf(m.skillId))));
-  const ours = all.filter((x) => skits.has(skitOf(x.id))).map((x) => x.values).sort(byPath);
+  const ours = ownedBlocks(after).filter((x) => ownedBy(x, owner)).map((x) => x.values).sort(byPath);
   const expectedOurs = managed.map((m): Entry => ({ path: m.path[3], enabled: false })).sort(byPath);
-  const others = (text: string) => ownedBlocks(text).filter((x) => !skits.has(skitOf(x.id))).map((x) => x.values);
+  // every other installation's blocks (other SKITs, this SKIT in other places) stay exactly as they were
+  const others = (text: string) => ownedBlocks(text).filter((x) => !ownedBy(x, owner)).map((x) => ({ id: x.id, ...x.values }));
   if (!isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(afterUsers, users) || !isDeepStrictEqual(ours, expectedOurs) || !isDeepStrictEqual(others(before), others(after))) {
     throw new SfError('SF_E_CONFIG', `${file}: editing Forge's [[skills.config]] entries would change other settings; refusing`, {
       location: { file, pointer: 'skills.config' },

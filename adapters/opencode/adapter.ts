@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
-import type { HostAdapter, HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
+import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
 import { detectHost } from '../config/detect.js';
-import { diagnoseJsonEntries } from '../config/json-diagnose.js';
+import { CONFIG_DRIFT, CONFIG_INVALID, DISABLED_EXPOSED, diagnoseJsonEntries, invalidConfig } from '../config/json-diagnose.js';
 import { parseJsonConfig, type JsonObject } from '../config/json-edit.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
-import { exposedDisabledSkills, mergeConfigs } from './effective-permission.js';
-import { DENY, opencodeConfigDir, opencodeConfigFile, reconcileOpenCodePermission } from './permission.js';
+import { exposedDisabledSkills, mergeLayers, type ConfigLayer } from './effective-permission.js';
+import { opencodeNameShadows } from './name-shadow.js';
+import { DENY, opencodeConfigDir, opencodeConfigFile, opencodeConfigLayers, reconcileOpenCodePermission } from './permission.js';
 
 /**
  * `.opencode/skills` in the project, `<config dir>/skills` for the user: directories only OpenCode
@@ -25,47 +26,97 @@ export function opencodeSkillRoot(ctx: HostContext): string {
 
 const disabledOf = (req: ProjectionRequest) => req.skills.filter((s) => !s.enabled).map((s) => ({ skillId: s.skillId, name: s.name }));
 
-/** The user's global OpenCode config documents (read-only), layered under a project config. */
-async function globalDocs(ctx: HostContext, except: string): Promise<JsonObject[]> {
-  if (ctx.scope !== 'project') return [];
-  const docs: JsonObject[] = [];
-  for (const name of ['config.json', 'opencode.json', 'opencode.jsonc']) {
-    const file = join(opencodeConfigDir(ctx), name);
-    if (file === except) continue;
-    const snap = readConfig(file);
-    if (snap.exists) docs.push(parseJsonConfig(snap.text, file));
+/**
+ * The config files OpenCode merges for this context (opencodeConfigLayers), read, in its order;
+ * `file`, the one Forge edits, keeps its place (at the end if OpenCode would not load it). A file
+ * that does not parse is SF_E_CONFIG, or handed to `invalid` and left out.
+ */
+function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void): { layers: ConfigLayer[]; at: number } {
+  const files = opencodeConfigLayers(ctx);
+  if (!files.includes(file)) files.push(file);
+  const layers: ConfigLayer[] = [];
+  let at = -1;
+  for (const f of files) {
+    if (f === file) {
+      at = layers.length;
+      layers.push({ file, doc: {} });
+      continue;
+    }
+    try {
+      const snap = readConfig(f);
+      if (snap.exists) layers.push({ file: f, doc: parseJsonConfig(snap.text, f) });
+    } catch (e) {
+      if (!invalid) throw e;
+      invalid(f, e);
+    }
   }
-  return docs;
+  return { layers, at };
 }
 
-/** Checks a planned or current config: every disabled skill must evaluate to "deny" for every agent. */
-function validator(req: ProjectionRequest, file: string, globals: JsonObject[]) {
-  return (doc: JsonObject): Diagnostic[] => exposedDisabledSkills(mergeConfigs([...globals, doc]), disabledOf(req), file);
+/** Checks a planned or current `file`: merged with every other file OpenCode loads, each disabled skill must evaluate to "deny" for every agent. */
+function validator(req: ProjectionRequest, ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void): (doc: JsonObject) => Diagnostic[] {
+  const disabled = disabledOf(req);
+  // nothing disabled (a remove, or every skill on): nothing to check, and other files need not parse
+  if (disabled.length === 0) return () => [];
+  const { layers, at } = readLayers(ctx, file, invalid);
+  return (doc) => exposedDisabledSkills(mergeLayers(layers.map((l, i) => (i === at ? { file, doc } : l))), disabled, file);
 }
+
+/** Forge's directories for this request: not the user's own skills. */
+const ownDirs = (dests: Map<string, string>, skillRoot: string, req: ProjectionRequest) => [...dests.values(), ...req.skills.map((s) => join(skillRoot, s.name))];
 
 const control: NativeConfigControl = {
   file: opencodeConfigFile,
-  async reconcile(file, ctx, previous, req, _dests, adopt) {
+  async reconcile(file, ctx, previous, req, dests, adopt) {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
-    const validate = validator(req, file, await globalDocs(ctx, file));
-    return reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
+    const validate = validator(req, ctx, file);
+    const result = await reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
+    const root = opencodeSkillRoot(ctx);
+    return { ...result, diagnostics: [...result.diagnostics, ...(await opencodeNameShadows(req, ctx, root, ownDirs(dests, root, req)))] };
   },
   async diagnose(file, ctx, previous, req) {
-    const validate = validator(req, file, await globalDocs(ctx, file));
-    const found = await diagnoseJsonEntries({
-      file, host: 'OpenCode', previous, disabledValue: DENY, validate,
-      desired: req.skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['permission', 'skill', s.name], value: s.enabled ? undefined : DENY })),
-    });
-    // one finding per skill and file is enough: the rule check repeats what the entry check found
+    const desired = req.skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['permission', 'skill', s.name], value: s.enabled ? undefined : DENY }));
+    const entries = await diagnoseJsonEntries({ file, host: 'OpenCode', previous, disabledValue: DENY, desired });
+    if (entries.some((d) => d.code === CONFIG_INVALID)) return entries;
+    const invalid: Diagnostic[] = [];
+    const snap = readConfig(file);
+    const effective = validator(req, ctx, file, (f, e) => invalid.push(...invalidConfig(f, e, 'OpenCode')));
+    const exposedHere = effective(parseJsonConfig(snap.text, file));
+    // what OpenCode does is decided by the merged rules of all its files: Forge's entry missing
+    // from this file exposes nothing while another file's deny still holds (e.g. the entry is in
+    // opencode.json, and an opencode.jsonc appeared since, which Forge would now edit)
+    const out: Diagnostic[] = [...invalid, ...entries.filter((d) => d.code !== DISABLED_EXPOSED)];
+    for (const s of disabledOf(req)) {
+      const about = (d: Diagnostic) => d.message.startsWith(`${s.skillId} `);
+      const here = entries.filter((d) => d.code === DISABLED_EXPOSED && about(d));
+      const exposed = exposedHere.filter(about);
+      if (exposed.length > 0) {
+        // the entry findings say how to repair Forge's own entry; otherwise the deciding rule and its file
+        out.push(...(here.length > 0 ? here : exposed));
+      } else if (here.length > 0 && previous?.managed.some((m) => m.skillId === s.skillId)) {
+        out.push({ code: CONFIG_DRIFT, severity: 'warning', file,
+          message: `${s.skillId} is disabled and OpenCode still denies "${s.name}", but Forge's "permission.skill.${s.name}" entry in ${file} is missing or changed`,
+          hint: 'run `sf skit doctor --fix` to restore it' });
+      }
+    }
+    // one finding per skill, code and file
     const seen = new Set<string>();
-    return found.filter((d) => {
-      const k = `${d.code}|${d.message.split(' ')[0]}`;
+    return out.filter((d) => {
+      const k = `${d.code}|${d.file}|${d.message.split(' ')[0]}`;
       if (seen.has(k)) return false;
       seen.add(k);
       return true;
     });
   },
 };
+
+/** The same-named skills of the user's that Forge's name-based deny would also turn off. */
+async function nameShadows(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]> {
+  return opencodeNameShadows(req, ctx, record.skillRoot, [...record.paths.map((p) => p.path), ...req.skills.map((s) => join(record.skillRoot, s.name))]);
+}
+
+/** For tests: the config control the adapter drives. */
+export const opencodeConfigControl: NativeConfigControl = control;
 
 /** The OpenCode adapter (native per-skill control: `permission.skill`). */
 export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAdapter {
@@ -76,6 +127,7 @@ export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAda
     skillRoot: opencodeSkillRoot,
     control,
     link: options.link,
+    extraDiagnostics: nameShadows,
     detect(ctx) {
       const dir = opencodeConfigDir(ctx);
       const root = ctx.scope === 'project' && ctx.projectRoot ? ctx.projectRoot : undefined;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { reconcileJsonConfig, type JsonReconcileOptions, type JsonReconcileResult } from '../config/json-host-config.js';
 import type { ManagedConfigEdit } from '../config/managed.js';
@@ -20,6 +20,29 @@ export function opencodeConfigFile(ctx: HostContext): string {
     ? ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc'].map((f) => join(ctx.projectRoot ?? '.', f))
     : ['opencode.jsonc', 'opencode.json', 'config.json'].map((f) => join(opencodeConfigDir(ctx), f));
   return candidates.find((f) => existsSync(f)) ?? candidates[0];
+}
+
+/**
+ * Every config file OpenCode merges for this context, in its merge order (later files override
+ * earlier ones), as OpenCode 1.18 loads them (checked against the binary by layers.test.ts): the
+ * global dir's config.json, opencode.json, opencode.jsonc; $OPENCODE_CONFIG; in a project
+ * opencode.json, opencode.jsonc, .opencode/opencode.json, .opencode/opencode.jsonc; then
+ * ~/.opencode/opencode.json(c), which OpenCode always loads, and $OPENCODE_CONFIG_DIR's. A
+ * user-scope installation applies in every project, whose files Forge cannot know: only the
+ * files loaded everywhere are listed then.
+ */
+export function opencodeConfigLayers(ctx: HostContext): string[] {
+  const pair = (dir: string) => [join(dir, 'opencode.json'), join(dir, 'opencode.jsonc')];
+  const files = [join(opencodeConfigDir(ctx), 'config.json'), ...pair(opencodeConfigDir(ctx))];
+  if (ctx.env.OPENCODE_CONFIG) files.push(resolve(ctx.projectRoot ?? ctx.home, ctx.env.OPENCODE_CONFIG));
+  if (ctx.scope === 'project') {
+    const root = ctx.projectRoot ?? '.';
+    files.push(...pair(root), ...pair(join(root, '.opencode')));
+  }
+  files.push(...pair(join(ctx.home, '.opencode')));
+  if (ctx.env.OPENCODE_CONFIG_DIR) files.push(...pair(resolve(ctx.projectRoot ?? ctx.home, ctx.env.OPENCODE_CONFIG_DIR)));
+  // a directory listed twice (a project in the home directory) is loaded once, where it first appears
+  return files.filter((f, i) => files.indexOf(f) === i);
 }
 
 export interface OpenCodeSkillState {
