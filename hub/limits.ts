@@ -1,5 +1,5 @@
 import type { ArchiveLimits } from '../core/archive/index.js';
-import type { SkitLimits } from '../core/skit/limits.js';
+import { DEFAULT_LIMITS, type SkitLimits } from '../core/skit/limits.js';
 
 /**
  * Every registry quota of the hub in one place. Each number can be overridden per hub through
@@ -50,6 +50,7 @@ export function skitLimitsOf(limits: RegistryLimits): SkitLimits {
     maxSkillFiles: limits.maxFiles,
     maxSkitBytes: limits.maxSkitBytes,
     maxSkitFiles: limits.maxFiles,
+    maxPathDepth: DEFAULT_LIMITS.maxPathDepth,
   };
 }
 

@@ -1,12 +1,5 @@
 import { collisionKey } from '../skit/safe-path.js';
 
-/**
- * `collisionKey` after upper-casing, so ligatures and sharp s also fold together ("ß" vs "SS",
- * "ﬁ" vs "FI", "ſ" vs "S"), as APFS folds them (node-tar CVE-2026-23950). Stricter than
- * validation on purpose: unpacking is the last line of defence.
- */
-const foldKey = (p: string) => collisionKey(p.normalize('NFC').toUpperCase());
-
 /** Why a new entry cannot coexist with the entries seen before it. */
 export interface EntryConflict {
   kind: 'duplicate' | 'case' | 'unicode-normalization' | 'file-vs-directory';
@@ -32,7 +25,7 @@ export class CollisionTracker {
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i).join('/');
       const prefixIsFile = i === segments.length && isFile;
-      const prior = this.seen.get(foldKey(prefix));
+      const prior = this.seen.get(collisionKey(prefix));
       if (prior === undefined) continue;
       if (prior.path !== prefix) {
         const kind = prior.path.normalize('NFC') === prefix.normalize('NFC') ? 'unicode-normalization' : 'case';
@@ -43,7 +36,7 @@ export class CollisionTracker {
     }
     for (let i = 1; i <= segments.length; i++) {
       const prefix = segments.slice(0, i).join('/');
-      const key = foldKey(prefix);
+      const key = collisionKey(prefix);
       if (!this.seen.has(key)) this.seen.set(key, { path: prefix, isFile: i === segments.length && isFile });
     }
     return null;

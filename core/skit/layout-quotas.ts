@@ -16,14 +16,21 @@ const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 1024 * 1024 ? 3 : 
 export function checkTreeQuotas(index: FileIndex, limits: SkitLimits): Diagnostic[] {
   const out: Diagnostic[] = [];
   let total = 0;
+  let deepest: LayoutFile | undefined;
+  let deepestLevels = 0;
   for (const f of index.files) {
     total += f.size;
+    const levels = f.path.split('/').length;
+    if (levels > deepestLevels) [deepest, deepestLevels] = [f, levels];
     if (f.size > limits.maxFileBytes) {
       out.push(diagnostic('SKIT_QUOTA_FILE_BYTES', `file is ${mib(f.size)}; the limit per file is ${mib(limits.maxFileBytes)}`, { file: f.path }));
     }
   }
   if (index.files.length > limits.maxSkitFiles) {
     out.push(diagnostic('SKIT_QUOTA_SKIT_FILES', `the SKIT has ${index.files.length} files; the limit is ${limits.maxSkitFiles}`));
+  }
+  if (deepest && deepestLevels > limits.maxPathDepth) {
+    out.push(diagnostic('SKIT_QUOTA_PATH_DEPTH', `the path is ${deepestLevels} levels deep; the limit is ${limits.maxPathDepth}`, { file: deepest.path }));
   }
   if (total > limits.maxSkitBytes) {
     out.push(diagnostic('SKIT_QUOTA_SKIT_BYTES', `the SKIT holds ${mib(total)}; the limit is ${mib(limits.maxSkitBytes)}`));

@@ -100,6 +100,7 @@ export const RULES = {
   SKIT_QUOTA_SKILL_FILES: r('error', 'SF_E_LIMIT', 'reduce the number of files in the skill, or raise the per-skill limit'),
   SKIT_QUOTA_SKIT_BYTES: r('error', 'SF_E_LIMIT', 'shrink the SKIT or split it, or raise the per-SKIT limit'),
   SKIT_QUOTA_SKIT_FILES: r('error', 'SF_E_LIMIT', 'reduce the number of files or split the SKIT, or raise the per-SKIT limit'),
+  SKIT_QUOTA_PATH_DEPTH: r('error', 'SF_E_LIMIT', 'use a flatter directory layout (archives refuse deeper paths)'),
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleCode = keyof typeof RULES;

@@ -32,6 +32,12 @@ describe('safe relative paths', () => {
     ['skills/hello/SKILL\u200b.md', 'invisible'],
     ['skills/.g\u200cit/config', 'invisible'],
     ['skills/hello/\ufeffREADME.md', 'invisible'],
+    ['skills/review/SKILL.md\u{e0020}', 'invisible'],
+    ['skills/\u3164', 'invisible'],
+    ['skills/a\u034fb', 'invisible'],
+    ['skills/a\ufe0f', 'invisible'],
+    ['skills/a\u2028b', 'invisible'],
+    ['skills/\u115f.md', 'invisible'],
     ['skills/hello/.Git/config', 'git-dir'],
     ['skills/hello/.GIT', 'git-dir'],
     ['skills/hello/GIT~1/HEAD', 'git-dir'],
@@ -44,6 +50,7 @@ describe('safe relative paths', () => {
     assert.equal(checkRelativePath('skills/a/SKILL.md'), null);
     assert.equal(checkRelativePath('skills/a/'), null);
     assert.equal(checkRelativePath('café/naïve.md'), null);
+    assert.equal(checkRelativePath('notes/\u26a0\ufe0f-warnings.md'), null, 'VS16 after an emoji chooses its presentation');
     assert.equal(checkRelativePath('skills/.github/x.md'), null);
     assert.equal(checkRelativePath('skills/git/.gitignore'), null);
   });
@@ -53,6 +60,11 @@ describe('safe relative paths', () => {
       c.map((x) => x.kind),
       ['case', 'unicode-normalization', 'duplicate', 'case'],
     );
+  });
+  it('folds what case-insensitive filesystems fold beyond lower case (ß/SS, ς/σ, ſ/s, ﬁ/FI), like the archive check', () => {
+    for (const [a, b] of [['docs/straße.md', 'docs/STRASSE.md'], ['σ.md', 'ς.md'], ['ſ.md', 's.md'], ['ﬁ.md', 'FI.md']]) {
+      assert.deepEqual(findCollisions([a, b]).map((c) => c.kind), ['case'], `${a} ${b}`);
+    }
   });
   it('isWithin respects segment boundaries', () => {
     assert.ok(isWithin('skills/a/x', 'skills/a'));
@@ -67,7 +79,7 @@ describe('safe relative paths', () => {
       if (p.includes('\u0000')) return 'nul';
       if (/[\u0001-\u001f\u007f-\u009f]/.test(p)) return 'control';
       if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(p)) return 'bidi';
-      if (/[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/.test(p)) return 'invisible';
+      if (/[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2028\u2029\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0d\ufeff\uffa0\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|(?<!\p{Extended_Pictographic})[\ufe0e\ufe0f]/u.test(p)) return 'invisible';
       if (p.startsWith('\\\\') || p.startsWith('//')) return 'unc';
       if (p.includes('\\')) return 'backslash';
       if (/^[a-zA-Z]:/.test(p)) return 'drive';

@@ -41,7 +41,7 @@ export const PATH_PROBLEM_TEXT: Record<PathProblem, string> = {
   'trailing-dot-or-space': 'a path segment ends with a dot or a space (Windows strips them)',
   'too-long': 'the path is longer than 1024 bytes or a segment longer than 255 bytes',
   'windows-char': 'the path contains a character Windows does not allow in names (< > : " | ? *)',
-  invisible: 'the path contains an invisible character (zero-width space, joiner, soft hyphen, BOM), so it can pass for another name',
+  invisible: 'the path contains an invisible character (zero-width space or joiner, soft hyphen, BOM, Hangul filler, tag character, variation selector, line separator), so it can pass for another name',
   'git-dir': 'a path segment is another spelling of ".git" (.GIT, .Git, GIT~1), which case-insensitive filesystems treat as a git directory',
 };
 
@@ -50,7 +50,11 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0001-\u001f\u007f-\u009f]/;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
+// zero-width and format characters, Hangul fillers, the combining grapheme joiner, line and
+// paragraph separators, tag characters and variation selectors (VS15/VS16 only after an emoji,
+// where they choose its presentation)
+const INVISIBLE =
+  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2028\u2029\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0d\ufeff\uffa0\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|(?<!\p{Extended_Pictographic})[\ufe0e\ufe0f]/u;
 const WINDOWS_CHARS = /[<>:"|?*]/;
 // ':' cannot occur in a PLAIN path
 const WINDOWS_CHARS_PLAIN = /[<>"|?*]/;
@@ -142,7 +146,9 @@ export function isSafeRelativePath(p: string): boolean {
 export function collisionKey(p: string): string {
   // ASCII needs no normalization (most paths: skips two normalize() calls per path)
   if (isAscii(p)) return p.toLowerCase();
-  return p.normalize('NFC').toLowerCase().normalize('NFC');
+  // upper-casing first folds what lower-casing alone keeps apart, as APFS and NTFS do: "ß" and
+  // "SS", "ﬁ" and "FI", "ſ" and "s", "ς" and "σ"
+  return p.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
 
 // eslint-disable-next-line no-control-regex

@@ -71,6 +71,14 @@ describe('SKIT validation: file tree and quotas', () => {
     assert.deepEqual(validateTree(tree).diagnostics, []);
   });
 
+  it('refuses what the archive limits would refuse on pack or unpack: a path 65 levels deep', () => {
+    const deep = `shared/${Array.from({ length: 63 }, (_, i) => `d${i}`).join('/')}/x.md`;
+    const r = validateTree({ ...scaffoldTree(), [deep]: 'deep' });
+    assert.deepEqual(codesOf(r), ['SKIT_QUOTA_PATH_DEPTH']);
+    assert.equal(r.diagnostics[0].file, deep);
+    assert.deepEqual(validateTree({ ...scaffoldTree(), [deep.replace('/d62', '')]: 'deep' }).diagnostics, [], '64 levels are fine');
+  });
+
   it('counts shared mappings into per-skill quotas', () => {
     const tree = { ...scaffoldTree(), 'shared/references/style/big.md': 'x'.repeat(5000) };
     // review receives the shared style directory (2 files); summarize has only its SKILL.md
