@@ -1,5 +1,8 @@
 import { compareCodeUnits, type ModeClass } from './tree.js';
 
+// eslint-disable-next-line no-control-regex
+const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
+
 /** One file of a SKIT listing as validation sees it (a TreeFile without needing a disk path). */
 export interface LayoutFile {
   path: string;
@@ -15,10 +18,26 @@ export interface LayoutFile {
 export class FileIndex {
   readonly files: readonly LayoutFile[];
   private readonly byPath = new Map<string, LayoutFile>();
+  /** NFC spelling -> the tree's own spelling, for every non-ASCII file path and its directories */
+  private readonly spellings = new Map<string, string>();
 
   constructor(files: readonly LayoutFile[]) {
     this.files = [...files].sort((a, b) => compareCodeUnits(a.path, b.path));
-    for (const f of this.files) this.byPath.set(f.path, f);
+    for (const f of this.files) {
+      this.byPath.set(f.path, f);
+      if (isAscii(f.path)) continue;
+      for (const p of [...ancestors(f.path), f.path]) if (!isAscii(p)) this.spellings.set(p.normalize('NFC'), p);
+    }
+  }
+
+  /**
+   * `path` as the tree spells it: a descriptor written in NFC names a directory a macOS tree holds
+   * in NFD, and an NFD descriptor names what an archive (packed in NFC) holds in NFC. Paths that
+   * match exactly, or match nothing, come back as they are.
+   */
+  spelling(path: string): string {
+    if (isAscii(path) || this.byPath.has(path) || this.isDirectory(path)) return path;
+    return this.spellings.get(path.normalize('NFC')) ?? path;
   }
 
   get(path: string): LayoutFile | undefined {

@@ -1,6 +1,6 @@
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../errors/diagnostic.js';
 import { checkCapabilities, detectCapabilities } from './capabilities.js';
-import { readDescriptor } from './descriptor.js';
+import { readDescriptor, type Descriptor } from './descriptor.js';
 import { findDescriptor, type DescriptorSource } from './descriptor-source.js';
 import { FileIndex, type LayoutFile } from './file-index.js';
 import { checkSkillQuotas, checkTreeQuotas } from './layout-quotas.js';
@@ -100,7 +100,7 @@ function validateDescribed(ctx: Context, source: Extract<DescriptorSource, { kin
   for (const f of checkSchema(skitSchema, data)) {
     out.push(diagnostic(SCHEMA_CODES[f.keyword] ?? 'SKIT_FRONTMATTER_VALUE', f.message, source.locate(f.pointer)));
   }
-  const d = readDescriptor(data);
+  const d = inTreeSpelling(readDescriptor(data), index);
   if (source.fromReadme && d.id !== undefined && isProvisionalId(d.id)) {
     out.push(diagnostic('SKIT_ID_RESERVED', `id "${d.id}" uses the reserved owner "provisional"`, source.locate('/id')));
   }
@@ -129,6 +129,14 @@ function validateDescribed(ctx: Context, source: Extract<DescriptorSource, { kin
     files: treeFiles(index),
   };
   return { layout, frontmatter: data };
+}
+
+/** The descriptor's paths as the tree spells them (NFC and NFD name the same file; see FileIndex.spelling). */
+function inTreeSpelling(d: Descriptor, index: FileIndex): Descriptor {
+  return {
+    ...d,
+    skills: d.skills.map((s) => ({ ...s, path: index.spelling(s.path), shared: s.shared.map((m) => ({ ...m, from: index.spelling(m.from) })) })),
+  };
 }
 
 function validateSingle(ctx: Context, file: string): Outcome {

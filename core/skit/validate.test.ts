@@ -80,6 +80,24 @@ for (const [name, validateSkitDir] of implementations) describe(`${name} (on dis
     assert.deepEqual(codesOf(await validateSkitDir(other, { provisionalId: 'provisional/x1' })), ['SKILL_NAME_DIR_MISMATCH']);
   });
 
+  it('matches descriptor paths to the tree whatever Unicode normalization each uses (NFC README, NFD directory, and back)', async () => {
+    const nfc = 't\u00e9cnico';
+    const nfd = 'te\u0301cnico';
+    const tree = (readmeName: string, dirName: string) => {
+      const base = scaffoldSkit({ id: 'acme/kit' });
+      const out: Record<string, string> = {};
+      for (const [p, text] of Object.entries(base)) out[p.replace('skills/review/', `${dirName}/review/`)] = p === 'README.md' ? text.replace('path: skills/review', `path: ${readmeName}/review`) : text;
+      return out;
+    };
+    for (const [readmeName, dirName] of [[nfc, nfd], [nfd, nfc]]) {
+      const root = join(dir.path, `kit-${readmeName === nfc ? 'nfc' : 'nfd'}`);
+      await writeTree(root, tree(readmeName, dirName));
+      const r = await validateSkitDir(root);
+      assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), [], `README ${readmeName === nfc ? 'NFC' : 'NFD'}`);
+      assert.equal(r.layout?.skills.find((s) => s.name === 'review')?.path, `${dirName}/review`, 'the tree\'s own spelling, so files are found on disk');
+    }
+  });
+
   it('passes limits and a supplied descriptor through', async () => {
     const root = await kit();
     await writeFile(join(root, 'shared', 'big.bin'), Buffer.alloc(5000));
