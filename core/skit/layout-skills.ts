@@ -96,9 +96,11 @@ function checkSkillFile(s: DescriptorSkill, index: FileIndex, readText: (p: stri
   out.push(...md.diagnostics);
   if (md.frontmatter) result.frontmatters.set(s.name, md.frontmatter);
   if (md.frontmatter && 'hooks' in md.frontmatter) result.frontmatterHookFiles.push(file);
-  if (md.name !== undefined && md.name !== s.name) {
+  // exactly as written: hosts load the name as it stands, so "ｒｅｖｉｅｗ" or "review " is another skill
+  const written = typeof md.frontmatter?.name === 'string' ? md.frontmatter.name : md.name;
+  if (written !== undefined && written !== s.name) {
     const where = md.parsed ? md.parsed.positions.locate('/name') : {};
-    out.push(diagnostic('SKIT_SKILL_NAME_MISMATCH', `SKILL.md names the skill "${md.name}" but README.md lists it as "${s.name}"`, { file, ...where }));
+    out.push(diagnostic('SKIT_SKILL_NAME_MISMATCH', `SKILL.md names the skill ${JSON.stringify(written)} but README.md lists it as ${JSON.stringify(s.name)}`, { file, ...where }));
   }
   if (md.parsed) out.push(...checkSkillLinks(md.parsed.body, md.parsed.bodyLine, s.path, file, skillDirs));
 }

@@ -64,6 +64,11 @@ describe('SKIT validation: contained skills', () => {
     const r = validateTree(kit([['a', 'skills/a']], { 'skills/a/SKILL.md': skillMd('b') }));
     const d = findDiagnostic(r, 'SKIT_SKILL_NAME_MISMATCH');
     assert.deepEqual([d.file, d.line, d.column], ['skills/a/SKILL.md', 2, 1]);
+    // as written, not after NFKC or trimming: a host loads "ａ" or "a " as another name
+    for (const written of ['ａ', '"a "']) {
+      const md = `---\nname: ${written}\ndescription: The a skill. Use it when testing.\n---\n\n# a\n`;
+      assert.ok(codesOf(validateTree(kit([['a', 'skills/a']], { 'skills/a/SKILL.md': md }))).includes('SKIT_SKILL_NAME_MISMATCH'), written);
+    }
   });
 
   it('applies every SKILL.md rule to contained skills, with the SKIT-relative file', () => {
