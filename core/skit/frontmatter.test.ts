@@ -10,6 +10,19 @@ describe('frontmatter', () => {
     assert.equal(frontmatter?.bodyLine, 5);
   });
 
+  it('refuses frontmatter nested over 100 levels, however deep, without leaking a stack overflow', () => {
+    const block = '---\nname: a\nmetadata:\n' + Array.from({ length: 150 }, (_, i) => `${' '.repeat(i + 1)}k${i}:\n`).join('') + ' '.repeat(151) + 'v\n---\n';
+    const deep = parseFrontmatter(block);
+    assert.equal(deep.frontmatter, undefined);
+    assert.match(deep.problems[0].message, /nests more than 100 levels deep/);
+    const list = parseFrontmatter(`---\nmetadata:\n  k:\n    ${'- '.repeat(3000)}x\n---\n`);
+    assert.equal(list.frontmatter, undefined);
+    assert.ok(list.problems.every((p) => !/call stack/i.test(p.message)), JSON.stringify(list.problems));
+    assert.match(list.problems[0].message, /nests/);
+    const fine = parseFrontmatter('---\nname: a\nmetadata:\n' + Array.from({ length: 50 }, (_, i) => `${' '.repeat(i + 1)}k${i}:\n`).join('') + ' '.repeat(51) + 'v\n---\n');
+    assert.deepEqual(fine.problems, []);
+  });
+
   it('keeps a value containing --- whole (no truncation quirk)', () => {
     const { frontmatter } = parseFrontmatter('---\ndescription: a---b\nquoted: "x---y"\n---\nbody --- here\n');
     assert.deepEqual(frontmatter?.data, { description: 'a---b', quoted: 'x---y' });

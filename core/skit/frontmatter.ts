@@ -72,6 +72,20 @@ function finish(yamlText: string, body: string, closeLine: number, problems: Fro
   if (plain) {
     return { frontmatter: { data: plain.data, positions: new YamlPositions(plain.offsets, lineIndexOf(yamlText), 1), body, bodyLine: closeLine + 1 }, problems };
   }
+  try {
+    return finishWithLibrary(yamlText, body, closeLine, problems);
+  } catch (e) {
+    // the yaml library recurses per level: thousands of levels overflow the stack
+    if (!(e instanceof RangeError)) throw e;
+    problems.push({ kind: 'yaml', message: `the YAML frontmatter nests too deeply (at most ${MAX_DEPTH} levels)`, line: 2, column: 1 });
+    return { problems };
+  }
+}
+
+/** Levels of nested mappings and lists allowed in frontmatter, as the Agent Skills reference validator allows. */
+const MAX_DEPTH = 100;
+
+function finishWithLibrary(yamlText: string, body: string, closeLine: number, problems: FrontmatterProblem[]): FrontmatterParse {
   const { LineCounter, isPair, isScalar, parseDocument, visit } = yamlLib();
   const lines = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: lines, merge: true, uniqueKeys: true, prettyErrors: false });
@@ -80,7 +94,8 @@ function finish(yamlText: string, body: string, closeLine: number, problems: Fro
     return { line: line + 1, column: col };
   };
   for (const e of [...doc.errors, ...doc.warnings]) {
-    problems.push({ kind: 'yaml', message: firstSentence(e.message), ...at(e.pos[0]) });
+    const overflow = /call stack/i.test(e.message);
+    problems.push({ kind: 'yaml', message: overflow ? `the YAML frontmatter nests too deeply (at most ${MAX_DEPTH} levels)` : firstSentence(e.message), ...at(e.pos[0]) });
   }
   // object keys must be scalars: a mapping or list used as a key cannot become a JSON object key
   visit(doc, {
@@ -99,11 +114,30 @@ function finish(yamlText: string, body: string, closeLine: number, problems: Fro
     problems.push({ kind: 'yaml', message: e instanceof Error ? e.message : String(e), line: 2, column: 1 });
     return { problems };
   }
+  const depth = depthOf(data);
+  if (depth > MAX_DEPTH) {
+    problems.push({ kind: 'yaml', message: `the YAML frontmatter nests more than ${MAX_DEPTH} levels deep`, line: 2, column: 1 });
+    return { problems };
+  }
   if (typeof data !== 'object' || data === null || Array.isArray(data) || data instanceof Uint8Array) {
     problems.push({ kind: 'not-mapping', message: 'the YAML frontmatter must be a mapping of keys to values', line: 2, column: 1 });
   }
   const positions = YamlPositions.fromDocument(doc, lines, 1);
   return { frontmatter: { data, positions, body, bodyLine: closeLine + 1 }, problems };
+}
+
+/** Levels of nested objects and arrays in `value`, counted without recursion (it may be thousands deep). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, level] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || v instanceof Uint8Array) continue;
+    deepest = Math.max(deepest, level + 1);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Array.isArray(v) ? v : v instanceof Map ? v.values() : Object.values(v)) stack.push([child, level + 1]);
+  }
+  return deepest;
 }
 
 /** The line starting at `pos` without its line end, and the offset after its line end. */

@@ -45,6 +45,8 @@ describe('SKILL.md validation', () => {
 
   it('requires string name and description (deliberate difference from skills-ref)', () => {
     assert.deepEqual(codes(run('name: 12\ndescription: [a, b]', '12')), ['error:SKILL_DESCRIPTION_NOT_STRING', 'error:SKILL_NAME_NOT_STRING']);
+    const binary = run('name: x\ndescription: !!binary aGVsbG8=', 'x').diagnostics.find((d) => d.code === 'SKILL_DESCRIPTION_NOT_STRING');
+    assert.match(binary?.message ?? '', /binary data/);
   });
 
   it('counts description length in UTF-16 units, untrimmed, like skills-ref', () => {

@@ -124,6 +124,8 @@ export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'an empty value';
   if (Array.isArray(value)) return 'a list';
   if (value instanceof Date) return 'a date';
+  if (value instanceof Uint8Array) return 'binary data (!!binary)';
+  if (value instanceof Set) return 'a set (!!set)';
   if (typeof value === 'object') return 'a mapping';
   return `a ${typeof value} (${String(value)})`;
 }
