@@ -110,4 +110,23 @@ describe('SKIT validation: contained skills', () => {
       [8, 'link "../../../../etc/passwd" points outside the SKIT'],
     ]);
   });
+
+  it('reads links as CommonMark does: nested brackets, lines, fences of other lengths, code spans, HTML', () => {
+    const traversals = (body: string) =>
+      validateTree(kit([['a', 'skills/a'], ['b', 'skills/b']], { 'skills/a/SKILL.md': skillMd('a', '', body), 'skills/b/SKILL.md': skillMd('b') })).diagnostics.filter((d) => d.code === 'SKIT_SKILL_TRAVERSAL').length;
+    const links = [
+      '[a [b] c](../b/SKILL.md)',
+      '[x](\n../b/SKILL.md)',
+      '[multi\nline](../b/SKILL.md)',
+      '[r]\n\n[r]:\n  ../b/SKILL.md',
+      '~~~\n```\n~~~\n[x](../b/SKILL.md)',
+      '````\n```\n````\n[x](../b/SKILL.md)',
+      '![a [b]](../b/x.png)',
+      '<a href="../b/SKILL.md">x</a>',
+      '[esc\\]aped](../b/SKILL.md)',
+    ];
+    for (const body of links) assert.equal(traversals(body), 1, JSON.stringify(body));
+    const notLinks = ['`[x](../b/SKILL.md)`', '````\n```\n[x](../b/SKILL.md)\n````', '``code with ` and [x](../b/SKILL.md)``', '[text]\n\n(../b/SKILL.md)'];
+    for (const body of notLinks) assert.equal(traversals(body), 0, JSON.stringify(body));
+  });
 });
