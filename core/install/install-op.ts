@@ -1,5 +1,6 @@
-import { join } from 'node:path';
-import type { Diagnostic } from '../errors/index.js';
+import { existsSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import { SfError, type Diagnostic } from '../errors/index.js';
 import type { ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
@@ -36,6 +37,8 @@ export interface InstallOutcome extends MutationResult {
  */
 export async function installSkit(session: Session, req: InstallRequest): Promise<InstallOutcome> {
   const { scope, projectRoot } = resolveScope(req.scope, session);
+  // a path that is not there says so before "no agent was detected" sends the user after agents
+  assertExplicitPathExists(req.source, session.cwd);
   const adapters = await chooseAdapters(session, req.agents, scope, projectRoot);
   const targets = targetSpecs(session, adapters, scope, projectRoot);
   const prep = await prepareRelease(session, req.source, { version: req.version, resolvers: req.resolvers });
@@ -62,4 +65,15 @@ export async function installSkit(session: Session, req: InstallRequest): Promis
   } finally {
     await prep.cleanup();
   }
+}
+
+/** A source written as a path (/x, ./x, ../x) that does not exist is SF_E_NOT_FOUND, as the local resolver would say. */
+function assertExplicitPathExists(source: string, cwd: string): void {
+  if (!/^(\/|\.\.?\/)/.test(source)) return;
+  const abs = resolvePath(cwd, source);
+  if (existsSync(abs)) return;
+  throw new SfError('SF_E_NOT_FOUND', `no file or directory at ${abs}`, {
+    hint: 'check the path; relative paths are resolved against the current directory',
+    data: { path: abs },
+  });
 }

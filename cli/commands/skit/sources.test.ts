@@ -75,4 +75,10 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     await writeTree(dir, { 'skills/one/SKILL.md': skillMarkdown('one'), 'skills/two/SKILL.md': skillMarkdown('two') });
     await installs(dir, ['one', 'two']);
   });
+
+  it('a path that is not there is SF_E_NOT_FOUND, even when no agent is detected', async () => {
+    const r = await sb.sf(['add', 'skit', join(sb.root, 'missing'), '--yes', '--json']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(JSON.parse(r.stderr).error.code, 'SF_E_NOT_FOUND');
+  });
 });
