@@ -79,7 +79,8 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     scopeKey: input.scopeKey,
     skitId: before.skitId,
     before,
-    after,
+    // nothing changes for any agent: no override is recorded either (the command is a no-op)
+    after: steps.length === 0 ? before : after,
     steps,
     events,
     gcCandidates: [],

@@ -114,6 +114,14 @@ describe('core/install planners (pure)', () => {
     rejectsWith('SF_E_NOT_INSTALLED', () => planRemove({ installations: [before], observations: none }, { skitId: 'acme/nope', scopeKey: 'project:/p', nativeAgents: [], force: false }, env()));
   });
 
+  it('disabling a skill that is already off for every agent changes nothing, not even the overrides', () => {
+    const before = { ...installed([CURSOR]), enablement: { review: { '*': false } } };
+    const plan = planEnablement({ installations: [before], observations: none }, { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', agents: ['cursor'], nativeAgents: [], force: false }, env());
+    assert.deepEqual(plan.steps, []);
+    assert.equal(plan.after, before);
+    assert.match(plan.notes.join(), /already disabled for cursor/);
+  });
+
   it('disabling for one of two agents sharing a skill root fails safely; for both it plans both', () => {
     const before = installed([CURSOR, CODEX]);
     const base = { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', nativeAgents: [], force: false };
