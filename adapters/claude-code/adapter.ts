@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
-import { sfPaths } from '../../core/library/paths.js';
+import { bundleHex, sfPaths } from '../../core/library/paths.js';
 import { detectHost } from '../config/detect.js';
 import { diagnoseJsonEntries } from '../config/json-diagnose.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
@@ -43,9 +43,13 @@ async function sameNameElsewhere(req: ProjectionRequest, record: ProjectionRecor
   for (const s of req.skills) {
     const other = join(claudeConfigDir(ctx), 'skills', s.name);
     const st = await pathState(other);
-    if (st.kind === 'absent' || (st.kind === 'symlink' && isInsideDir(st.target, store))) continue;
+    if (st.kind === 'absent') continue;
+    // another Forge installation (another SKIT or release in the user scope) shares the name too;
+    // the same release installed in both scopes is the same skill
+    const forge = st.kind === 'symlink' && isInsideDir(st.target, store);
+    if (forge && isInsideDir(st.target, join(store, bundleHex(req.bundleHash)))) continue;
     out.push({ code: 'SF_ADAPTER_NAME_SHADOW', severity: 'warning', file: other,
-      message: `Claude Code also sees a skill named "${s.name}" at ${other} that Forge does not manage; skillOverrides apply by name to both`,
+      message: `Claude Code also sees a skill named "${s.name}" at ${other}${forge ? ', installed by Forge in the user scope' : ' that Forge does not manage'}; skillOverrides apply by name to both, so turning one off turns off the other`,
       hint: `Rename one of them if they are different skills (Forge's is ${s.skillId} in ${record.skillRoot}).` });
   }
   return out;

@@ -210,6 +210,17 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal(doctor.code, 0, doctor.stdout);
   });
 
+  it('doctor warns when another SKIT in the user scope has a Claude Code skill of the same name (skillOverrides go by name)', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--scope', 'user', '--yes'])).code, 0);
+    const other = join(sb.root, 'other');
+    await writeTree(other, { ...kitTree('two', ['review']), 'README.md': kitTree('two', ['review'])['README.md'].replace('id: acme/kit', 'id: acme/other') });
+    assert.equal((await sb.sf(['add', 'skit', other, '--agent', 'claude-code', '--yes'])).code, 0);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    const shadows = (JSON.parse(doctor.stdout) as { findings: { code: string; skitId: string; message: string }[] }).findings.filter((f) => f.code === 'SF_ADAPTER_NAME_SHADOW');
+    assert.deepEqual(shadows.map((f) => f.skitId), ['acme/other'], doctor.stdout);
+    assert.match(shadows[0].message, /installed by Forge in the user scope/);
+  });
+
   it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
     const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
     assert.equal(none.code, 2);
