@@ -32,6 +32,8 @@ export interface NativeHostSpec {
   control: NativeConfigControl;
   /** host-specific findings (e.g. same-name skills in other roots the host reads) */
   extraDiagnostics?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
+  /** see HostAdapter.alsoReads */
+  alsoReads?(ctx: HostContext): string[];
   link?: LinkOps;
 }
 
@@ -96,6 +98,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     nativeEnablement: true,
     skillRoot: (ctx) => spec.skillRoot(ctx),
     detect: (ctx) => spec.detect(ctx),
+    ...(spec.alsoReads ? { alsoReads: spec.alsoReads } : {}),
     async preflight(req, record, ctx) {
       const { file, destMap, adopt, prevEdits } = await plan(req, ctx, record);
       await spec.control.reconcile(file, { ...ctx, dryRun: true }, prevEdits.find((e) => e.file === file), req, destMap, adopt);

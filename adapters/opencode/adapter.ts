@@ -8,7 +8,7 @@ import { parseJsonConfig, type JsonObject } from '../config/json-edit.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
 import { exposedDisabledSkills, mergeLayers, type ConfigLayer } from './effective-permission.js';
-import { opencodeNameShadows } from './name-shadow.js';
+import { opencodeNameShadows, opencodeScanRoots } from './name-shadow.js';
 import { DENY, opencodeConfigDir, opencodeConfigFile, opencodeConfigLayers, reconcileOpenCodePermission } from './permission.js';
 
 /**
@@ -128,6 +128,7 @@ export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAda
     control,
     link: options.link,
     extraDiagnostics: nameShadows,
+    alsoReads: opencodeScanRoots,
     detect(ctx) {
       const dir = opencodeConfigDir(ctx);
       const root = ctx.scope === 'project' && ctx.projectRoot ? ctx.projectRoot : undefined;

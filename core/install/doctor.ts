@@ -9,6 +9,7 @@ import { ensureStored, removeStoreEntry } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
+import { crossHostExposure } from './cross-host.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
@@ -151,6 +152,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     for (const d of drift) d.fixed = true;
   }
   if (targets !== inst.targets) lib.commit({ put: [{ ...inst, targets, updatedAt: session.now() }] });
+  for (const d of await crossHostExposure(session, inst)) findings.push({ ...d, ...about });
   return findings;
 }
 

@@ -85,6 +85,12 @@ export interface HostAdapter {
   skillRoot(ctx: HostContext): string;
   detect(ctx: HostContext): Promise<HostDetection>;
   /**
+   * Other hosts' skill directories this host also loads skills from (OpenCode reads
+   * .claude/skills and .agents/skills): a skill another host keeps there switched off natively is
+   * on for this one unless it is a target too.
+   */
+  alsoReads?(ctx: HostContext): string[];
+  /**
    * project a complete release; must be idempotent and atomic per skill directory. `previous`: the
    * projection it replaces (an update), whose config entries are Forge's to change or remove
    */

@@ -1,6 +1,6 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
-import { printJson } from '../../output/print.js';
+import { printDiagnostics, printJson } from '../../output/print.js';
 import { printChange } from './render.js';
 import { cliSession, parseScope, parseTargetAgents } from './session.js';
 
@@ -22,8 +22,13 @@ function enablementCommand(enabled: boolean) {
       const session = await cliSession();
       const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(a.agent), force: a.force });
       const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
-      if (a.json) printJson({ action, skill: a.skill, skit: result.record, notes: result.plan.notes });
-      else printChange(`${action} ${a.skill} in`, result.record, result.plan.notes);
+      const { crossHostExposure } = await import('../../../core/install/cross-host.js');
+      const diagnostics = !enabled && result.record ? await crossHostExposure(session, result.record) : [];
+      if (a.json) printJson({ action, skill: a.skill, skit: result.record, notes: result.plan.notes, diagnostics });
+      else {
+        printDiagnostics(diagnostics, 'stderr');
+        printChange(`${action} ${a.skill} in`, result.record, result.plan.notes);
+      }
     },
   });
 }

@@ -221,6 +221,24 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.match(shadows[0].message, /installed by Forge in the user scope/);
   });
 
+  it('warns when OpenCode, on the machine but not a target, can load a skill disabled in .claude/skills', async () => {
+    await mkdir(join(sb.home, '.config', 'opencode'), { recursive: true });
+    await writeFile(join(sb.home, '.config', 'opencode', 'opencode.json'), '{}\n');
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:lint', '--json']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.deepEqual(JSON.parse(disable.stdout).diagnostics.map((d: { code: string }) => d.code), ['SF_ADAPTER_EXPOSED_TO_HOST']);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    const found = (JSON.parse(doctor.stdout) as { findings: { code: string; message: string; hint?: string }[] }).findings.filter((f) => f.code === 'SF_ADAPTER_EXPOSED_TO_HOST');
+    assert.equal(found.length, 1, doctor.stdout);
+    assert.match(found[0].message, /acme\/kit:lint is disabled for claude-code, but OpenCode also loads skills from .*\.claude\/skills/);
+    assert.match(found[0].hint ?? '', /--agent opencode/);
+    // once OpenCode is a target, Forge denies the skill there too
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'opencode', '--yes'])).code, 0);
+    const after = await sb.sf(['skit', 'doctor', '--json']);
+    assert.ok(!after.stdout.includes('SF_ADAPTER_EXPOSED_TO_HOST'), after.stdout);
+  });
+
   it('defaults to the detected agents, and asks for --agent when none is detected', async () => {
     const none = await sb.sf(['add', 'skit', sb.source, '--yes']);
     assert.equal(none.code, 2);
