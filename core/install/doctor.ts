@@ -1,7 +1,7 @@
-import type { ResolveOptions } from '../sources/index.js';
+import { withGitRef, type ResolveOptions } from '../sources/index.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hasErrno, isSfError, type Diagnostic } from '../errors/index.js';
+import { hasErrno, isSfError, SfError, type Diagnostic } from '../errors/index.js';
 import { dataDirFinding, filesystemOf } from '../fs/filesystem-kind.js';
 import { Library } from '../library/db.js';
 import { bundleHex } from '../library/paths.js';
@@ -124,9 +124,12 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
   const findings: DoctorFinding[] = store.diagnostics.map((d) => ({ ...d, ...about }));
   let storeBroken = findings.length > 0;
   if (options.fix && storeBroken && (options.force || !findings.some((f) => NEEDS_FORCE.has(f.code)))) {
-    const repaired = await repairStore(session, inst, store, options.resolvers);
-    for (const f of findings) f.fixed = repaired;
-    storeBroken = !repaired;
+    const failure = await repairStore(session, inst, store, options.resolvers);
+    for (const f of findings) f.fixed = failure === null;
+    storeBroken = failure !== null;
+    if (failure) {
+      findings.push({ code: 'SF_DOCTOR_FIX_FAILED', severity: 'error', ...about, message: `could not restore the store entry of ${inst.skitId}: ${failure.message}`, ...(failure.hint ? { hint: failure.hint } : {}) });
+    }
   }
   let targets = inst.targets;
   for (const record of inst.targets) {
@@ -156,27 +159,36 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
   return findings;
 }
 
-/** Rebuilds a damaged store entry from its intact release tree, or fetches the source again. */
-async function repairStore(session: Session, inst: InstallationRecord, store: Awaited<ReturnType<typeof checkStoreEntry>>, resolvers?: ResolveOptions['resolvers']): Promise<boolean> {
+/**
+ * Rebuilds a damaged store entry from its intact release tree, or fetches the source again.
+ * Returns null when repaired, else why not (the source is gone, or now holds another bundle).
+ */
+async function repairStore(session: Session, inst: InstallationRecord, store: Awaited<ReturnType<typeof checkStoreEntry>>, resolvers?: ResolveOptions['resolvers']): Promise<SfError | null> {
   if (store.manifest && store.releaseIntact) {
     await rebuildStoreEntry(session.paths, inst, store.manifest);
-    return true;
+    return null;
   }
   try {
     const { prepareRelease } = await import('./prepare.js');
     // the exact release recorded: a hub version or a git commit (the source's latest may be another bundle)
-    const prep = await prepareRelease(session, inst.source.canonical, { version: inst.release.version ?? inst.release.commit, resolvers });
+    const git = inst.source.kind === 'git' && inst.release.commit !== undefined;
+    const source = git ? withGitRef(inst.source.canonical, inst.release.commit!) : inst.source.canonical;
+    const prep = await prepareRelease(session, source, { version: git ? undefined : inst.release.version, resolvers });
     try {
-      if (prep.hashes.bundle !== inst.bundleHash) return false;
+      if (prep.hashes.bundle !== inst.bundleHash) {
+        return new SfError('SF_E_CONFLICT', `its source ${inst.source.canonical} now holds another release (${prep.hashes.bundle.slice(0, 19)}...)`, {
+          hint: `run \`sf skit update ${inst.skitId}\` to move to what the source holds now`,
+        });
+      }
       await removeStoreEntry(session.paths, inst.bundleHash);
       await ensureStored(session.paths, prep.sourceRoot, prep.hashes);
-      return true;
+      return null;
     } finally {
       await prep.cleanup();
     }
   } catch (e) {
     // the source is gone or changed: the entry cannot be rebuilt; the finding stays unfixed
-    if (isSfError(e)) return false;
+    if (isSfError(e)) return e;
     throw e;
   }
 }

@@ -2,7 +2,7 @@ import { SfError, isSfError, type Diagnostic } from '../errors/index.js';
 import { compareSemver, parseSemver } from '../skit/semver.js';
 import { Library } from '../library/db.js';
 import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
-import type { ResolveOptions } from '../sources/index.js';
+import { withGitRef, type ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
 import { requireInScope } from './find-installation.js';
 import type { Scope } from './host-adapter.js';
@@ -75,7 +75,10 @@ export function refuseDowngrade(inst: InstallationRecord, to: string | undefined
 
 async function updateOne(session: Session, inst: InstallationRecord, req: UpdateRequest): Promise<{ result: MutationResult; diagnostics: Diagnostic[] }> {
   session.progress(`updating ${inst.skitId}`);
-  const prep = await prepareRelease(session, inst.source.canonical, { version: req.version, resolvers: req.resolvers });
+  // a git source names its ref in the source string: --version moves that ref (a hub source takes it as the version)
+  const git = inst.source.kind === 'git';
+  const source = git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical;
+  const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers });
   try {
     refuseDowngrade(inst, prep.prepared.release.version, req);
     const result = await runMutation(

@@ -62,6 +62,20 @@ export function checkRef(ref: string): string | null {
   return null;
 }
 
+/**
+ * `source` (a git source) moved to `ref`, keeping its subpath: what `sf skit update --version`
+ * and doctor's store repair fetch for an installation whose recorded source names another ref.
+ * Other sources come back unchanged.
+ */
+export function withGitRef(source: string, ref: string): string {
+  if (!looksLikeGit(source)) return source;
+  const hashAt = source.indexOf('#');
+  const fragment = hashAt < 0 ? '' : source.slice(hashAt + 1);
+  const colon = fragment.indexOf(':');
+  const subpath = colon < 0 ? undefined : fragment.slice(colon + 1) || undefined;
+  return (hashAt < 0 ? source : source.slice(0, hashAt)) + formatGitFragment(ref, subpath);
+}
+
 /** Parses a git source; `version` (from --version) is the ref when the source names none. */
 export function parseGitSource(input: string, version?: string): GitSpec {
   const hashAt = input.indexOf('#');

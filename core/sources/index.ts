@@ -11,6 +11,7 @@ export type { ResolvedSource, ResolveOptions, SourceResolver, SourceKind, Source
 export { DEFAULT_LIMITS } from './types.js';
 export { fingerprintOf, provisionalIdOf, gitIdentityKey, canonicalUrl, PROVISIONAL_PREFIX, PROVISIONAL_HEX_LENGTH } from './identity.js';
 export { redactText, redactUrl } from './redact.js';
+export { withGitRef } from './git-spec.js';
 export { DISCOVERY_LOCATIONS } from './discover.js';
 export { describeTree, synthesizeDescriptor } from './describe.js';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTree } from '../../../test-support/index.js';
 import { serveRoutes, type TestServer } from '../../../test-support/http-server.js';
@@ -80,5 +80,36 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     const r = await sb.sf(['add', 'skit', join(sb.root, 'missing'), '--yes', '--json']);
     assert.equal(r.code, 3, r.stderr);
     assert.equal(JSON.parse(r.stderr).error.code, 'SF_E_NOT_FOUND');
+  });
+
+  it('update --version moves a git install that names a ref, and doctor --fix refetches its commit (or says why not)', async () => {
+    const repo = await gitRepo('tagged', { 'skills/eps/SKILL.md': skillMarkdown('eps', 'v1') });
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { stdio: 'pipe' });
+    git('tag', 'v1');
+    await writeTree(repo, { 'skills/eps/SKILL.md': skillMarkdown('eps', 'v2') });
+    git('commit', '-qam', 'v2');
+    git('tag', 'v2');
+    await installs(`file://${repo}#v1`, ['eps']);
+    const id = (await sb.list())[0].skitId;
+    const moved = await sb.sf(['skit', 'update', id, '--version', 'v2']);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.match(await readFile(join(skillRoot(), 'eps', 'SKILL.md'), 'utf8'), /v2/);
+    assert.equal((await sb.list())[0].source.canonical, `file://${repo}#v2`);
+
+    const store = join(sb.sfHome, 'store');
+    const wipe = async () => {
+      for (const name of await readdir(store)) if (!name.startsWith('.')) await rm(join(store, name), { recursive: true });
+    };
+    await wipe();
+    const fixed = await sb.sf(['skit', 'doctor', '--fix']);
+    assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+    assert.match(await readFile(join(skillRoot(), 'eps', 'SKILL.md'), 'utf8'), /v2/);
+
+    await rename(repo, `${repo}-moved`);
+    await wipe();
+    const failed = await sb.sf(['skit', 'doctor', '--fix', '--json']);
+    assert.equal(failed.code, 1);
+    const why = (JSON.parse(failed.stdout) as { findings: { code: string; message: string }[] }).findings.find((f) => f.code === 'SF_DOCTOR_FIX_FAILED');
+    assert.match(why?.message ?? '', /could not restore the store entry of /, failed.stdout);
   });
 });
