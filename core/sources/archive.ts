@@ -51,7 +51,7 @@ export async function resolveArchiveBytes(bytes: Buffer, url: string, options: R
     });
   }
   const dir = await materializeArchive(bytes, options.workDir);
-  const canonical = canonicalUrl(url);
+  const canonical = canonicalUrl(url, { keepQuery: true });
   return describeTree(dir, { kind: 'archive', canonical, ...identity(urlIdentityKey(canonical)) }, shown);
 }
 

@@ -12,6 +12,12 @@ describe('core/sources identity', () => {
     assert.equal(canonicalUrl('ssh://git@Host.Example:22/r.git', { keepUser: true }), 'ssh://git@host.example/r.git');
   });
 
+  it('keeps the query of a download URL, minus the parameters that carry a credential', () => {
+    assert.equal(canonicalUrl('https://h.example/download?f=kit.tgz&token=s3cr3t&X-Amz-Signature=abc&v=2', { keepQuery: true }), 'https://h.example/download?f=kit.tgz&v=2');
+    assert.notEqual(canonicalUrl('https://h.example/download?f=a.tgz', { keepQuery: true }), canonicalUrl('https://h.example/download?f=b.tgz', { keepQuery: true }));
+    assert.equal(canonicalUrl('https://h.example/kit.tgz?access_token=x', { keepQuery: true }), 'https://h.example/kit.tgz');
+  });
+
   it('folds spellings of one git source into one identity key', () => {
     const keys = [
       'https://h.example/team/kit.git',

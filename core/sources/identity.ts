@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isSecretQueryName } from './redact.js';
 
 /**
  * Provisional identity of sources that are not Forge releases (ARCHITECTURE.md "Identity and
@@ -20,11 +21,12 @@ export const PROVISIONAL_HEX_LENGTH = 16;
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ssh:': '22', 'git:': '9418' };
 
 /**
- * A credential-free canonical form of a URL: lowercase scheme and host, default port dropped,
- * no query or fragment. `keepUser` keeps a bare ssh user name (`git@`), which addresses an account
- * and is not a secret; passwords are always dropped.
+ * A credential-free canonical form of a URL: lowercase scheme and host, default port dropped, no
+ * fragment. `keepUser` keeps a bare ssh user name (`git@`), which addresses an account and is not
+ * a secret; passwords are always dropped. `keepQuery` keeps the query (a download URL such as
+ * `/download?f=kit.tgz` is not re-resolvable without it) minus parameters that carry a credential.
  */
-export function canonicalUrl(input: string, options: { keepUser?: boolean; trimSlashes?: boolean } = {}): string {
+export function canonicalUrl(input: string, options: { keepUser?: boolean; trimSlashes?: boolean; keepQuery?: boolean } = {}): string {
   const url = new URL(input);
   const scheme = url.protocol.toLowerCase();
   const port = url.port && url.port !== DEFAULT_PORTS[scheme] ? `:${url.port}` : '';
@@ -32,7 +34,8 @@ export function canonicalUrl(input: string, options: { keepUser?: boolean; trimS
   let path = url.pathname;
   if (options.trimSlashes) path = path.replace(/\/+$/, '');
   const host = url.hostname.toLowerCase();
-  return `${scheme}//${user}${host}${port}${path}`;
+  const query = options.keepQuery ? [...url.searchParams].filter(([name]) => !isSecretQueryName(name)) : [];
+  return `${scheme}//${user}${host}${port}${path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
 }
 
 /** The identity key of a non-git URL source (skill URL, archive URL): canonical form, trailing slashes trimmed. */

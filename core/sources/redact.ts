@@ -12,7 +12,15 @@ const USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^/?#@\s]{0,8192
 const LOOSE_USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^\s@/]{0,256}:[^\s@]{0,8192}@)/gi;
 /** scp-like `user:password@host:path` (ssh takes no password there, so whatever follows the colon is one) */
 const SCP_PASSWORD = /(^|[\s"'(])([^\s@"'/:]+):[^\s@"'/][^\s@"']*@(?=[^\s@"']+:)/g;
-const QUERY_SECRET = /([?&](?:access_token|token|private_token|sig|signature|x-amz-signature|x-goog-signature|key|password|auth)=)[^&#\s]*/gi;
+/** Query parameter names that carry a credential (pre-signed URLs, tokens, API keys). */
+const SECRET_QUERY_NAMES = 'access_token|token|private_token|id_token|sig|signature|x-amz-[a-z-]+|x-goog-[a-z-]+|key|api_key|apikey|password|passwd|auth|secret|client_secret|credential|session';
+const QUERY_SECRET = new RegExp(`([?&](?:${SECRET_QUERY_NAMES})=)[^&#\\s]*`, 'gi');
+const SECRET_QUERY_NAME = new RegExp(`^(?:${SECRET_QUERY_NAMES})$`, 'i');
+
+/** True for a query parameter name that carries a credential, which Forge never stores or prints. */
+export function isSecretQueryName(name: string): boolean {
+  return SECRET_QUERY_NAME.test(name);
+}
 
 /**
  * Removes `user:pass@` (and bare `token@`) from every URL in `text`, masks well-known secret query

@@ -68,7 +68,7 @@ async function materializeSkill(bytes: Buffer, url: string, options: ResolveOpti
   await mkdir(join(root, name));
   // the exact bytes served: hashes and validation see what the server sent
   await writeFile(join(root, name, 'SKILL.md'), bytes);
-  const canonical = canonicalUrl(url);
+  const canonical = canonicalUrl(url, { keepQuery: true });
   const id = identity(urlIdentityKey(canonical));
   return {
     kind: 'skill-url',

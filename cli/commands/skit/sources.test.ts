@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTree } from '../../../test-support/index.js';
-import { serveRoutes, type TestServer } from '../../../test-support/http-server.js';
+import { serveRoutes, startServer, type TestServer } from '../../../test-support/http-server.js';
 import { installSandbox, skillMarkdown, type InstallSandbox } from '../../../test-support/skit-install.js';
 
 /**
@@ -111,5 +111,28 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     assert.equal(failed.code, 1);
     const why = (JSON.parse(failed.stdout) as { findings: { code: string; message: string }[] }).findings.find((f) => f.code === 'SF_DOCTOR_FIX_FAILED');
     assert.match(why?.message ?? '', /could not restore the store entry of /, failed.stdout);
+  });
+
+  it('a download URL keeps its query: two files behind one path are two installations, and update fetches the same file', async () => {
+    const archives: Record<string, Buffer> = {};
+    for (const name of ['xone', 'ytwo']) {
+      const dir = join(sb.root, name);
+      await writeTree(dir, { 'SKILL.md': skillMarkdown(name) });
+      execFileSync('tar', ['czf', join(sb.root, `${name}.tgz`), '-C', dir, 'SKILL.md']);
+      archives[`${name}.tgz`] = await readFile(join(sb.root, `${name}.tgz`));
+    }
+    server = await startServer((req, res) => {
+      const file = new URL(req.url ?? '/', 'http://x').searchParams.get('f') ?? '';
+      if (!archives[file]) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/gzip' }).end(archives[file]);
+    });
+    await installs(`${server.origin}/download?f=xone.tgz&token=s3cr3t`, ['xone']);
+    const r = await sb.sf(['add', 'skit', `${server.origin}/download?f=ytwo.tgz`, '--agent', 'windsurf', '--yes']);
+    assert.equal(r.code, 0, r.stderr);
+    const listed = await sb.list();
+    assert.deepEqual(listed.map((l) => l.skills.map((s) => s.name)).sort(), [['xone'], ['ytwo']]);
+    assert.ok(listed.some((l) => l.source.canonical === `${server!.origin}/download?f=xone.tgz`), JSON.stringify(listed.map((l) => l.source)));
+    const update = await sb.sf(['skit', 'update']);
+    assert.equal(update.code, 0, update.stderr);
   });
 });
