@@ -78,7 +78,15 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
   // a git source names its ref in the source string: --version moves that ref (a hub source takes it as the version)
   const git = inst.source.kind === 'git';
   const source = git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical;
-  const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers });
+  const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers }).catch((e: unknown) => {
+    // a recorded local path that is gone has moved or been deleted: "check the path" does not help
+    if (isSfError(e, 'SF_E_NOT_FOUND') && inst.source.kind.startsWith('local')) {
+      throw new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is gone`, {
+        hint: `if it moved, install it from the new place (sf add skit <new path>); \`sf skit remove ${inst.skitId}\` drops the installation`,
+      });
+    }
+    throw e;
+  });
   try {
     refuseDowngrade(inst, prep.prepared.release.version, req);
     const result = await runMutation(

@@ -29,6 +29,11 @@ describe('core/sources identity', () => {
     assert.equal(gitIdentityKey('git@H.example:team/kit.git'), gitIdentityKey('ssh://git@h.example/team/kit'));
   });
 
+  it('keeps file:///x and file:///x.git apart: on disk they are two repositories', () => {
+    assert.notEqual(gitIdentityKey('file:///srv/repo'), gitIdentityKey('file:///srv/repo.git'));
+    assert.equal(gitIdentityKey('file:///srv/repo/'), gitIdentityKey('file:///srv/repo'));
+  });
+
   it('puts ref and subpath in the identity, so different refs are different sources', () => {
     const a = parseGitSource('https://h/x.git#main:skills/a');
     const b = parseGitSource('https://h/x.git#main');

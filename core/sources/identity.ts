@@ -53,7 +53,9 @@ export function gitIdentityKey(base: string, ref?: string, subpath?: string): st
   if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     url = `ssh://${scp[1] ?? ''}${scp[2].toLowerCase()}/${scp[3].replace(/^\/+/, '')}`;
   }
-  url = url.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  // a server answers for x and x.git alike; on disk (file://) they are two directories
+  url = url.replace(/\/+$/, '');
+  if (!/^file:/i.test(url)) url = url.replace(/\.git$/i, '').replace(/\/+$/, '');
   return `git+${url}${formatGitFragment(ref, subpath)}`;
 }
 

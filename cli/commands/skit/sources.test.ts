@@ -135,4 +135,14 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     const update = await sb.sf(['skit', 'update']);
     assert.equal(update.code, 0, update.stderr);
   });
+
+  it('update of a local source that moved says so, and how to go on', async () => {
+    const dir = join(sb.root, 'zeta');
+    await writeTree(dir, { 'SKILL.md': skillMarkdown('zeta') });
+    await installs(dir, ['zeta']);
+    await rename(dir, `${dir}-moved`);
+    const r = await sb.sf(['skit', 'update']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, .*zeta, is gone\n  hint: if it moved, install it from the new place/);
+  });
 });
