@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../errors/index.js';
 import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } from '../library/types.js';
 import { pruneOverrides } from './enablement.js';
@@ -6,7 +7,7 @@ import type { Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
 import { assertNoCollisions, assertSharedRootsAgree, assertUnmodified, ownedPaths } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
-import { expectedPaths, predictedRecord, requestFor, specOf } from './requests.js';
+import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
 
 export interface InstallInput {
   op: 'install' | 'update';
@@ -144,6 +145,12 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     // the same release again, but its store entry was deleted: storing it mends every link into it
     steps.push({ kind: 'store', bundleHash: prepared.bundleHash });
     notes.push(`${after.skitId}: put the release back into the store (it was missing, so its links dangled)`);
+  } else if (before && !isDeepStrictEqual(before.release, after.release)) {
+    // a new commit or ref with the same SKIT tree: the record follows the source, and says so
+    notes.push(`${after.skitId}: the source moved to ${releaseLabel(after.release, after.bundleHash)}; its skills are unchanged`);
+    for (const t of after.targets) {
+      events.push(inventoryEvent({ action: 'updated', record: after, agent: t.agent, previous: before, now: env.now, id: env.newId(), installerVersion: env.installerVersion }));
+    }
   } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
   return {
     op: input.op,

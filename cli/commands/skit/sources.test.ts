@@ -145,4 +145,24 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, .*zeta, is gone\n  hint: if it moved, install it from the new place/);
   });
+
+  it('a new commit that leaves the SKIT tree as it was moves the record and says so, with an inventory event', async () => {
+    const repo = await gitRepo('monorepo', { 'kit/skills/eta/SKILL.md': skillMarkdown('eta'), NOTES: 'one\n' });
+    await installs(`file://${repo}#main:kit`, ['eta']);
+    const outboxLines = async () => (await readFile(join(sb.sfHome, 'queue', 'outbox.jsonl'), 'utf8')).trim().split('\n');
+    const before = (await outboxLines()).length;
+    await writeTree(repo, { NOTES: 'two\n' });
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'notes'], { stdio: 'pipe' });
+    const head = execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const r = await sb.sf(['skit', 'update', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const [outcome] = JSON.parse(r.stdout) as { action: string; notes: string[]; skit: { release: { commit: string } } }[];
+    assert.equal(outcome.action, 'updated');
+    assert.equal(outcome.skit.release.commit, head);
+    assert.ok(outcome.notes.some((n) => /the source moved to main@.*its skills are unchanged/.test(n)), JSON.stringify(outcome.notes));
+    assert.ok(!outcome.notes.some((n) => /up to date/.test(n)));
+    const lines = await outboxLines();
+    assert.equal(lines.length, before + 1);
+    assert.ok(lines[lines.length - 1].includes(head), 'the event names the new commit');
+  });
 });
