@@ -62,6 +62,27 @@ function aliasesFor(state: PlanState, key: string, before: InstallationRecord | 
 }
 
 /**
+ * The overrides an update keeps: those of skills the new release still has. A single-skill SKIT
+ * whose one skill was renamed keeps its setting under the new name (the skill is the SKIT); any
+ * other override that goes with its skill is named in a note, so a disabled skill does not come
+ * back enabled under another name without a word.
+ */
+function carriedOverrides(before: InstallationRecord | null, prepared: PreparedRelease, notes: string[]): InstallationRecord['enablement'] {
+  const overrides = before?.enablement ?? {};
+  const kept = pruneOverrides(overrides, prepared.skills);
+  const dropped = Object.keys(overrides).filter((name) => !(name in kept));
+  if (before && dropped.length === 1 && before.skills.length === 1 && prepared.skills.length === 1) {
+    const renamed = prepared.skills[0].name;
+    notes.push(`${before.skitId}: its skill ${dropped[0]} is now called ${renamed}; its enable/disable setting went with it`);
+    return { [renamed]: overrides[dropped[0]] };
+  }
+  for (const name of dropped) {
+    notes.push(`${before!.skitId}:${name} is not in the new release; its enable/disable setting was dropped (check the new skills with \`sf skit list\`)`);
+  }
+  return kept;
+}
+
+/**
  * Plans installing `input.prepared` (or updating an existing installation to it): store the
  * release, project it to every target, record it. Pure. Throws SF_E_NAME_COLLISION when a skill
  * directory would replace something Forge does not own, SF_E_MODIFIED when Forge-installed files
@@ -89,7 +110,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     release: prepared.release,
     bundleHash: prepared.bundleHash,
     skills: prepared.skills,
-    enablement: pruneOverrides(before?.enablement ?? {}, prepared.skills),
+    enablement: carriedOverrides(before, prepared, notes),
     targets: [],
     source: prepared.source,
     installerVersion: env.installerVersion,

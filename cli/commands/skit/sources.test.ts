@@ -165,4 +165,25 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     assert.equal(lines.length, before + 1);
     assert.ok(lines[lines.length - 1].includes(head), 'the event names the new commit');
   });
+
+  it('a single-skill source whose skill is renamed keeps the skill disabled under its new name, and says so', async () => {
+    const dir = join(sb.root, 'pdf');
+    const archive = join(sb.root, 'pdf.tgz');
+    const pack = async (name: string) => {
+      await rm(dir, { recursive: true, force: true });
+      await writeTree(dir, { 'SKILL.md': skillMarkdown(name) });
+      execFileSync('tar', ['czf', archive, '-C', dir, 'SKILL.md']);
+    };
+    await pack('pdf-tools');
+    await installs(archive, ['pdf-tools']);
+    const id = (await sb.list())[0].skitId;
+    assert.equal((await sb.sf(['skit', 'disable', `${id}:pdf-tools`])).code, 0);
+    await pack('pdf-suite');
+    const r = await sb.sf(['skit', 'update', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const [outcome] = JSON.parse(r.stdout) as { notes: string[] }[];
+    assert.ok(outcome.notes.some((n) => /pdf-tools is now called pdf-suite/.test(n)), JSON.stringify(outcome.notes));
+    assert.deepEqual((await sb.list())[0].enabled[`${id}:pdf-suite`], { windsurf: false });
+    await assert.rejects(readFile(join(skillRoot(), 'pdf-suite', 'SKILL.md')), 'a disabled skill is not projected for windsurf');
+  });
 });
