@@ -38,9 +38,22 @@ export function existingFor(state: Pick<PlanState, 'installations'>, key: string
     return pinned;
   }
   const byId = findInScope(state.installations, key, prepared.skitId);
-  if (byId) return byId;
-  const here = state.installations.filter((i) => recordScopeKey(i) === key);
-  return here.find((i) => i.provisional && i.source.fingerprint === prepared.source.fingerprint) ?? null;
+  const found = byId ?? state.installations.filter((i) => recordScopeKey(i) === key).find((i) => i.provisional && i.source.fingerprint === prepared.source.fingerprint) ?? null;
+  refuseQueryTwin(found, prepared);
+  return found;
+}
+
+/**
+ * A URL's query is not part of its provisional identity (ARCHITECTURE.md), so `/get?f=a.tgz` and
+ * `/get?f=b.tgz` share an id. Installing the second must not silently replace the first.
+ */
+function refuseQueryTwin(found: InstallationRecord | null, prepared: PreparedRelease): void {
+  if (!found?.provisional) return;
+  const [was, now] = [found.source.canonical, prepared.source.canonical];
+  if (was === now || !(was.includes('?') || now.includes('?')) || was.replace(/\?.*$/, '') !== now.replace(/\?.*$/, '')) return;
+  throw new SfError('SF_E_CONFLICT', `${now} has the provisional id of ${was} (${found.skitId}), which is installed here; a URL's query is not part of its identity`, {
+    hint: `to replace it, \`sf skit remove ${found.skitId}\` first; to keep both, install one of them in the other scope (--scope)`,
+  });
 }
 
 function aliasesFor(state: PlanState, key: string, before: InstallationRecord | null, input: InstallInput, notes: string[]): string[] {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { canonicalUrl, fingerprintOf, gitIdentityKey, provisionalIdOf } from './identity.js';
+import { canonicalUrl, fingerprintOf, gitIdentityKey, provisionalIdOf, urlIdentityKey } from './identity.js';
 import { parseGitSource, looksLikeGit } from './git-spec.js';
 import { redactText, redactUrl } from './redact.js';
 import { isSfError } from '../errors/index.js';
@@ -15,6 +15,8 @@ describe('core/sources identity', () => {
   it('keeps the query of a download URL, minus the parameters that carry a credential', () => {
     assert.equal(canonicalUrl('https://h.example/download?f=kit.tgz&token=s3cr3t&X-Amz-Signature=abc&v=2', { keepQuery: true }), 'https://h.example/download?f=kit.tgz&v=2');
     assert.notEqual(canonicalUrl('https://h.example/download?f=a.tgz', { keepQuery: true }), canonicalUrl('https://h.example/download?f=b.tgz', { keepQuery: true }));
+    // the identity leaves the query out (ARCHITECTURE.md)
+    assert.equal(urlIdentityKey('https://h.example/download?f=a.tgz'), 'https://h.example/download');
     assert.equal(canonicalUrl('https://h.example/kit.tgz?access_token=x', { keepQuery: true }), 'https://h.example/kit.tgz');
   });
 

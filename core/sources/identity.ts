@@ -38,9 +38,12 @@ export function canonicalUrl(input: string, options: { keepUser?: boolean; trimS
   return `${scheme}//${user}${host}${port}${path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
 }
 
-/** The identity key of a non-git URL source (skill URL, archive URL): canonical form, trailing slashes trimmed. */
+/**
+ * The identity key of a non-git URL source (skill URL, archive URL): canonical form without its
+ * query (ARCHITECTURE.md: the fingerprint leaves the query out), trailing slashes trimmed.
+ */
 export function urlIdentityKey(canonical: string): string {
-  return canonical.replace(/\/+$/, '');
+  return canonical.replace(/\?.*$/, '').replace(/\/+$/, '');
 }
 
 /**

@@ -113,7 +113,7 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     assert.match(why?.message ?? '', /could not restore the store entry of /, failed.stdout);
   });
 
-  it('a download URL keeps its query: two files behind one path are two installations, and update fetches the same file', async () => {
+  it('a download URL keeps its query, so update fetches the same file; another file behind the same path is refused, not swapped in', async () => {
     const archives: Record<string, Buffer> = {};
     for (const name of ['xone', 'ytwo']) {
       const dir = join(sb.root, name);
@@ -127,13 +127,14 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
       res.writeHead(200, { 'content-type': 'application/gzip' }).end(archives[file]);
     });
     await installs(`${server.origin}/download?f=xone.tgz&token=s3cr3t`, ['xone']);
-    const r = await sb.sf(['add', 'skit', `${server.origin}/download?f=ytwo.tgz`, '--agent', 'windsurf', '--yes']);
-    assert.equal(r.code, 0, r.stderr);
-    const listed = await sb.list();
-    assert.deepEqual(listed.map((l) => l.skills.map((s) => s.name)).sort(), [['xone'], ['ytwo']]);
-    assert.ok(listed.some((l) => l.source.canonical === `${server!.origin}/download?f=xone.tgz`), JSON.stringify(listed.map((l) => l.source)));
+    assert.equal((await sb.list())[0].source.canonical, `${server.origin}/download?f=xone.tgz`, 'the query is kept, the token is not');
     const update = await sb.sf(['skit', 'update']);
     assert.equal(update.code, 0, update.stderr);
+    // the same provisional id (a query is not part of it), so the second file is refused, not swapped in
+    const r = await sb.sf(['add', 'skit', `${server.origin}/download?f=ytwo.tgz`, '--agent', 'windsurf', '--yes']);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /SF_E_CONFLICT.*has the provisional id of/);
+    assert.deepEqual((await sb.list()).map((l) => l.skills.map((s) => s.name)), [['xone']]);
   });
 
   it('update of a local source that moved says so, and how to go on', async () => {
