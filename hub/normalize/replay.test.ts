@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { NORMALIZER_VERSION } from './version.js';
 import { openEmbeddedStorage } from '../storage/embedded/lmdb-store.js';
 import { TelemetryService } from '../telemetry/service.js';
 import { encodeOtlpRequest, type OtlpAttributes, type OtlpLogRecord } from '../../core/telemetry/otlp/index.js';
@@ -158,7 +159,7 @@ describe('hub normalizer: idempotent and replayable', () => {
       const before = JSON.stringify(projectionSnapshot(f, user, new Map()));
       for (const record of f.storage.telemetry.rawBatches.listByReceipt()) {
         const request = (await f.telemetry.loadRaw(record))!;
-        await f.storage.telemetry.projections.write(f.telemetry.generation(), (w) => normalizeBatch(w, request, batchContext(f.storage.telemetry, record, '1.2.0')));
+        await f.storage.telemetry.projections.write(f.telemetry.generation(), (w) => normalizeBatch(w, request, batchContext(f.storage.telemetry, record, NORMALIZER_VERSION)));
       }
       assert.equal(JSON.stringify(projectionSnapshot(f, user, new Map())), before);
       await f.cleanup();

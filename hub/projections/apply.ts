@@ -3,7 +3,7 @@ import { idList } from '../normalize/values.js';
 import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
 import { msOfIso } from '../normalize/values.js';
-import { ACTION_EVENTS, feedbackKind, linkedActivations } from './facts.js';
+import { ACTION_EVENTS, FEEDBACK_EVENTS, feedbackKind, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
 import type { ObservationEventRow, SkillActivationRow } from './rows.js';
 
@@ -62,6 +62,13 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
     const next = mergeActivation(stored, { event: e, span }, w.coactive(acct, device, e.activationId!));
     w.putActivation(next);
     rollups.activation(w, prev, next);
+    // feedback that arrived before this row (or before it named its skill) moves to where the row puts it
+    if (!stored || stored.packageId !== next.packageId || stored.skillId !== next.skillId || stored.artifactVersion !== next.artifactVersion || stored.hostName !== next.hostName) {
+      for (const f of w.linkedEvents(acct, device, e.activationId!, FEEDBACK_EVENTS)) {
+        const kind = feedbackKind(f);
+        if (kind && f.activationId === e.activationId) rollups.moveFeedback(f, kind, stored, next);
+      }
+    }
     // the skill index holds each activation once, as a function of its row (skillEntry), so it
     // moves with the row: the same whichever event arrives first, and on the day usage counts it
     // (a selection may know only the SKIT; its load result names the skill). Its other events hang off the activation.

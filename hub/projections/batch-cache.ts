@@ -38,6 +38,7 @@ export class BatchCachedWriter implements ProjectionWriter {
   insertEvent: ProjectionWriter['insertEvent'] = (row, encoded) => this.inner.insertEvent(row, encoded);
   indexTimeline: ProjectionWriter['indexTimeline'] = (a, repo, e) => this.inner.indexTimeline(a, repo, e);
   linkActivationItem: ProjectionWriter['linkActivationItem'] = (a, d, id, item) => this.inner.linkActivationItem(a, d, id, item);
+  linkedEvents: ProjectionWriter['linkedEvents'] = (a, d, id, names) => this.inner.linkedEvents(a, d, id, names);
   addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean {
     this.coactiveCache.delete(`${accountId}\u0000${deviceId}\u0000${a}`);
     this.coactiveCache.delete(`${accountId}\u0000${deviceId}\u0000${b}`);

@@ -138,6 +138,9 @@ export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
 }
 
 /** The feedback kind of an event, or undefined when it is not a feedback/incident fact. */
+/** The event names feedbackKind may give a kind to. */
+export const FEEDBACK_EVENTS: ReadonlySet<string> = new Set(['agent.user.intervention', 'agent.skill.feedback', 'agent.skill.incident.reported', 'agent.skill.quarantine.changed', 'agent.skill.inventory.changed']);
+
 export function feedbackKind(e: ObservationEventRow): FeedbackKind | undefined {
   switch (e.eventName) {
     case 'agent.user.intervention':

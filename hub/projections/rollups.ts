@@ -105,27 +105,34 @@ export class RollupAccumulator {
 
   /** Counts a feedback/incident fact under the skill it names (or its activation's skill). */
   feedback(e: ObservationEventRow, kind: FeedbackKind, activation: SkillActivationRow | undefined): void {
-    const dims: Dims = {
-      day: dayOf(e.time),
-      accountId: e.accountId,
-      packageId: e.packageId ?? activation?.packageId ?? '',
-      skillId: e.skillId ?? activation?.skillId ?? '',
-      version: e.artifactVersion ?? activation?.artifactVersion ?? '',
-      host: e.hostName ?? e.serviceName ?? activation?.hostName ?? '',
-      triggerType: '',
-    };
+    this.countFeedback(e, kind, feedbackDims(e, activation), 1);
+  }
+
+  /**
+   * Moves a feedback fact counted before its activation row existed (or while the row named
+   * another skill, version or host) to where the row puts it now: feedback may arrive first, and
+   * the rollups must not depend on that order.
+   */
+  moveFeedback(e: ObservationEventRow, kind: FeedbackKind, prev: SkillActivationRow | undefined, next: SkillActivationRow): void {
+    const [from, to] = [feedbackDims(e, prev), feedbackDims(e, next)];
+    if (dimsKey(from) === dimsKey(to)) return;
+    this.countFeedback(e, kind, from, -1);
+    this.countFeedback(e, kind, to, 1);
+  }
+
+  private countFeedback(e: ObservationEventRow, kind: FeedbackKind, dims: Dims, sign: 1 | -1): void {
     const type = (e.attributes['agent.user.intervention.type'] as string | undefined) ?? '';
     if (kind === 'intervention') {
       // a disable_skill/uninstall_skill intervention is the user's report of what an inventory
       // event observes on disk: it counts as an intervention, so the same act is not counted twice
       const c = this.counters(dims);
-      c.interventions++;
-      if (type === 'negative_feedback') c.negativeFeedback++;
+      c.interventions += sign;
+      if (type === 'negative_feedback') c.negativeFeedback += sign;
     } else if (kind === 'feedback') {
-      if (e.attributes['agent.skill.feedback.sentiment'] === 'negative') this.counters(dims).negativeFeedback++;
-    } else if (kind === 'incident') this.counters(dims).incidents++;
-    else if (kind === 'disable') this.counters(dims).disables++;
-    else if (kind === 'uninstall') this.counters(dims).uninstalls++;
+      if (e.attributes['agent.skill.feedback.sentiment'] === 'negative') this.counters(dims).negativeFeedback += sign;
+    } else if (kind === 'incident') this.counters(dims).incidents += sign;
+    else if (kind === 'disable') this.counters(dims).disables += sign;
+    else if (kind === 'uninstall') this.counters(dims).uninstalls += sign;
   }
 
   /** Merges the batch's deltas into the stored rows (inside the batch's transaction). */
@@ -138,4 +145,17 @@ export class RollupAccumulator {
     }
     this.deltas.clear();
   }
+}
+
+/** The rollup row a feedback fact counts in: its own skill fields, else its activation's. */
+export function feedbackDims(e: ObservationEventRow, activation: SkillActivationRow | undefined): Dims {
+  return {
+    day: dayOf(e.time),
+    accountId: e.accountId,
+    packageId: e.packageId ?? activation?.packageId ?? '',
+    skillId: e.skillId ?? activation?.skillId ?? '',
+    version: e.artifactVersion ?? activation?.artifactVersion ?? '',
+    host: e.hostName ?? e.serviceName ?? activation?.hostName ?? '',
+    triggerType: '',
+  };
 }

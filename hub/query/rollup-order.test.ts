@@ -32,6 +32,24 @@ describe('hub usage rollups: the same whichever event arrives first', () => {
     assert.deepEqual(JSON.stringify(x.days ?? x), JSON.stringify(y.days ?? y).replaceAll('p/y', 'p/x').replaceAll(':y', ':x'));
   });
 
+  it('counts feedback under its activation\'s skill whether it arrives before or after the activation', async () => {
+    f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
+    const u = f.user('alice');
+    const feedback = (act: string) =>
+      skillRecord('agent.user.intervention', { 'agent.skill.activation.id': act, 'agent.user.intervention.type': 'negative_feedback', 'session.id': `s_${act}` }, MIDNIGHT + 200);
+    const [selX, loadX] = events('act_fx', 'p/fx:fx');
+    const [selY, loadY] = events('act_fy', 'p/fy:fy');
+    // x: the feedback first; y: the feedback last
+    for (const batch of [[feedback('act_fx')], [selX, loadX], [selY, loadY], [feedback('act_fy')]]) {
+      await f.post('logs', await encodeOtlpRequest(logsRequest(batch), 'protobuf'), { auth: u.device });
+      await f.telemetry.drain();
+    }
+    const usage = async (pkg: string) => (await f!.getJson(`/api/v1/telemetry/skits/${pkg}/usage?from=2026-08-01T00:00:00Z`, u.pat)) as UsageReport;
+    const [x, y] = [await usage('p/fx'), await usage('p/fy')];
+    assert.equal(y.totals.interventions, 1, JSON.stringify(y.totals));
+    assert.deepEqual(x.totals, y.totals, 'feedback first (x) and last (y) count the same');
+  });
+
   it('the skill evidence view counts an activation on the day usage does, whichever of its events arrives first', async () => {
     const out: unknown[] = [];
     for (const order of ['selection first', 'load result first']) {

@@ -144,6 +144,8 @@ export interface ProjectionWriter {
   /** stores the row under its (account, device, activation id) */
   putActivation(row: SkillActivationRow): void;
   linkActivationItem(accountId: string, deviceId: string, activationId: string, item: ActivationItem): void;
+  /** the stored events linked to an activation (linkActivationItem) whose event name is in `names` */
+  linkedEvents(accountId: string, deviceId: string, activationId: string, names: ReadonlySet<string>): ObservationEventRow[];
   /** records that two activations of a device were active together; true when the pair is new */
   addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean;
   coactive(accountId: string, deviceId: string, activationId: string): string[];

@@ -73,12 +73,22 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
       ? (row, encoded) => dbs.eventsV2.putSync([gen, acct(row.accountId), row.eventId], (encoded ?? encodeEventRow(row)) as Buffer, { noOverwrite: true }) as unknown as boolean
       : (row, encoded) => dbs.events.putSync([gen, row.accountId, row.eventId], definedFields(encoded ? decodeEventRow(encoded) : row), { noOverwrite: true }) as unknown as boolean;
   const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
+  const getEvent = eventGetter(dbs, gen, layout, acct);
   return {
     insertEvent,
     indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, e.eventId], e.kind),
     getActivation: (a, device, id) => activations.get([gen, acct(a), actKey(id, device)]),
     putActivation: (row) => activations.putSync([gen, acct(row.accountId), actKey(row.activationId, row.deviceId)], row),
     linkActivationItem: (a, device, id, item) => dbs.actItems.putSync([gen, acct(a), actKey(id, device), item.timeMs, item.eventId], item.kind),
+    linkedEvents(a, device, id, names) {
+      const out: ObservationEventRow[] = [];
+      for (const item of items(dbs.actItems, [gen, acct(a), actKey(id, device)], 0, Number.MAX_SAFE_INTEGER, 10_000)) {
+        if (!names.has(item.kind)) continue;
+        const row = getEvent(a, item.eventId);
+        if (row) out.push(row);
+      }
+      return out;
+    },
     addCoactive(a, device, x, y) {
       const k = acct(a);
       const [kx, ky] = [actKey(x, device), actKey(y, device)];
@@ -132,14 +142,18 @@ function* decoded(rows: Iterable<Buffer>): Iterable<ObservationEventRow> {
 }
 
 /** The reads of generation `gen`. */
+/** Reads one event row of generation `gen` in the layout's encoding. */
+function eventGetter(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): (a: string, id: string) => ObservationEventRow | undefined {
+  return layout === 2
+    ? (a, id) => {
+        const bytes = dbs.eventsV2.get([gen, acct(a), id]);
+        return bytes && decodeEventRow(bytes);
+      }
+    : (a, id) => dbs.events.get([gen, a, id]);
+}
+
 export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionReader {
-  const getEvent =
-    layout === 2
-      ? (a: string, id: string) => {
-          const bytes = dbs.eventsV2.get([gen, acct(a), id]);
-          return bytes && decodeEventRow(bytes);
-        }
-      : (a: string, id: string) => dbs.events.get([gen, a, id]);
+  const getEvent = eventGetter(dbs, gen, layout, acct);
   const allEvents = (): Iterable<ObservationEventRow> => (layout === 2 ? decoded(values(dbs.eventsV2, gen)) : values(dbs.events, gen));
   const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
   const derivedOne = <T>(a: string, id: string, of: (e: ObservationEventRow) => T | undefined): T | undefined => {
