@@ -1,5 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { issueToken } from '../auth/tokens.js';
 import { startHub, type RunningHub } from '../serve.js';
 import type { RegistryLimits } from '../limits.js';
@@ -49,7 +49,8 @@ export async function liveHub(options: { limits?: Partial<RegistryLimits> } = {}
       const home = join(tmp.path, name);
       await mkdir(home, { recursive: true });
       // undefined drops a variable of the parent environment from the child's
-      const env: NodeJS.ProcessEnv = { HOME: home, SF_HOME: join(home, '.sf'), SF_HUB_URL: undefined, SF_HUB_TOKEN: undefined, XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: undefined };
+      // PATH without node_modules/.bin: the agent binaries installed as dev dependencies would count as agents on the machine
+      const env: NodeJS.ProcessEnv = { HOME: home, SF_HOME: join(home, '.sf'), SF_HUB_URL: undefined, SF_HUB_TOKEN: undefined, XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_CONFIG_DIR: undefined, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
       return {
         home,
         env,
