@@ -41,11 +41,16 @@ export class CodexJoin {
 
 const creditKey = (skill: string, invokeType: string | undefined) => `${skill}|${invokeType ?? ''}`;
 
-function finishFromCredit(engine: NormalizerEngine, act: Activation, credit: Credit): void {
+/**
+ * Settles `act` from a skill.injected credit. The metric names the skill, not the conversation:
+ * the join is `derived` only when one open activation could have been injected, otherwise it is
+ * a guess (the oldest open one) and says so, `inferred`.
+ */
+function finishFromCredit(engine: NormalizerEngine, act: Activation, credit: Credit, fidelity: 'derived' | 'inferred' = 'derived'): void {
   const at = BigInt(credit.at) < BigInt(act.selectedAt) ? act.selectedAt : credit.at;
   const ok = credit.status === 'ok';
   const errorType = /^[a-z][a-z0-9_]{0,31}$/.test(credit.status) ? credit.status : '_OTHER';
-  engine.finish(act, at, ok ? { result: 'ok' } : { result: 'error', errorType, errorStage: 'injection' }, ['injected', credit.at], 'derived');
+  engine.finish(act, at, ok ? { result: 'ok' } : { result: 'error', errorType, errorStage: 'injection' }, ['injected', credit.at], fidelity);
 }
 
 /** Normalizes one Codex log record. */
@@ -121,8 +126,8 @@ export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, 
       // a delta point's start is when the counter first moved in this interval: the closest
       // estimate of the injection time the metric offers
       const credit = { status, at: !cumulative && p.startTimeUnixNano ? p.startTimeUnixNano : p.timeUnixNano };
-      const act = oldestOpen(engine, skill, invokeType);
-      if (act) finishFromCredit(engine, act, credit);
+      const open = openFor(engine, skill, invokeType);
+      if (open.length > 0) finishFromCredit(engine, open[0], credit, open.length === 1 ? 'derived' : 'inferred');
       else if (list.length < MAX_CREDITS) list.push(credit);
       else {
         engine.rejected += count - i;
@@ -133,11 +138,14 @@ export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, 
   }
 }
 
-function oldestOpen(engine: NormalizerEngine, skill: string, invokeType: string | undefined): Activation | undefined {
+/** The open activations a credit for `skill` could settle, oldest first (at most two: only "one or more" matters). */
+function openFor(engine: NormalizerEngine, skill: string, invokeType: string | undefined): Activation[] {
   const trigger = invokeType === 'explicit' ? 'explicit' : invokeType === 'implicit' ? 'implicit' : undefined;
+  const out: Activation[] = [];
   for (const act of engine.activations.values()) {
-    if (act.host === HOST && act.name === skill && !act.finishedAt && (trigger === undefined || act.trigger === trigger)) return act;
+    if (act.host === HOST && act.name === skill && !act.finishedAt && (trigger === undefined || act.trigger === trigger)) out.push(act);
+    if (out.length === 2) break;
   }
-  return undefined;
+  return out;
 }
 
