@@ -8,7 +8,7 @@ type Dims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' |
 interface Share {
   dims: Dims;
   key: string;
-  counters: Pick<UsageCounters, 'activations' | 'explicit' | 'implicit' | 'loaded' | 'truncated' | 'loadFailed'>;
+  counters: Pick<UsageCounters, 'activations' | 'explicit' | 'implicit' | 'loaded' | 'truncated' | 'loadFailed' | 'exact' | 'derived' | 'inferred' | 'unknownFidelity'>;
 }
 
 const dimsKey = (d: Dims) => `${d.day}\u0000${d.accountId}\u0000${d.packageId}\u0000${d.skillId}\u0000${d.version}\u0000${d.host}\u0000${d.triggerType}`;
@@ -34,6 +34,10 @@ function shareOf(a: ActivationSnapshot): Share {
       loaded: a.loadedAt ? 1 : 0,
       truncated: a.truncated && a.loadedAt ? 1 : 0,
       loadFailed: a.loadFailedAt ? 1 : 0,
+      exact: a.evidenceFidelity === 'exact' ? 1 : 0,
+      derived: a.evidenceFidelity === 'derived' ? 1 : 0,
+      inferred: a.evidenceFidelity === 'inferred' ? 1 : 0,
+      unknownFidelity: a.evidenceFidelity === 'exact' || a.evidenceFidelity === 'derived' || a.evidenceFidelity === 'inferred' ? 0 : 1,
     },
   };
 }
@@ -46,13 +50,14 @@ function countSession(w: ProjectionWriter, dims: Dims, session: string, delta: 1
 }
 
 const sameCounters = (a: Share['counters'], b: Share['counters']) =>
-  a.explicit === b.explicit && a.implicit === b.implicit && a.loaded === b.loaded && a.truncated === b.truncated && a.loadFailed === b.loadFailed;
+  a.explicit === b.explicit && a.implicit === b.implicit && a.loaded === b.loaded && a.truncated === b.truncated && a.loadFailed === b.loadFailed &&
+  a.exact === b.exact && a.derived === b.derived && a.inferred === b.inferred;
 
 /** Nothing the rollups read changed between the two rows (most events of an activation): no shares to compute. */
 const sameForRollups = (a: ActivationSnapshot, b: SkillActivationRow): boolean =>
   a.firstSeen === b.firstSeen && a.accountId === b.accountId && a.packageId === b.packageId && a.skillId === b.skillId && a.artifactVersion === b.artifactVersion &&
   a.hostName === b.hostName && a.serviceName === b.serviceName && a.triggerType === b.triggerType && a.sessionId === b.sessionId &&
-  !a.loadedAt === !b.loadedAt && !a.loadFailedAt === !b.loadFailedAt && !a.truncated === !b.instructions?.truncated;
+  !a.loadedAt === !b.loadedAt && !a.loadFailedAt === !b.loadFailedAt && !a.truncated === !b.instructions?.truncated && a.evidenceFidelity === b.evidenceFidelity;
 
 /**
  * usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger.
@@ -101,6 +106,10 @@ export class RollupAccumulator {
     c.loaded += sign * d.loaded;
     c.truncated += sign * d.truncated;
     c.loadFailed += sign * d.loadFailed;
+    c.exact += sign * d.exact;
+    c.derived += sign * d.derived;
+    c.inferred += sign * d.inferred;
+    c.unknownFidelity += sign * d.unknownFidelity;
   }
 
   /** Counts a feedback/incident fact under the skill it names (or its activation's skill). */

@@ -231,6 +231,11 @@ export interface UsageCounters {
   loaded: number;
   truncated: number;
   loadFailed: number;
+  /** activations by the weakest evidence fidelity behind them (spec: never collapse exact and inferred into one unexplained count) */
+  exact: number;
+  derived: number;
+  inferred: number;
+  unknownFidelity: number;
   interventions: number;
   negativeFeedback: number;
   incidents: number;
@@ -254,7 +259,7 @@ export interface UsageRollupRow extends UsageCounters {
 }
 
 export const ZERO_COUNTERS: UsageCounters = {
-  activations: 0, explicit: 0, implicit: 0, loaded: 0, truncated: 0, loadFailed: 0,
+  activations: 0, explicit: 0, implicit: 0, loaded: 0, truncated: 0, loadFailed: 0, exact: 0, derived: 0, inferred: 0, unknownFidelity: 0,
   interventions: 0, negativeFeedback: 0, incidents: 0, disables: 0, uninstalls: 0, sessions: 0,
 };
 

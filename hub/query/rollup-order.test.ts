@@ -50,6 +50,18 @@ describe('hub usage rollups: the same whichever event arrives first', () => {
     assert.deepEqual(x.totals, y.totals, 'feedback first (x) and last (y) count the same');
   });
 
+  it('splits activation counts by the fidelity of their evidence, never one unexplained total', async () => {
+    f = await telemetryFixture({ now: () => MIDNIGHT + 86_400_000 });
+    const u = f.user('alice');
+    const at = (act: string, fidelity: string, source: string) =>
+      skillRecord('agent.skill.selected', { 'agent.skill.activation.id': act, 'agent.skill.id': 'p/fid:fid', 'agent.skill.trigger.type': 'explicit', 'agent.skill.evidence.fidelity': fidelity, 'agent.skill.evidence.source': source, 'session.id': 's_fid' }, MIDNIGHT - 1000);
+    await f.post('logs', await encodeOtlpRequest(logsRequest([at('act_e', 'exact', 'native_otel'), at('act_i', 'inferred', 'transcript'), at('act_d', 'derived', 'native_otel')]), 'protobuf'), { auth: u.device });
+    await f.telemetry.drain();
+    const usage = (await f.getJson(`/api/v1/telemetry/skits/p/fid/usage?from=2026-08-01T00:00:00Z`, u.pat)) as UsageReport;
+    const t = usage.totals;
+    assert.deepEqual([t.activations, t.exact, t.derived, t.inferred, t.unknownFidelity], [3, 1, 1, 1, 0], JSON.stringify(t));
+  });
+
   it('the skill evidence view counts an activation on the day usage does, whichever of its events arrives first', async () => {
     const out: unknown[] = [];
     for (const order of ['selection first', 'load result first']) {
