@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { METRIC_ALLOWED_DIMENSIONS, METRICS, type MetricName } from '../../schemas/generated/semconv.js';
+import { METRIC_ALLOWED_DIMENSIONS, METRICS, SEMCONV_SCHEMA_URL, type MetricName } from '../../schemas/generated/semconv.js';
 import { ClientMetrics } from './metrics.js';
 import { encodeOtlpRequest, decodeOtlpRequest, type OtlpMetricsRequest } from './otlp/index.js';
 
@@ -86,5 +86,14 @@ describe('client metrics: no identity ever becomes a dimension', () => {
     assert.equal(p.count, 3);
     assert.equal(p.min, 0.004);
     assert.equal(p.max, 3);
+  });
+
+  it('exports under the semantic convention schema URL, like the logs and spans', async () => {
+    const m = new ClientMetrics('1');
+    m.record('agent.skill.activation.count', 1, DIMENSIONS);
+    const req = m.collect('2', { 'service.name': 's' }, { name: 's' })!;
+    assert.equal(req.resources[0].scopes[0].schemaUrl, SEMCONV_SCHEMA_URL);
+    const wire = (await decodeOtlpRequest('metrics', await encodeOtlpRequest(req, 'protobuf'), 'protobuf')) as OtlpMetricsRequest;
+    assert.equal(wire.resources[0].scopes[0].schemaUrl, SEMCONV_SCHEMA_URL);
   });
 });

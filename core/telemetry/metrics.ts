@@ -1,4 +1,4 @@
-import { METRICS, type MetricDefinition, type MetricName } from '../../schemas/generated/semconv.js';
+import { METRICS, SEMCONV_SCHEMA_URL, type MetricDefinition, type MetricName } from '../../schemas/generated/semconv.js';
 import { attributeProblem } from './attributes.js';
 import type { OtlpMetric, OtlpMetricsRequest, OtlpValue } from './otlp/types.js';
 
@@ -75,7 +75,10 @@ export class ClientMetrics {
     return this.series.size === 0;
   }
 
-  /** The cumulative state of every metric as one OTLP metrics request (undefined when empty). */
+  /**
+   * The cumulative state of every metric as one OTLP metrics request (undefined when empty), under
+   * the semantic convention's schema URL like the exported logs and spans.
+   */
   collect(nowNanos: string, resource: Record<string, OtlpValue>, scope: { name: string; version?: string }): OtlpMetricsRequest | undefined {
     if (this.empty) return undefined;
     const metrics: OtlpMetric[] = [];
@@ -97,6 +100,6 @@ export class ClientMetrics {
         });
       }
     }
-    return { signal: 'metrics', resources: [{ resource: { attributes: resource }, scopes: [{ scope, items: metrics }] }] };
+    return { signal: 'metrics', resources: [{ resource: { attributes: resource }, scopes: [{ scope, schemaUrl: SEMCONV_SCHEMA_URL, items: metrics }] }] };
   }
 }

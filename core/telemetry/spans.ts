@@ -3,6 +3,7 @@ import { SPANS, type SpanDefinition } from '../../schemas/generated/semconv.js';
 import { SfError } from '../errors/index.js';
 import { attributeProblem } from './attributes.js';
 import { isGitAiId, isSpanId, isTraceId } from './ids.js';
+import { actionTypeOf } from './normalize/actions.js';
 import type { OtlpAttributes, OtlpSpan } from './otlp/types.js';
 
 /**
@@ -50,7 +51,11 @@ export function activationSpan(input: ActivationSpanInput): OtlpSpan {
       data: { problems },
     });
   }
-  const name = ACTIVATION.nameTemplate.replace('{agent.skill.name}', String(attrs['agent.skill.name']));
+  // `activate_skill <name>`; `activate_skill` alone when the name stayed redacted (GenAI spans drop an unknown name)
+  const skill = attrs['agent.skill.name'];
+  const name = typeof skill === 'string' && skill !== ''
+    ? ACTIVATION.nameTemplate.replace('{agent.skill.name}', skill)
+    : ACTIVATION.nameTemplate.replace(/\s*\{agent\.skill\.name\}/, '');
   const span: OtlpSpan = {
     traceId: input.traceId,
     spanId: input.spanId,
@@ -87,6 +92,11 @@ export function isToolSpan(span: OtlpSpan): boolean {
 export function annotateActionSpan(span: OtlpSpan, activationIds: readonly string[], fidelity: 'exact' | 'shared' | 'inferred' | 'unknown', keepAllAttributes = false): OtlpSpan {
   const attributes: OtlpAttributes = {};
   for (const [k, v] of Object.entries(span.attributes)) if (keepAllAttributes || (METADATA_SPAN_KEYS.has(k) && isScalar(v))) attributes[k] = v;
+  // span.agent.action requires agent.action.type: the host's own value when it is a registry value,
+  // otherwise mapped from the tool name exactly as agent.action.completed maps it ('other' when unknown)
+  const hostType = span.attributes['agent.action.type'];
+  const mapped = actionTypeOf(toolOf(span) ?? '');
+  attributes['agent.action.type'] = isActionType(hostType) ? hostType : isActionType(mapped) ? mapped : 'other';
   attributes['agent.skill.activation.ids'] = [...activationIds];
   attributes['agent.skill.attribution.fidelity'] = fidelity;
   const { droppedAttributesCount: _drop, ...rest } = span;
@@ -104,6 +114,17 @@ export function annotateActionSpan(span: OtlpSpan, activationIds: readonly strin
     events: [],
     links: span.links.map(({ traceState: _s, ...l }) => ({ ...l, attributes: {} })),
   };
+}
+
+/** A registry agent.action.type value (a tool name like `constructor` must not map to anything else). */
+const isActionType = (v: unknown): v is string => typeof v === 'string' && !attributeProblem('agent.action.type', v);
+
+/** The tool a span ran: gen_ai.tool.name, else the `execute_tool <tool>` name suffix. */
+function toolOf(span: OtlpSpan): string | undefined {
+  const tool = span.attributes['gen_ai.tool.name'];
+  if (typeof tool === 'string' && tool !== '') return tool;
+  const m = /^execute_tool ([A-Za-z0-9_.:-]{1,64})$/.exec(span.name);
+  return m?.[1];
 }
 
 /** A single value (not a list or map, which could carry anything under an allowed key). */

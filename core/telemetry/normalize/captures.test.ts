@@ -103,15 +103,13 @@ describe('normalizer on real host captures', () => {
     assert.deepEqual(out.events.map((e) => e.event_name), ['agent.skill.selected', 'agent.skill.load_started', 'agent.skill.loaded']);
     for (const e of out.events) {
       assert.equal(attr(e, 'agent.skill.id'), `${GREETINGS}:hello-skill`);
-      // the catalog gives load_started no package identity; selected and loaded carry it
-      if (e.event_name !== 'agent.skill.load_started') {
-        assert.equal(attr(e, 'agent.skill.package.id'), GREETINGS);
-        assert.equal(attr(e, 'agent.skill.content.hash'), HELLO_HASH);
-      }
+      // the skill package and contained skill groups of the envelope: every event carries them
+      assert.equal(attr(e, 'agent.skill.package.id'), GREETINGS);
+      assert.equal(attr(e, 'agent.skill.content.hash'), HELLO_HASH);
       assert.equal(attr(e, 'agent.skill.evidence.source'), 'native_otel');
       assert.equal(attr(e, 'agent.skill.evidence.fidelity'), 'exact');
       assert.equal(attr(e, 'agent.skill.library.resolution'), 'name_and_scope');
-      if (e.event_name !== 'agent.skill.load_started') assert.equal(attr(e, 'agent.skill.trigger.type'), 'implicit');
+      assert.equal(attr(e, 'agent.skill.trigger.type'), 'implicit');
       assert.equal(attr(e, 'session.id'), 'cc0fce32-f629-46aa-bab4-1eeb5519e738');
       assert.equal(attr(e, 'gen_ai.conversation.id'), undefined, 'never fabricated for Claude Code');
       assert.equal(e.resource['agent.host.name'], 'claude_code');

@@ -50,6 +50,9 @@ export function skillName(v: string | undefined): string | undefined {
   return v !== undefined && /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(v) ? v : undefined;
 }
 
+/** An emission that broke the semantic convention (event or span builder). */
+const isConventionError = (e: unknown): boolean => (e as { code?: string } | null)?.code === 'SF_E_TELEMETRY_EVENT';
+
 export class NormalizerEngine {
   readonly activations = new Map<string, Activation>();
   /** skill id -> its latest resolved activation (links interventions to the skill's last use) */
@@ -58,8 +61,13 @@ export class NormalizerEngine {
   readonly decisions = new BoundedMap<string, { decision?: string; source?: string }>(10_000);
   private readonly emitted = new RecentIds(50_000);
   private out: NormalizedOutput = emptyOutput();
-  /** events dropped because they broke the semantic convention */
+  /** events and spans dropped because they broke the semantic convention */
   rejected = 0;
+  /**
+   * Occurrences of each content fingerprint in the current batch (pass-through events without an
+   * event id): two identical records of one batch stay two. Cleared by take(), which ends every batch.
+   */
+  readonly batchOccurrences = new Map<string, number>();
 
   constructor(readonly ctx: NormalizeContext) {}
 
@@ -67,7 +75,27 @@ export class NormalizerEngine {
   take(): NormalizedOutput {
     const o = this.out;
     this.out = emptyOutput();
+    this.batchOccurrences.clear();
     return o;
+  }
+
+  /**
+   * Runs emissions one by one: an emission that breaks the semantic convention is dropped and
+   * counted (never exported half-valid) and never keeps the others from running. Any other error
+   * is rethrown once all have run.
+   */
+  private runAll(runs: readonly (() => void)[]): void {
+    let failed = false;
+    let error: unknown;
+    for (const run of runs) {
+      try {
+        run();
+      } catch (e) {
+        if (isConventionError(e)) this.rejected++;
+        else if (!failed) [failed, error] = [true, e];
+      }
+    }
+    if (failed) throw error;
   }
 
   /** Resource of a host's observations: native service identity + host/adapter + session fingerprints. */
@@ -137,12 +165,12 @@ export class NormalizerEngine {
     if (res.entry) this.lastBySkill.set(res.entry.skillId, { activationId: act.id, at: act.finishedAt ?? act.selectedAt });
     const pending = act.pending;
     act.pending = [];
-    for (const run of pending) run();
+    this.runAll(pending);
   }
 
   private whenSettled(act: Activation, run: () => void): void {
     act.lastTouched = this.ctx.now();
-    if (act.identity) run();
+    if (act.identity) this.runAll([run]);
     else {
       act.pending.push(run);
       this.trySettle(act);
@@ -191,14 +219,18 @@ export class NormalizerEngine {
     const attributes: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(attrs)) if (v !== undefined && allowed.has(k)) attributes[k] = v;
     attributes['agent.skill.event.id'] = eventId;
-    attributes['agent.skill.event.sequence'] = this.ctx.nextSequence();
+    // agent.skill.event.sequence only as the host module passed it (host ordering, registry note);
+    // the observer's arrival order is not the host's order and is never reported as one
     this.out.events.push(buildEvent({ name, attributes: attributes as AttributeSet, resource, timestamp: at, observedTimestamp: this.ctx.now(), traceId, spanId: traceId ? spanId : undefined }));
   }
 
-  /** Re-emits an already-normalized catalog event under its own event id (throws when it breaks the catalog). */
+  /**
+   * Re-emits an already-normalized catalog event under its own event id (throws when it breaks the
+   * catalog). Its agent.skill.event.sequence, if any, is the one its source gave in `attrs`.
+   */
   passThrough(name: EventName, eventId: string, attrs: Record<string, unknown>, resource: ResourceAttributes, at: string, traceId?: string, spanId?: string): void {
     if (!this.emitted.add(eventId)) return;
-    const attributes = { ...attrs, 'agent.skill.event.id': eventId, 'agent.skill.event.sequence': this.ctx.nextSequence() };
+    const attributes = { ...attrs, 'agent.skill.event.id': eventId };
     this.out.events.push(buildEvent({ name, attributes: attributes as AttributeSet, resource, timestamp: at, observedTimestamp: this.ctx.now(), traceId, spanId }));
   }
 
@@ -219,10 +251,12 @@ export class NormalizerEngine {
     this.emit(act, failed ? 'agent.skill.load_failed' : 'agent.skill.loaded', attrs, at, idParts, fidelity);
     this.whenSettled(act, () => {
       const all = { ...this.common(act, fidelity), ...act.identity, ...attrs };
-      this.out.spans.push({ resource: act.resource, span: activationSpan({ traceId: act.traceId, spanId: act.spanId, parentSpanId: act.parentSpanId, start: act.selectedAt, end: at, failed, attributes: all }) });
+      // the metric samples first: they need no identity, and a span that breaks the convention
+      // (dropped and counted by runAll) must not take the activation out of the counts
       this.out.metrics.push({ name: 'agent.skill.activation.count', value: 1, attributes: all });
       this.out.metrics.push({ name: 'agent.skill.activation.duration', value: duration, attributes: all });
       if (failed) this.out.metrics.push({ name: 'agent.skill.load.failure.count', value: 1, attributes: all });
+      this.out.spans.push({ resource: act.resource, span: activationSpan({ traceId: act.traceId, spanId: act.spanId, parentSpanId: act.parentSpanId, start: act.selectedAt, end: at, failed, attributes: all }) });
     });
   }
 
@@ -233,15 +267,24 @@ export class NormalizerEngine {
 
   /**
    * Settles activations idle longer than the settle timeout with what is known (a still-redacted
-   * name resolves to name_redacted) and forgets finished ones after half an hour.
+   * name resolves to name_redacted) and forgets finished ones after half an hour. One activation
+   * that fails never stops the sweep: the rest still settle, and an unexpected error is rethrown
+   * only after the sweep (what was produced stays for the next take()).
    */
   expire(): void {
     const now = this.ctx.now();
     const after = this.ctx.settleAfterSeconds ?? 120;
+    let failed = false;
+    let error: unknown;
     for (const [key, act] of this.activations) {
       const idle = secondsBetween(act.lastTouched, now);
-      if (!act.identity && idle >= after) this.settle(act);
+      try {
+        if (!act.identity && idle >= after) this.settle(act);
+      } catch (e) {
+        if (!failed) [failed, error] = [true, e];
+      }
       if (idle >= KEEP_FINISHED_SECONDS) this.activations.delete(key);
     }
+    if (failed) throw error;
   }
 }
