@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../errors/index.js';
 import { checkChain, type ChainEntry, type ChainReport } from './chain.js';
 import { evaluateLabels, type LabelState } from './labels.js';
-import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, typeInfo } from './tags.js';
+import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, sentinelTag, typeInfo } from './tags.js';
+import { templateFor } from './templates/index.js';
 import type { ParseResult } from './types.js';
 
 export interface CheckEntry extends ChainEntry {
@@ -80,7 +81,7 @@ export function formatConformanceReport(r: ConformanceReport): string[] {
       out.push(e.errors ? `${name} complete, with ${e.errors} error${e.errors > 1 ? 's' : ''}${note}` : `${name} complete${how}${note}`);
     } else {
       const sentinel = completionSentinel(e.type);
-      const why = e.status === 'partial' ? '' : sentinel ? `: no ${sentinel}` : ': required parts missing';
+      const why = e.status === 'partial' ? '' : sentinel ? `: no ${sentinel}` : templateFor(e.type) ? ': no sentinel, and not complete by structure (see FORGE_INTERRUPTED)' : `: no ${sentinelTag(`FORGE:${e.type}`, 'COMPLETE')}`;
       out.push(`${name} INCOMPLETE (${e.status}${why})${note}`);
     }
   }

@@ -23,6 +23,8 @@ interface Open {
   diagnostics: Diagnostic[];
   /** a sentinel of another annotation appeared: then only the annotation's own sentinel completes it */
   mismatched?: boolean;
+  /** ended by a malformed (e.g. truncated) FORGE tag: what an interrupted producer leaves */
+  cut?: boolean;
 }
 
 const URL_VALUE = /^https?:\/\/\S+$/;
@@ -31,7 +33,8 @@ const URL_VALUE = /^https?:\/\/\S+$/;
  * Parses one comment body into its annotations (spec section 3). Never throws on any input:
  * malformed, truncated or unknown content becomes diagnostics, and an annotation is `complete`
  * only when its own completion sentinel closes it (or, for the types the spec gives no sentinel,
- * when every required part is present).
+ * by structure: it has a body and was neither cut off by a truncated tag nor ended by another
+ * annotation's sentinel). Template fields never decide completion.
  */
 export function parseBody(body: string, options: ParseOptions = {}): ParseResult {
   const annotations: Annotation[] = [];
@@ -98,7 +101,8 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
         if (!t.value) {
           a.status = 'interrupted';
           a.completion = null;
-          diag(a.diagnostics, 'FORGE_INLINE_EMPTY', 'error', `FORGE:${t.type} has no value`, t.line, `write <!-- FORGE:${t.type}: {value} -->`);
+          // an unknown type is skipped, never an error (7.2.4): its form is not ours to judge
+          diag(a.diagnostics, 'FORGE_INLINE_EMPTY', info ? 'error' : 'warning', `FORGE:${t.type} has no value`, t.line, `write <!-- FORGE:${t.type}: {value} -->`);
         } else if (info?.form === 'block') {
           a.kind = info.kind;
           a.status = 'interrupted';
@@ -129,7 +133,9 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
         if (current) {
           const expected = completionSentinel(current.type) ?? sentinelTag(`FORGE:${current.type}`, 'COMPLETE');
           current.mismatched = true;
-          diag(current.diagnostics, 'FORGE_SENTINEL_MISMATCH', 'error', `"${t.text.trim()}" does not close FORGE:${current.type}; its sentinels are ${expected} and ${partialSentinel(current.type)}`, t.line, `end FORGE:${current.type} with ${expected}`);
+          // about an unknown type, this is a warning at most: it is skipped, never failed on (7.2.4)
+          const severity: Severity = typeInfo(current.type) ? 'error' : 'warning';
+          diag(current.diagnostics, 'FORGE_SENTINEL_MISMATCH', severity, `"${t.text.trim()}" does not close FORGE:${current.type}; its sentinels are ${expected} and ${partialSentinel(current.type)}`, t.line, `end FORGE:${current.type} with ${expected}`);
           if (t.forge) finish(null); // any `<!-- FORGE:` tag ends the annotation (3.1)
         } else if (closed && !t.forge) {
           diag(closed.diagnostics, 'FORGE_SENTINEL_NOT_LAST', 'warning', `"${t.text.trim()}" follows the sentinel of ${closed.tag}`, t.line);
@@ -142,6 +148,7 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
       }
       case 'malformed':
         diag(current?.diagnostics ?? diagnostics, 'FORGE_TAG_MALFORMED', 'warning', `"${t.text.trim().slice(0, 80)}" looks like a FORGE tag but is not a valid one; it ends any annotation before it`, t.line, 'write <!-- FORGE:{TYPE} --> with an upper-case TYPE');
+        if (current) current.cut = true;
         finish(null);
         closed = null;
         break;
@@ -155,6 +162,19 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
 function looksLikeTag(text: string): boolean {
   const t = classifyLine(text, 0);
   return t.kind !== 'text' && (t.kind !== 'sentinel' || isProtocolSentinel(t.name));
+}
+
+/**
+ * Why a block of a type without a stated sentinel is not complete by structure, or null when it is:
+ * it needs a body, must not be cut off by a truncated tag or ended by another annotation's
+ * sentinel, and must not lack a part the spec states as required (template parts do not count).
+ */
+function structureProblem(open: Open, bodyLines: Line[], missing: { label: string; advisory?: boolean }[]): string | null {
+  if (open.mismatched) return 'was ended by a sentinel that is not its own';
+  if (open.cut) return 'has no sentinel and was cut off by a malformed tag';
+  if (bodyLines.length === 0) return 'has no sentinel and no body';
+  const required = missing.filter((m) => !m.advisory);
+  return required.length ? `has no sentinel and lacks ${required.map((m) => m.label).join(', ')}` : null;
 }
 
 type DiagFn = (list: Diagnostic[], code: string, severity: Severity, message: string, line?: number, hint?: string) => void;
@@ -183,11 +203,11 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
   const rule = sentinelRule(open.type);
   const template = templateFor(open.type);
   const bodyLines = trimBlankEdges(open.lines);
-  const missing: { label: string; line?: number; hint?: string; quiet?: boolean }[] = [];
+  const missing: { label: string; line?: number; hint?: string; quiet?: boolean; advisory?: boolean }[] = [];
   const found: Diagnostic[] = [];
   const reporter: Reporter = {
     diag: (code, severity, message, o = {}) => diag(found, code, severity, message, o.line, o.hint),
-    missing: (label, line, hint, quiet) => missing.push({ label, line, hint, quiet }),
+    missing: (label, line, hint, quiet, advisory) => missing.push({ label, line, hint, quiet, advisory }),
   };
   const fields = template ? extractFields(template, bodyLines, reporter) : undefined;
 
@@ -196,7 +216,7 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
   if (sentinel) {
     status = sentinel.which === 'COMPLETE' ? 'complete' : 'partial';
     completion = status === 'complete' ? 'sentinel' : null;
-  } else if (template && !rule.stated && missing.length === 0 && !open.mismatched) {
+  } else if (template && !rule.stated && !structureProblem(open, bodyLines, missing)) {
     status = 'complete';
     completion = 'structure';
   }
@@ -223,15 +243,15 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
   if (info && status === 'interrupted') {
     const why = expected || !template
       ? `has no completion sentinel ${expected ?? sentinelTag(`FORGE:${open.type}`, 'COMPLETE')}`
-      : open.mismatched
-        ? `was ended by a sentinel that is not its own`
-        : `has no sentinel and lacks ${missing.map((m) => m.label).join(', ')}`;
+      : structureProblem(open, bodyLines, missing);
     diag(a.diagnostics, 'FORGE_INTERRUPTED', 'warning', `FORGE:${open.type} ${why}; treated as interrupted (3.3)`, open.line, 'delete it and re-run the phase that produces it');
   } else if (info && status === 'partial') {
     diag(a.diagnostics, 'FORGE_PARTIAL', 'warning', `FORGE:${open.type} is marked partial (3.3)`, sentinel?.line, 'delete it and re-run the phase that produces it');
   }
-  const missingSeverity: Severity = status === 'complete' ? 'error' : status === 'partial' ? 'info' : 'warning';
-  for (const m of missing) if (!m.quiet) diag(a.diagnostics, 'FORGE_FIELD_MISSING', missingSeverity, `${m.label} is missing`, m.line ?? open.line, m.hint);
+  // a part the spec states as required is an error in a complete annotation; a template part the
+  // spec does not require is a warning at most (info in a partial one, where parts may be absent)
+  const missingSeverity = (m: { advisory?: boolean }): Severity => (status === 'partial' ? 'info' : status === 'complete' && !m.advisory ? 'error' : 'warning');
+  for (const m of missing) if (!m.quiet) diag(a.diagnostics, 'FORGE_FIELD_MISSING', missingSeverity(m), `${m.label} is missing`, m.line ?? open.line, m.hint);
   appendAll(a.diagnostics, found);
   // reading order; findings without a line (cross-field checks) last
   a.diagnostics.sort((x, y) => (x.line ?? Infinity) - (y.line ?? Infinity));

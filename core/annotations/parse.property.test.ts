@@ -73,7 +73,10 @@ function assertHonestlyComplete(a: Annotation, text: string): void {
   } else if (a.completion === 'structure') {
     assert.ok(templateFor(a.type), `${a.tag} complete by structure without a template`);
     assert.equal(sentinelRule(a.type).stated, false, `${a.tag} has a stated sentinel but was completed by structure`);
-    assert.ok(!a.diagnostics.some((d) => d.code === 'FORGE_FIELD_MISSING'), `${a.tag} complete by structure with missing parts`);
+    // template parts the spec does not require may be missing (a warning); never a required one, never a foreign sentinel
+    assert.ok(!a.diagnostics.some((d) => d.code === 'FORGE_FIELD_MISSING' && d.severity === 'error'), `${a.tag} complete by structure with missing required parts`);
+    assert.ok(!a.diagnostics.some((d) => d.code === 'FORGE_SENTINEL_MISMATCH' || d.code === 'FORGE_TAG_MALFORMED'), `${a.tag} complete by structure after a foreign sentinel or a truncated tag`);
+    assert.ok(a.body.trim() !== '', `${a.tag} complete by structure without a body`);
   } else {
     assert.equal(a.completion, 'presence');
     assert.ok(a.form === 'inline' || a.form === 'marker');

@@ -30,27 +30,36 @@ export interface TypeInfo {
 
 const block = (type: string, kind: AnnotationKind, summary: string, sentinels: SentinelRule): TypeInfo => ({ type, kind, form: 'block', summary, sentinels });
 const forge = (type: string) => `FORGE:${type}`;
-/** Sentinels as the spec states them: `<!-- FORGE:{TYPE}:COMPLETE -->` / `:PARTIAL`. */
+/**
+ * The generic sentinel names of 3.2/3.3 for a type that states none of its own for a state: the
+ * bare `<!-- {TYPE}:COMPLETE -->` as 3.2 writes it, and `<!-- FORGE:{TYPE}:COMPLETE -->` as the
+ * stated sentinels of section 4 spell it. The first (the `FORGE:` form) is what render emits.
+ */
+const generic = (type: string): readonly string[] => [forge(type), type];
+/** Sentinels as the spec states them for both states: `<!-- FORGE:{TYPE}:COMPLETE -->` / `:PARTIAL`. */
 const stated = (type: string): SentinelRule => ({ complete: [forge(type)], stated: true, partial: [forge(type)] });
+/** The spec states the completion sentinel only (DECOMPOSED, BUILDER): the partial one is generic (3.3). */
+const statedComplete = (type: string): SentinelRule => ({ complete: [forge(type)], stated: true, partial: generic(type) });
 /**
  * Types for which the spec states no sentinel (CONTRACT, REVIEWER, TRAJECTORY — its own worked
- * example posts TRAJECTORY without one). The generic 3.2/3.3 forms are still accepted.
+ * example posts TRAJECTORY without one), and unknown types: the generic 3.2/3.3 forms are accepted.
  */
-const unstated = (type: string): SentinelRule => ({ complete: [forge(type)], stated: false, partial: [forge(type)] });
+const unstated = (type: string): SentinelRule => ({ complete: generic(type), stated: false, partial: generic(type) });
 
 /** Every type this implementation recognizes, keyed by TYPE (without the `FORGE:` prefix). */
 export const ANNOTATION_TYPES: Readonly<Record<string, TypeInfo>> = Object.freeze({
   INVESTIGATOR: block('INVESTIGATOR', 'lifecycle', 'Investigation outcome: verdict, root cause, recommendation', {
     complete: ['INVESTIGATION'],
     stated: true,
-    // the spec names no INVESTIGATOR partial sentinel; 3.3's form with the domain name is emitted, the type name accepted
-    partial: ['INVESTIGATION', forge('INVESTIGATOR')],
+    // the spec names no INVESTIGATOR partial sentinel; 3.3's form with the domain name is emitted, the
+    // generic forms with the type name (`INVESTIGATOR:PARTIAL`, `FORGE:INVESTIGATOR:PARTIAL`) accepted
+    partial: ['INVESTIGATION', ...generic('INVESTIGATOR')],
   }),
-  DECOMPOSED: block('DECOMPOSED', 'lifecycle', 'Parent issue split into sub-issues', stated('DECOMPOSED')),
+  DECOMPOSED: block('DECOMPOSED', 'lifecycle', 'Parent issue split into sub-issues', statedComplete('DECOMPOSED')),
   CONTRACT: block('CONTRACT', 'lifecycle', 'Builder contract: scope agreed before writing code', unstated('CONTRACT')),
   CONTEXT: block('CONTEXT', 'lifecycle', 'Institutional memory gathered before implementation', stated('CONTEXT')),
   ARCHITECT: block('ARCHITECT', 'lifecycle', 'Ordered implementation plan over all affected paths', stated('ARCHITECT')),
-  BUILDER: block('BUILDER', 'lifecycle', 'Implementation handoff to review: branch, commits, changes', stated('BUILDER')),
+  BUILDER: block('BUILDER', 'lifecycle', 'Implementation handoff to review: branch, commits, changes', statedComplete('BUILDER')),
   REVIEWER: block('REVIEWER', 'lifecycle', 'Domain review verdict and findings (on the pull request)', unstated('REVIEWER')),
   TRAJECTORY: block('TRAJECTORY', 'lifecycle', 'Audit trail of a completed pipeline run', unstated('TRAJECTORY')),
   KNOWLEDGE_GIST: { type: 'KNOWLEDGE_GIST', kind: 'cross-artifact', form: 'inline', summary: 'Link to the full investigation findings' },

@@ -9,8 +9,10 @@ export type AnnotationStatus = 'complete' | 'partial' | 'interrupted';
 
 /**
  * How completeness was decided. `sentinel`: the type's completion sentinel was found. `structure`:
- * the spec states no sentinel for this type (CONTRACT, REVIEWER, TRAJECTORY) and every required
- * field is present. `presence`: inline values and markers carry no body; the tag is the signal.
+ * the spec states no sentinel for this type (CONTRACT, REVIEWER, TRAJECTORY), none was written, and
+ * the annotation has a body that was neither cut off by a truncated tag nor ended by another
+ * annotation's sentinel (template fields do not count). `presence`: inline values and markers
+ * carry no body; the tag is the signal.
  */
 export type CompletionEvidence = 'sentinel' | 'structure' | 'presence';
 

@@ -33,7 +33,8 @@ function listCodec<T>(style: 'bullet' | 'number', item: ItemCodec<T>): Codec<T[]
         } else if (/^\s/.test(l.text) && raw.length) {
           const last = raw[raw.length - 1];
           const strip = Math.min(last.indent, l.text.length - l.text.trimStart().length);
-          last.text += '\n' + l.text.slice(strip);
+          // trailing spaces are dropped as render drops them: list items carry no hard line breaks
+          last.text += '\n' + l.text.slice(strip).trimEnd();
         } else {
           report.diag('FORGE_LINE_UNEXPECTED', 'warning', `"${l.text.trim()}" is not a list item`, { line: l.line, hint: style === 'bullet' ? 'start list items with "- "' : 'start list items with "1. "' });
         }

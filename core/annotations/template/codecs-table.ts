@@ -29,6 +29,29 @@ export function splitRow(text: string): string[] {
 
 const normalizeHeader = (h: string) => h.toLowerCase().replace(/\s+/g, ' ').trim();
 
+/**
+ * Where each expected column is in a table whose header is `head`. Columns are found by their
+ * header name (case and spacing ignored), so reordered columns are read right and unknown ones are
+ * skipped. Only when no header name is recognised at all are columns read by position.
+ */
+function columnPositions(head: string[], headers: string[]): { byName: boolean; positions: number[]; guessed: number[] } {
+  const names = head.map(normalizeHeader);
+  const positions = headers.map((h) => names.indexOf(normalizeHeader(h)));
+  if (!positions.some((p) => p >= 0)) return { byName: false, positions: headers.map((_, i) => i), guessed: [] };
+  // a table of the template's width with one header renamed (`| Risk | Sev | Mitigation |`): the
+  // unrecognised column in the template's place is still read there, as it was before
+  const guessed: number[] = [];
+  if (head.length === headers.length) {
+    positions.forEach((p, c) => {
+      if (p < 0 && !positions.includes(c)) {
+        positions[c] = c;
+        guessed.push(c);
+      }
+    });
+  }
+  return { byName: true, positions, guessed };
+}
+
 export function tableCodec(options: TableOptions): Codec<Record<string, unknown>[] | null> {
   const { columns, emptyText, nullText } = options;
   const headers = columns.map((c) => c.header);
@@ -43,21 +66,34 @@ export function tableCodec(options: TableOptions): Codec<Record<string, unknown>
       const table = rows.filter((l) => l.text.trim().startsWith('|'));
       if (table.length === 0) return undefined;
       const head = splitRow(table[0].text);
-      if (head.length !== headers.length || head.some((h, i) => normalizeHeader(h) !== normalizeHeader(headers[i]))) {
-        report.diag('FORGE_TABLE_HEADER', 'warning', `table header is "${head.join(' | ')}"; expected "${headers.join(' | ')}"`, { line: table[0].line, hint: 'columns are read by position' });
+      const at = columnPositions(head, headers);
+      if (at.byName) {
+        // spec 8/10: new optional fields are backward-compatible, so a column we do not know is skipped
+        head.forEach((h, i) => {
+          if (!at.positions.includes(i) && h !== '') report.diag('FORGE_FIELD_UNKNOWN', 'info', `table column "${h}" is not part of the protocol; ignored`, { line: table[0].line });
+        });
+        columns.forEach((col, c) => {
+          if (at.positions[c] < 0) report.diag('FORGE_TABLE_HEADER', 'warning', `table has no "${col.header}" column`, { line: table[0].line, hint: `add the "${col.header}" column; columns are read by their header` });
+          else if (at.guessed.includes(c)) report.diag('FORGE_TABLE_HEADER', 'warning', `table column "${head[c]}" is read as "${col.header}" by its position`, { line: table[0].line, hint: `name the column "${col.header}"` });
+        });
+      } else if (head.length !== headers.length || head.some((h, i) => normalizeHeader(h) !== normalizeHeader(headers[i]))) {
+        report.diag('FORGE_TABLE_HEADER', 'warning', `table header is "${head.join(' | ')}"; expected "${headers.join(' | ')}"`, { line: table[0].line, hint: 'no column header is recognised, so columns are read by position' });
       }
       let body = table.slice(1);
       if (body.length && splitRow(body[0].text).every((c) => SEPARATOR_CELL.test(c))) body = body.slice(1);
       else report.diag('FORGE_TABLE_HEADER', 'warning', 'table has no |---| separator row under its header', { line: table[0].line });
+      const width = at.byName ? head.length : columns.length;
       const out: Record<string, unknown>[] = [];
       body.forEach((l, i) => {
         const cells = splitRow(l.text);
-        if (cells.length !== columns.length) {
-          report.diag('FORGE_TABLE_ROW', 'warning', `table row has ${cells.length} cells; expected ${columns.length}`, { line: l.line });
+        if (cells.length !== width) {
+          report.diag('FORGE_TABLE_ROW', 'warning', `table row has ${cells.length} cells; expected ${width}`, { line: l.line });
         }
         const row: Record<string, unknown> = {};
         columns.forEach((col, c) => {
-          const cell = cells[c] ?? '';
+          const position = at.positions[c];
+          if (position < 0) return; // the column is not in the table: the value is absent
+          const cell = cells[position] ?? '';
           if (col.kind === 'index') {
             if (cell !== String(i + 1)) report.diag('FORGE_TABLE_ROW', 'warning', `row number is "${cell}"; expected ${i + 1}`, { line: l.line });
             return;

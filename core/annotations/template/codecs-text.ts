@@ -75,11 +75,53 @@ export function enumDiag(report: Reporter, label: string, value: string, allowed
   });
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+/**
+ * ISO 8601 calendar date and time of day, in the extended (`2026-01-15T09:30:00Z`) or the basic
+ * (`20260115T093000Z`) format — one format throughout —, with or without a zone (`Z`, `±hh`,
+ * `±hh:mm` / `±hhmm`; none is local time), to reduced precision down to the hour, and with a
+ * decimal fraction (`.` or `,`) on the lowest-order component.
+ */
+const ISO_EXTENDED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?(Z|[+-]\d{2}(?::\d{2})?)?$/;
+const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?(Z|[+-]\d{2}(?:\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-?(\d{2})-?(\d{2})$/;
 
-/** True for an ISO 8601 date-time with a zone, e.g. `2026-01-15T09:30:00Z`. */
+function isCalendarDate(y: string, m: string, d: string): boolean {
+  const year = Number(y);
+  const month = Number(m);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+/**
+ * True for an ISO 8601 date-time (see above), e.g. `2026-01-15T09:30:00Z`, `2026-01-15T09:30:00`,
+ * `20260115T093000Z`, `2026-01-15T09:30:00,5Z` or `2026-01-15T09Z`. A bare date is not a date-time.
+ */
 export function isIsoTimestamp(value: string): boolean {
-  return ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
+  const m = ISO_EXTENDED.exec(value) ?? ISO_BASIC.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, hh, mm, ss, , zone] = m;
+  if (!isCalendarDate(y, mo, d)) return false;
+  const hour = Number(hh);
+  const minute = mm === undefined ? 0 : Number(mm);
+  const second = ss === undefined ? 0 : Number(ss);
+  // 24:00 (end of day) only as 24, 24:00 or 24:00:00 without a fraction; 60 is a leap second
+  if (hour === 24 ? minute !== 0 || second !== 0 || m[7] !== undefined : hour > 23) return false;
+  if (minute > 59 || second > 60) return false;
+  if (zone && zone !== 'Z') {
+    const zh = Number(zone.slice(1, 3));
+    const zm = zone.length > 3 ? Number(zone.slice(-2)) : 0;
+    if (zh > 23 || zm > 59) return false;
+  }
+  return true;
+}
+
+/** True for an ISO 8601 calendar date without a time, `2026-01-15` or `20260115`. */
+export function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  return m !== null && (value.length === 8 || value.length === 10) && isCalendarDate(m[1], m[2], m[3]);
 }
 
 /** Reads the value of a `**Label**: value` line according to its field kind; undefined when unusable. */
@@ -99,7 +141,9 @@ export function parseFieldValue(spec: FieldSpec, raw: string, line: Line, report
     case 'list':
       return value.split(/[,\s]+/).filter(Boolean);
     case 'iso':
-      if (!isIsoTimestamp(value)) {
+      if (isIsoDate(value)) {
+        report.diag('FORGE_VALUE_NONCANONICAL', 'warning', `**${spec.label}** "${value}" is a date without a time of day`, { line: line.line, hint: 'use a date-time, e.g. 2026-01-15T09:30:00Z' });
+      } else if (!isIsoTimestamp(value)) {
         report.diag('FORGE_VALUE_INVALID', 'error', `**${spec.label}** "${value}" is not an ISO 8601 timestamp`, { line: line.line, hint: 'use e.g. 2026-01-15T09:30:00Z' });
       }
       return value;

@@ -26,6 +26,15 @@ function titleMatcher(text: string, keyKind: 'int' | 'text' | undefined): RegExp
 }
 
 /**
+ * The reporter for the content of `key`: a part missing inside it (e.g. a field of a finding) is
+ * advisory unless the key itself is one the spec states as required.
+ */
+function scoped(spec: TemplateSpec, key: string, report: Reporter): Reporter {
+  if (spec.required.includes(key)) return report;
+  return { diag: (...args) => report.diag(...args), missing: (label, line, hint, quiet) => report.missing(label, line, hint, quiet, true) };
+}
+
+/**
  * Reads the structured fields of one block annotation body according to its template. Findings
  * (enum violations, unexpected lines, missing required parts) go to `report`; the result holds
  * whatever could be read, so a partial annotation still yields its finished parts.
@@ -62,13 +71,14 @@ export function extractFields(spec: TemplateSpec, bodyLines: Line[], report: Rep
   readPreamble(spec, content.slice(at, firstSection), fields, report, invalid);
   readSections(spec, content.slice(firstSection), fields, report);
 
-  for (const key of spec.required) {
+  for (const key of [...spec.required, ...(spec.expected ?? [])]) {
+    const advisory = !spec.required.includes(key);
     const section = spec.sections.find((s) => s.key === key);
     const table = spec.preamble.find((b) => b.kind === 'table' && b.key === key);
     const codec = section?.codec ?? (table?.kind === 'table' ? table.codec : undefined);
     const v = fields[key];
     const line = key === spec.title.key ? content[0]?.line : undefined;
-    if (v === undefined || (codec ? codec.isEmpty(v) : v === '')) report.missing(labelFor(spec, key), line, `add ${labelFor(spec, key)} ("${key}")`, invalid.has(key));
+    if (v === undefined || (codec ? codec.isEmpty(v) : v === '')) report.missing(labelFor(spec, key), line, `add ${labelFor(spec, key)} ("${key}")${advisory ? '; the template shows it, the spec does not require it' : ''}`, invalid.has(key), advisory);
   }
   spec.check?.(fields, (severity, code, message, hint) => report.diag(code, severity, message, { hint }));
   return fields;
@@ -82,7 +92,7 @@ function readPreamble(spec: TemplateSpec, lines: Line[], fields: Record<string, 
   const flushTable = () => {
     if (!table.length) return;
     if (tableBlock?.kind === 'table' && fields[tableBlock.key] === undefined) {
-      const v = tableBlock.codec.parse(table, report);
+      const v = tableBlock.codec.parse(table, scoped(spec, tableBlock.key, report));
       if (v !== undefined) fields[tableBlock.key] = v;
     } else report.diag('FORGE_LINE_UNEXPECTED', 'warning', 'unexpected table before the first section', { line: table[0].line });
     table = [];
@@ -139,7 +149,7 @@ function readSections(spec: TemplateSpec, lines: Line[], fields: Record<string, 
       report.diag('FORGE_SECTION_DUPLICATE', 'warning', `section "### ${known.heading}" appears more than once; the first is used`, { line: s.line });
       continue;
     }
-    const v = known.codec.parse(content, report);
+    const v = known.codec.parse(content, scoped(spec, known.key, report));
     if (v !== undefined) fields[known.key] = v;
   }
   if (extras.length) fields.extraSections = extras;

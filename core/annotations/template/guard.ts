@@ -9,23 +9,41 @@ export function splitValue(value: string): string[] {
   return value.split(/\r\n?|\n/);
 }
 
+/**
+ * Drops trailing whitespace from each line, except a Markdown hard line break: two or more spaces
+ * at the end of a line that a non-blank line follows (that run of spaces is kept, so it renders and
+ * parses back as written). Whitespace-only lines become empty. Render and parse both use this, so
+ * the result is stable under render -> parse -> render.
+ */
+export function trimLineEnds(lines: readonly string[]): string[] {
+  const trimmed = lines.map((l) => l.trimEnd());
+  return trimmed.map((t, i) => {
+    if (t === '' || i + 1 >= trimmed.length || trimmed[i + 1] === '') return t;
+    const spaces = / {2,}$/.exec(lines[i]);
+    return spaces ? t + spaces[0] : t;
+  });
+}
+
 /** Splits a value into lines and drops blank lines at both ends (parse does the same). */
 export function valueLines(value: string): string[] {
-  const lines = splitValue(value).map((l) => l.trimEnd());
+  const lines = trimLineEnds(splitValue(value));
   let start = 0;
   let end = lines.length;
   while (start < end && lines[start] === '') start++;
   while (end > start && lines[end - 1] === '') end--;
-  return lines.slice(start, end);
+  // the last line kept is followed by nothing: a hard line break there means nothing
+  return trimLineEnds(lines.slice(start, end));
 }
 
-/** Drops blank lines at both ends of parsed content and trailing whitespace of each line. */
+/** Drops blank lines at both ends of parsed content and trailing whitespace of each line but hard line breaks. */
 export function trimBlankEdges(lines: Line[]): Line[] {
   let start = 0;
   let end = lines.length;
   while (start < end && lines[start].text.trim() === '') start++;
   while (end > start && lines[end - 1].text.trim() === '') end--;
-  return lines.slice(start, end).map((l) => ({ ...l, text: l.text.trimEnd() }));
+  const kept = lines.slice(start, end);
+  const texts = trimLineEnds(kept.map((l) => l.text));
+  return kept.map((l, i) => ({ ...l, text: texts[i] }));
 }
 
 /** `### ` (exactly three hashes) starts a section, so content may not contain such a line. */

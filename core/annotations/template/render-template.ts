@@ -38,7 +38,7 @@ export function renderTemplate(spec: TemplateSpec, data: unknown, options: Rende
     const codec = section?.codec ?? (table?.kind === 'table' ? table.codec : undefined);
     return codec ? codec.isEmpty(d[key]) : absent(d[key]);
   };
-  const mustHave = options.partial ? (spec.title.key ? [spec.title.key] : []) : spec.required;
+  const mustHave = options.partial ? (spec.title.key ? [spec.title.key] : []) : [...spec.required, ...(spec.expected ?? [])];
   for (const key of mustHave) {
     if (isMissing(key)) problems.add(`required field "${key}" (${labelFor(spec, key)}) is missing`, `add "${key}" to the data${options.partial ? '' : ', or pass --partial to render an unfinished annotation'}`);
   }

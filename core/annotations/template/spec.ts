@@ -18,9 +18,10 @@ export interface Reporter {
   diag(code: string, severity: Severity, message: string, options?: { line?: number; hint?: string }): void;
   /**
    * a required part is absent (`label` is what a reader sees, e.g. `Findings[2].Prevention`);
-   * `quiet` when a diagnostic already said why (e.g. a count that is not a number)
+   * `quiet` when a diagnostic already said why (e.g. a count that is not a number); `advisory`
+   * when the spec does not state the part as required (a warning, never an error)
    */
-  missing(label: string, line?: number, hint?: string, quiet?: boolean): void;
+  missing(label: string, line?: number, hint?: string, quiet?: boolean, advisory?: boolean): void;
 }
 
 /** Collects reasons to refuse a render; the renderer throws them as one SfError. */
@@ -87,8 +88,17 @@ export interface TemplateSpec {
   title: TitleSpec;
   preamble: PreambleBlock[];
   sections: SectionSpec[];
-  /** keys that must be present (a complete annotation) and non-empty */
+  /**
+   * keys the spec (or the extension) states as required: absent or empty in a complete annotation
+   * is an error (FORGE_FIELD_MISSING). Only INVESTIGATOR's field table and SKIT_EVIDENCE state any.
+   */
   required: string[];
+  /**
+   * keys the template shows but the spec does not state as required: parse warns when one is
+   * absent (never an error, never decides completion); render still writes the whole template and
+   * asks for them unless `--partial`.
+   */
+  expected?: string[];
   /** cross-field checks on parsed or to-be-rendered fields */
   check?: (fields: Record<string, unknown>, report: CheckReport) => void;
 }

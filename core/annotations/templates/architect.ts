@@ -37,5 +37,6 @@ export const architectTemplate: TemplateSpec = {
     },
     { key: 'filesToRead', heading: 'Files to Read Before Coding', codec: fileNotesCodec('why') },
   ],
-  required: ['number', 'affectedPaths'],
+  required: [],
+  expected: ['number', 'affectedPaths'],
 };

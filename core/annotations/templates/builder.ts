@@ -24,7 +24,8 @@ export const builderTemplate: TemplateSpec = {
     { key: 'acceptanceStatus', heading: 'Acceptance Criteria Status', codec: acceptanceCodec() },
     { key: 'testingChecklist', heading: 'Testing Checklist', codec: checklistCodec() },
   ],
-  required: ['branch', 'commits', 'filesChanged'],
+  required: [],
+  expected: ['branch', 'commits', 'filesChanged'],
   check(fields, report) {
     const commits = fields.commits;
     if (Array.isArray(commits)) {

@@ -14,5 +14,6 @@ export const contextTemplate: TemplateSpec = {
     { key: 'bugPatterns', heading: 'Patterns That Cause Bugs Here', codec: textCodec },
     { key: 'similarImplementations', heading: 'Successful Similar Implementations', codec: textCodec },
   ],
-  required: ['number'],
+  required: [],
+  expected: ['number'],
 };

@@ -5,8 +5,9 @@ import { textCodec } from '../template/codecs-text.js';
 import type { TemplateSpec } from '../template/spec.js';
 
 /**
- * `FORGE:CONTRACT` (4.1). The spec states no completion sentinel for it, so a contract counts as
- * complete by structure: task type, approach, deliverables and acceptance criteria all present.
+ * `FORGE:CONTRACT` (4.1). The spec states no completion sentinel for it (the generic 3.2 forms are
+ * accepted) and no required fields: a missing template part is a warning, and completion without
+ * a sentinel follows the structure rules of parse-body (not these fields).
  */
 export const contractTemplate: TemplateSpec = {
   type: 'CONTRACT',
@@ -29,5 +30,6 @@ export const contractTemplate: TemplateSpec = {
     { key: 'qualityConsiderations', heading: 'Quality Considerations', codec: textCodec },
     { key: 'outOfScope', heading: 'Out of Scope', codec: textCodec },
   ],
-  required: ['taskType', 'approach', 'deliverables', 'acceptanceCriteria'],
+  required: [],
+  expected: ['taskType', 'approach', 'deliverables', 'acceptanceCriteria'],
 };

@@ -11,5 +11,6 @@ export const decomposedTemplate: TemplateSpec = {
     { key: 'subIssues', heading: 'Sub-Issues Created', codec: subIssuesCodec() },
     { key: 'rationale', heading: 'Decomposition Rationale', codec: textCodec },
   ],
-  required: ['subIssues', 'rationale'],
+  required: [],
+  expected: ['subIssues', 'rationale'],
 };

@@ -3,7 +3,7 @@ import { numberedCodec } from '../template/codecs-list.js';
 import { assessmentCodec, textCodec } from '../template/codecs-text.js';
 import type { TemplateSpec } from '../template/spec.js';
 
-/** `FORGE:INVESTIGATOR` (4.1); required fields from the spec's field table. */
+/** `FORGE:INVESTIGATOR` (4.1); required fields from the spec's field table (the only one the spec states). */
 export const investigatorTemplate: TemplateSpec = {
   type: 'INVESTIGATOR',
   title: { text: 'Investigation Report' },

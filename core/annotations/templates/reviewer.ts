@@ -4,15 +4,16 @@ import type { TemplateSpec } from '../template/spec.js';
 
 /**
  * `FORGE:REVIEWER` (4.1), one per review domain (`{AGENT_TYPE}`, e.g. SECURITY). The spec states
- * no completion sentinel, so a review counts as complete by structure: domain, verdict and a
- * Findings section whose every finding has all five fields (`None` when there are none).
+ * no completion sentinel (the generic 3.2 forms are accepted) and no required fields: a missing
+ * domain, verdict, Findings section or finding field is a warning, never an error.
  */
 export const reviewerTemplate: TemplateSpec = {
   type: 'REVIEWER',
   title: { text: 'Review — {agentType}', key: 'agentType', keyKind: 'text' },
   preamble: [{ kind: 'fields', fields: [{ key: 'verdict', label: 'Verdict', kind: 'text', enum: REVIEW_VERDICTS }] }],
   sections: [{ key: 'findings', heading: 'Findings', codec: findingsCodec }],
-  required: ['agentType', 'verdict', 'findings'],
+  required: [],
+  expected: ['agentType', 'verdict', 'findings'],
   check(fields, report) {
     const t = fields.agentType;
     if (typeof t === 'string' && !/^[A-Z][A-Z0-9_]*$/.test(t)) {

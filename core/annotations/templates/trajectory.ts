@@ -5,8 +5,8 @@ import type { CheckReport, TemplateSpec } from '../template/spec.js';
 
 /**
  * `FORGE:TRAJECTORY` (4.1): the audit trail of a completed run. The spec states no completion
- * sentinel (its own worked example has none); complete by structure means the phase table and the
- * Decisions, Anomalies and Completed lines are all present.
+ * sentinel (its own worked example has none) and no required fields: a missing phase table,
+ * Decisions, Anomalies or Completed line is a warning and does not decide completion.
  */
 export const trajectoryTemplate: TemplateSpec = {
   type: 'TRAJECTORY',
@@ -34,7 +34,8 @@ export const trajectoryTemplate: TemplateSpec = {
     },
   ],
   sections: [],
-  required: ['number', 'phases', 'decisions', 'anomalies', 'completed'],
+  required: [],
+  expected: ['number', 'phases', 'decisions', 'anomalies', 'completed'],
   check(fields, report) {
     if (!Array.isArray(fields.phases)) return;
     for (const row of fields.phases as Record<string, unknown>[]) {
