@@ -32,6 +32,9 @@ describe('hub normalizer: activation spans', () => {
     assert.equal(spanKind(testSpan('execute_tool Bash', { 'gen_ai.operation.name': 'execute_tool', 'agent.skill.activation.id': 'a' }, 0, 1)), 'span.agent.action');
     assert.equal(spanKind(testSpan('http GET', { 'agent.skill.activation.id': 'a' }, 0, 1)), 'span');
     assert.equal(spanKind(testSpan('activate_skill a', { 'agent.skill.activation.id': 'a' }, 0, 1)), 'span.agent.skill.activation');
+    // a redacted skill name: the observer names the span `activate_skill` alone
+    assert.equal(spanKind(testSpan('activate_skill', { 'agent.skill.activation.id': 'a' }, 0, 1)), 'span.agent.skill.activation');
+    assert.equal(spanKind(testSpan('activate_skills_later', {}, 0, 1)), 'span');
     // the agent-turn check is not shadowed by a propagated activation id either
     assert.equal(spanKind(testSpan('agent_turn', { 'agent.turn.id': 't', 'agent.skill.activation.id': 'a' }, 0, 1)), 'span.agent.turn');
 

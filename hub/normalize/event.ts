@@ -177,13 +177,17 @@ function baseRow(
   return row;
 }
 
+const OBSERVER_FINGERPRINT = /^fp_[0-9a-f]{32}$/;
+
 /** A log record as an observation event (EventName, or the deprecated `event.name` attribute). */
 export function logEvent(ctx: BatchContext, res: ResourceContext, rec: OtlpLogRecord, occurrences: Map<string, number>): ObservationEventRow {
   const eventName = rec.eventName ?? str(rec.attributes, 'event.name') ?? 'log';
   const claimed = idAttr(rec.attributes, 'agent.skill.event.id');
   const eventId = claimed ?? fingerprint(['log', eventName, rec.timeUnixNano, rec.observedTimeUnixNano, rec.traceId, rec.spanId, rec.attributes, res.attributes['service.instance.id']], occurrences);
   const time = pickTime(rec.timeUnixNano, rec.observedTimeUnixNano, ctx.receivedAtMs);
-  const row = baseRow(ctx, res, rec.attributes, 'logs', eventName, eventId, claimed ? 'event_id' : 'batch_fingerprint', time);
+  // an observer that had no event id either sends its own batch fingerprint (fp_<32 hex>, core/telemetry/normalize/pass-through.ts): still inferred dedupe
+  const basis = claimed && !OBSERVER_FINGERPRINT.test(claimed) ? 'event_id' : 'batch_fingerprint';
+  const row = baseRow(ctx, res, rec.attributes, 'logs', eventName, eventId, basis, time);
   // the observed time is kept when it says something the event time does not
   const observed = pickTime(rec.observedTimeUnixNano, '0', ctx.receivedAtMs);
   if (observed.source === 'source' && observed.nanos !== time.nanos) row.observedTime = isoNanos(observed.nanos);
@@ -201,7 +205,8 @@ export function logEvent(ctx: BatchContext, res: ResourceContext, rec: OtlpLogRe
  */
 export function spanKind(span: OtlpSpan): string {
   if (str(span.attributes, 'agent.action.type')) return 'span.agent.action';
-  if (span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
+  // `activate_skill` alone when the skill's name is not known (redacted), as GenAI span names do
+  if (span.name === 'activate_skill' || span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
   if (str(span.attributes, 'agent.turn.id') && (span.name === 'agent_turn' || span.name.startsWith('invoke_agent'))) return 'span.agent.turn';
   const linked = str(span.attributes, 'agent.skill.activation.id') !== undefined || span.attributes['agent.skill.activation.ids'] !== undefined;
   if (linked && (str(span.attributes, 'gen_ai.operation.name') === 'execute_tool' || span.name.startsWith('execute_tool '))) return 'span.agent.action';

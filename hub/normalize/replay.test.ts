@@ -167,4 +167,15 @@ describe('hub normalizer: idempotent and replayable', () => {
     }
     assert.deepEqual(out, [['one batch', 2, 2, ['batch_fingerprint']], ['two batches', 1, 1, ['batch_fingerprint']]]);
   });
+
+  it('an id the observer made as a batch fingerprint (fp_<32 hex>) is still inferred dedupe, not an event id', async () => {
+    f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    const user = f.user('fpo');
+    const rec = skillRecord('agent.skill.inventory.changed', { 'agent.skill.inventory.action': 'removed', 'agent.skill.id': 'o/k:a', 'agent.skill.package.id': 'o/k', 'agent.skill.event.id': `fp_${'a1'.repeat(16)}` }, T0);
+    const named = skillRecord('agent.skill.inventory.changed', { 'agent.skill.inventory.action': 'removed', 'agent.skill.id': 'o/k:b', 'agent.skill.package.id': 'o/k' }, T0);
+    assert.equal((await f.post('logs', await encodeOtlpRequest(logsRequest([rec, named]), 'protobuf'), { auth: user.device })).status, 200);
+    await f.telemetry.drain();
+    const bases = Object.fromEntries([...f.telemetry.reader().allEvents()].map((e) => [e.skillId, e.dedupBasis]));
+    assert.deepEqual(bases, { 'o/k:a': 'batch_fingerprint', 'o/k:b': 'event_id' });
+  });
 });

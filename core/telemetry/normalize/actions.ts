@@ -25,7 +25,8 @@ const TOOL_TYPES: Readonly<Record<string, AgentActionType>> = {
 };
 
 /** agent.action.type of a host tool name ('other' when unknown). */
-export const actionTypeOf = (tool: string): AgentActionType => TOOL_TYPES[tool] ?? 'other';
+// own properties only: a tool named "constructor" must not find Object.prototype's
+export const actionTypeOf = (tool: string): AgentActionType => (Object.hasOwn(TOOL_TYPES, tool) ? TOOL_TYPES[tool] : 'other');
 
 const MUTATING: Partial<Record<AgentActionType, boolean>> = {
   'filesystem.write': true, 'filesystem.delete': true, 'git.commit': true, 'git.push': true, 'cloud.deploy': true, 'database.migrate': true,

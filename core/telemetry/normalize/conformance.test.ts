@@ -6,6 +6,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { EVENTS, SPANS, type EventName } from '../../../schemas/generated/semconv.js';
 import { BUNDLE_HASH, CAPTURE_PROJECT, GREETINGS, HELLO_HASH, captureLibrary, captureRequest, fakeContext } from '../../../test-support/telemetry.js';
 import { eventAttributeKeys, metadataAttributeKeys } from '../event.js';
+import { actionTypeOf } from './actions.js';
 import { decodeOtlpRequest } from '../otlp/decode.js';
 import type { OtlpLogRecord, OtlpLogsRequest, OtlpSpan, OtlpTracesRequest } from '../otlp/types.js';
 import { NormalizerEngine } from './engine.js';
@@ -228,5 +229,11 @@ describe('normalizer conformance with the semantic convention', () => {
       ]));
       assert.deepEqual(out.events.map((e) => attr(e, 'agent.skill.event.sequence')), [4, undefined]);
     });
+  });
+
+  it('maps tool names to action types by own properties only (a tool named "constructor" is other)', () => {
+    assert.equal(actionTypeOf('constructor'), 'other');
+    assert.equal(actionTypeOf('toString'), 'other');
+    assert.equal(actionTypeOf('Bash'), 'process.execute');
   });
 });
