@@ -5834,6 +5834,10 @@ export const EVENTS = {
         id: 'agent.skill.activation.id',
         condition: 'If the intervention targets a known activation.',
       },
+      {
+        id: 'agent.skill.attribution.fidelity',
+        condition: 'If agent.skill.activation.id is set: exact when the host named the activation, inferred when the intervention was linked to the skill\'s latest activation.',
+      },
       { id: 'error.type', condition: 'If the event reports a failure.' },
       {
         id: 'forge.dedup.basis',

@@ -45,6 +45,7 @@ describe('inventory outbox records', () => {
     assert.equal(iv['agent.skill.reason.code'], 'overbroad_trigger');
     assert.equal(iv['agent.skill.id'], `${GREETINGS}:hello-skill`);
     assert.equal(iv['agent.skill.activation.id'], activation);
+    assert.equal(iv['agent.skill.attribution.fidelity'], 'inferred', 'the link to the last activation is a guess, and says so');
     assert.ok((iv['agent.user.intervention.elapsed'] as number) > 0);
     assert.deepEqual(out.metrics.map((m) => m.name), ['agent.skill.user_intervention.count']);
     const removed = n.inventory(record('removed', { event_id: 'ev-rm', skills: [{ id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: false }], intervention: { type: 'uninstall_skill', reason_code: 'not-a-code', skill_ids: [`${GREETINGS}:bye-skill`] } }));
@@ -52,5 +53,6 @@ describe('inventory outbox records', () => {
     assert.equal(removed.events[0].attributes['agent.skill.content.previous_hash'], BYE_HASH);
     assert.equal(removed.events[1].attributes['agent.skill.reason.code'], 'unknown');
     assert.equal(removed.events[1].attributes['agent.skill.activation.id'], undefined, 'bye-skill was never activated');
+    assert.equal(removed.events[1].attributes['agent.skill.attribution.fidelity'], undefined);
   });
 });

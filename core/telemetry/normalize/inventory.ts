@@ -65,8 +65,10 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
       'agent.user.intervention.type': iv.type,
       'agent.skill.reason.code': reason,
       'agent.skill.id': skillId,
-      // the skill's latest activation: the intervention targets the skill, so the link is to its last use
+      // the skill's latest activation: the intervention targets the skill, so the link is to its last
+      // use, a guess that says so (the intervention itself is exact: the user did disable the skill)
       'agent.skill.activation.id': last?.activationId,
+      'agent.skill.attribution.fidelity': last?.activationId ? 'inferred' : undefined,
       'agent.user.intervention.elapsed': last ? secondsBetween(last.at, at) : undefined,
     };
     engine.push('agent.user.intervention', attrs, resource, at, ['intervention', rec.event_id, skillId]);
