@@ -6,7 +6,7 @@ import { assertDownloadable, reader, visibleSkit } from '../registry/lookup.js';
 import { isVersion, versionOfArchiveName } from '../registry/names.js';
 import type { ReleaseRecord, SkitRecord } from '../storage/ports.js';
 import { restSegments } from './registry-context.js';
-import { sendBlob } from './send-blob.js';
+import { sendBlob, type BlobResponse } from './send-blob.js';
 
 const GZIP = 'application/gzip';
 
@@ -14,7 +14,7 @@ const GZIP = 'application/gzip';
  * The visible, downloadable release `version` of `owner/name`. Versioned URLs take exact
  * versions only (never `latest`), so what they serve can be cached forever.
  */
-function downloadable(c: Context<HubEnv>, owner: string, name: string, version: string | undefined): { skit: SkitRecord; release: ReleaseRecord } {
+function downloadable(c: Context<HubEnv>, owner: string, name: string, version: string | undefined): { skit: SkitRecord; release: ReleaseRecord; access: Pick<BlobResponse, 'isPrivate' | 'noStore' | 'lastModified'> } {
   const storage = c.get('storage');
   const p = reader(c);
   const skit = visibleSkit(storage, p, owner, name);
@@ -23,7 +23,9 @@ function downloadable(c: Context<HubEnv>, owner: string, name: string, version: 
     throw new SfError('SF_E_NOT_FOUND', `release ${version ?? ''} of ${skit.id} not found`, { hint: `list the releases with GET /api/v1/skits/${skit.id}/releases` });
   }
   assertDownloadable(storage, p, skit, release);
-  return { skit, release };
+  // a quarantined release reaches only its managers: no cache may keep it for anyone else
+  const quarantined = Boolean(skit.quarantined ?? release.quarantined);
+  return { skit, release, access: { isPrivate: skit.visibility === 'private' || quarantined, noStore: quarantined, lastModified: release.publishedAt } };
 }
 
 /**
@@ -37,39 +39,39 @@ export const registryDownloadRoutes = new Hono<HubEnv>()
   .get('/r/:owner/:name/:file', (c) => {
     const file = c.req.param('file');
     const version = versionOfArchiveName(file) ?? file;
-    const { skit, release } = downloadable(c, c.req.param('owner'), c.req.param('name'), version);
+    const { skit, release, access } = downloadable(c, c.req.param('owner'), c.req.param('name'), version);
     return sendBlob(c, {
+      ...access,
       sha256: release.archiveSha256,
       tag: release.bundleHash,
-      isPrivate: skit.visibility === 'private',
       contentType: GZIP,
       filename: `${skit.name}-${release.version}.tgz`,
     });
   })
   .get('/r/:owner/:name/:version/skills/:file', (c) => {
-    const { skit, release } = downloadable(c, c.req.param('owner'), c.req.param('name'), c.req.param('version'));
+    const { skit, release, access } = downloadable(c, c.req.param('owner'), c.req.param('name'), c.req.param('version'));
     const file = c.req.param('file');
     const skill = file.endsWith('.tgz') ? release.skills.find((s) => `${s.name}.tgz` === file) : undefined;
     if (!skill) throw new SfError('SF_E_NOT_FOUND', `${skit.id}@${release.version} has no skill archive ${file}`, { hint: 'skill archives are named <skill>.tgz' });
     return sendBlob(c, {
+      ...access,
       sha256: skill.archiveSha256,
       tag: `sha256:${skill.archiveSha256}`,
-      isPrivate: skit.visibility === 'private',
       contentType: GZIP,
       filename: `${skill.name}.tgz`,
     });
   })
   .get('/r/:owner/:name/:version/skills/:skill/*', (c) => {
-    const { skit, release } = downloadable(c, c.req.param('owner'), c.req.param('name'), c.req.param('version'));
+    const { skit, release, access } = downloadable(c, c.req.param('owner'), c.req.param('name'), c.req.param('version'));
     const skill = release.skills.find((s) => s.name === c.req.param('skill'));
     // segments: r owner name version skills skill <path...>
     const path = restSegments(c, 6)?.join('/').normalize('NFC');
     const file = skill && path !== undefined ? skill.files.find((f) => f.path === path) : undefined;
     if (!skill || !file) throw new SfError('SF_E_NOT_FOUND', `${skit.id}@${release.version} has no such skill file`, { hint: 'see the skills and their files in the release detail' });
     return sendBlob(c, {
+      ...access,
       sha256: file.sha256,
       tag: `sha256:${file.sha256}`,
-      isPrivate: skit.visibility === 'private',
       contentType: contentTypeOf(file.path),
       headers: { 'content-security-policy': "default-src 'none'; sandbox" },
     });

@@ -108,7 +108,26 @@ describe('hub registry: discovery, detail and flags', () => {
     const err = (await refused.json()).error;
     assert.equal(err.code, 'SF_E_QUARANTINED');
     assert.match(err.hint, /alice\/kit@1\.0\.0/);
-    assert.equal((await hub.app.request('/r/alice/kit/1.1.0.tgz', { headers: alice.auth })).status, 200, 'managers can still inspect it');
+    const managed = await hub.app.request('/r/alice/kit/1.1.0.tgz', { headers: alice.auth });
+    assert.equal(managed.status, 200, 'managers can still inspect it');
+    // no shared cache may keep it and serve it to everyone else
+    assert.equal(managed.headers.get('cache-control'), 'private, no-store');
+    assert.equal(managed.headers.get('vary'), 'authorization');
+  });
+
+  it('sends Last-Modified (the publication time) and answers If-Modified-Since when there is no If-None-Match', async () => {
+    const kit = await pack('alice/kit');
+    await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive);
+    const res = await hub.app.request('/r/alice/kit/1.0.0.tgz');
+    const lastModified = res.headers.get('last-modified');
+    assert.ok(lastModified && Number.isFinite(Date.parse(lastModified)), String(lastModified));
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: { 'if-modified-since': later } })).status, 304);
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: { 'if-modified-since': lastModified } })).status, 304);
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: { 'if-modified-since': earlier } })).status, 200);
+    // If-None-Match decides when both are sent (RFC 9110 §13.2.2)
+    assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz', { headers: { 'if-modified-since': later, 'if-none-match': '"other"' } })).status, 200);
   });
 
   it('a quarantine set by an admin can only be lifted by an admin', async () => {
