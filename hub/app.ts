@@ -64,6 +64,27 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
   app.route('/', registryDownloadRoutes);
   app.route('/', telemetrySettingsRoutes(telemetry));
   app.route('/', telemetryQueryRoutes(telemetry));
-  app.notFound((c) => c.json({ error: { code: 'SF_E_NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
+  let routes: { method: string; pattern: RegExp }[] | undefined;
+  app.notFound((c) => {
+    // RFC 9110 §15.5.6: a resource that exists for other methods is a 405 with Allow, not a 404
+    routes ??= app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, pattern: routePattern(r.path) }));
+    const allowed = new Set(routes.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method));
+    if (allowed.has('GET')) allowed.add('HEAD');
+    if (allowed.size > 0 && !allowed.has(c.req.method)) {
+      const allow = [...allowed].sort().join(', ');
+      c.header('allow', allow);
+      return c.json({ error: { code: 'SF_E_USAGE', message: `${c.req.method} is not allowed on ${c.req.path}`, hint: `use ${allow}` } }, 405);
+    }
+    return c.json({ error: { code: 'SF_E_NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404);
+  });
   return app;
+}
+
+/** A Hono route path (`/r/:owner/:name/*`) as a regular expression over request paths. */
+function routePattern(path: string): RegExp {
+  const body = path
+    .split('/')
+    .map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
 }

@@ -115,6 +115,19 @@ describe('hub registry: discovery, detail and flags', () => {
     assert.equal(managed.headers.get('vary'), 'authorization');
   });
 
+  it('a method a resource does not take is 405 with Allow; a path no route has is 404', async () => {
+    const kit = await pack('alice/kit');
+    await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive);
+    const del = await hub.app.request('/r/alice/kit/1.0.0.tgz', { method: 'DELETE' });
+    assert.equal(del.status, 405);
+    assert.equal(del.headers.get('allow'), 'GET, HEAD');
+    assert.equal((await del.json()).error.code, 'SF_E_USAGE');
+    const put = await hub.app.request('/api/v1/skits/alice/kit', { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.match(put.headers.get('allow') ?? '', /GET/);
+    assert.equal((await hub.app.request('/no/such/route')).status, 404);
+  });
+
   it('sends Last-Modified (the publication time) and answers If-Modified-Since when there is no If-None-Match', async () => {
     const kit = await pack('alice/kit');
     await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive);
