@@ -41,6 +41,13 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
     readBlob: (sha256: string) => blobs.get(sha256),
   };
   app.onError(onHubError);
+  // a refused request may leave its body unread (a 413 is answered as soon as the size is known):
+  // closing the connection stops the client sending the rest, which the server would read and discard
+  app.use('*', async (c, next) => {
+    await next();
+    const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
+    if (hasBody && c.res.status >= 400) c.res.headers.set('connection', 'close');
+  });
   // a write is answered only once it is on disk: an acknowledged OTLP batch, a published release
   // or an issued token must survive a power cut (the embedded store flushes after it commits)
   app.use('*', async (c, next) => {

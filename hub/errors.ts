@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { fromSystemError, httpStatusFor, isSfError } from '../core/errors/index.js';
+import { fromSystemError, httpStatusFor, isSfError, type SfError } from '../core/errors/index.js';
 
 /**
  * The hub's single error funnel: SfError codes map to HTTP statuses through core/errors/codes.ts;
@@ -9,9 +9,7 @@ export function onHubError(err: Error, c: Context): Response {
   if (isSfError(err)) {
     const status = httpStatusFor(err.code);
     const headers: Record<string, string> = {};
-    if (err.code === 'SF_E_AUTH') headers['www-authenticate'] = 'Bearer realm="forge-hub"';
-    const retryAfter = err.data?.retryAfterSeconds;
-    if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+    Object.assign(headers, errorHeaders(err, c.req.header('authorization') !== undefined));
     return c.json({ error: err.toJSON() }, status as 400, headers);
   }
   // out of disk space: retryable for every client (a 500 tells OTLP exporters to drop the data), and without the hub's paths
@@ -20,4 +18,20 @@ export function onHubError(err: Error, c: Context): Response {
   }
   console.error('hub internal error:', err);
   return c.json({ error: { code: 'SF_E_INTERNAL', message: 'internal error' } }, 500);
+}
+
+/**
+ * The headers an error response carries besides its body: the Bearer challenge of RFC 6750 §3 (an
+ * `error` only when a credential was sent: invalid_token for a 401, insufficient_scope for a 403
+ * that names the scope), Retry-After, and Accept-Encoding for an unsupported content coding
+ * (RFC 9110 §12.5.3).
+ */
+export function errorHeaders(err: SfError, sentCredentials: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (err.code === 'SF_E_AUTH') headers['www-authenticate'] = `Bearer realm="forge-hub"${sentCredentials ? ', error="invalid_token"' : ''}`;
+  if (err.code === 'SF_E_FORBIDDEN' && typeof err.data?.scope === 'string') headers['www-authenticate'] = `Bearer realm="forge-hub", error="insufficient_scope", scope="${err.data.scope}"`;
+  const retryAfter = err.data?.retryAfterSeconds;
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+  if (typeof err.data?.acceptEncoding === 'string') headers['accept-encoding'] = err.data.acceptEncoding;
+  return headers;
 }

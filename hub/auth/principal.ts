@@ -77,7 +77,7 @@ export function requireScope(c: Context<HubEnv>, scope: Scope): Principal & { us
   }
   const ok = p.scopes.has(scope) || isAdmin(p);
   if (!ok) {
-    throw new SfError('SF_E_FORBIDDEN', `the credential lacks the ${scope} scope`, { hint: `issue a token with ${scope}` });
+    throw new SfError('SF_E_FORBIDDEN', `the credential lacks the ${scope} scope`, { hint: `issue a token with ${scope}`, data: { scope } });
   }
   return p as Principal & { user: UserRecord; token: TokenRecord };
 }

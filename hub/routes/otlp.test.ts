@@ -95,6 +95,7 @@ describe('hub OTLP/HTTP ingest responses', () => {
     assert.equal((await rpcStatus(big)).code, 8);
     const declared = await f.post('logs', Buffer.alloc(10), { auth: u.device, headers: { 'content-length': String(10 * 1024 * 1024) } });
     assert.equal(declared.status, 413);
+    assert.equal(declared.headers.get('connection'), 'close', 'the rest of a refused body is not read and discarded on a kept-alive connection');
     const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
     assert.ok(bomb.length < 64 * 1024, 'the bomb itself is under the raw limit');
     const res = await f.post('logs', bomb, { auth: u.device, headers: { 'content-encoding': 'gzip' } });
@@ -110,6 +111,9 @@ describe('hub OTLP/HTTP ingest responses', () => {
     assert.equal(text.headers.get('content-type'), 'application/json');
     const br = await f.post('logs', Buffer.from('x'), { auth: u.device, headers: { 'content-encoding': 'br' } });
     assert.equal(br.status, 415);
+    assert.equal(br.headers.get('accept-encoding'), 'gzip, deflate, identity', 'RFC 9110 §12.5.3: say which codings would do');
+    const xgzip = await f.post('logs', gzipSync(await encodeOtlpRequest(logsRequest([skillRecord('agent.skill.selected')]), 'protobuf')), { auth: u.device, headers: { 'content-encoding': 'x-gzip' } });
+    assert.equal(xgzip.status, 200, 'x-gzip is gzip (RFC 9110 §8.4.1.3)');
     const get = await f.app.request('/v1/traces', { headers: u.device });
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST');
@@ -123,8 +127,12 @@ describe('hub OTLP/HTTP ingest responses', () => {
     assert.equal(none.status, 401);
     assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="forge-hub"');
     assert.equal((await rpcStatus(none)).code, 16);
-    assert.equal((await f.post('logs', body, { auth: { authorization: 'Bearer sfd_nottherealsecretatallxxxxxx' } })).status, 401);
-    assert.equal((await f.post('logs', body, { auth: u.pat })).status, 403);
+    const bad = await f.post('logs', body, { auth: { authorization: 'Bearer sfd_nottherealsecretatallxxxxxx' } });
+    assert.equal(bad.status, 401);
+    assert.equal(bad.headers.get('www-authenticate'), 'Bearer realm="forge-hub", error="invalid_token"', 'RFC 6750 §3.1');
+    const scopeless = await f.post('logs', body, { auth: u.pat });
+    assert.equal(scopeless.status, 403);
+    assert.equal(scopeless.headers.get('www-authenticate'), 'Bearer realm="forge-hub", error="insufficient_scope", scope="telemetry:write"');
     const admin = f.user('root', { admin: true });
     assert.equal((await f.post('logs', body, { auth: admin.pat })).status, 200);
     assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { fromSystemError, httpStatusFor, isSfError, SfError } from '../../core/errors/index.js';
 import { encodeExportResponse, encodeRpcStatus, encodingOf, type OtlpEncoding, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 import type { HubEnv } from '../auth/principal.js';
+import { errorHeaders } from '../errors.js';
 import { verifySecret } from '../auth/tokens.js';
 import { readOtlpBody } from '../ingest/body.js';
 import type { HubStorage } from '../storage/ports.js';
@@ -30,9 +31,7 @@ async function failure(c: Context, err: unknown, encoding: OtlpEncoding, type: s
   if (isSfError(err)) {
     status = httpStatusFor(err.code);
     message = err.hint ? `${err.message} (${err.hint})` : err.message;
-    if (err.code === 'SF_E_AUTH') headers['www-authenticate'] = 'Bearer realm="forge-hub"';
-    const retryAfter = err.data?.retryAfterSeconds;
-    if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+    Object.assign(headers, errorHeaders(err, c.req.header('authorization') !== undefined));
   } else if (fromSystemError(err)) {
     // the disk or the system failed, never "bad data": answer retryable (reliability-anchors #61)
     console.error('hub OTLP ingest failed:', err);
@@ -56,7 +55,7 @@ function authenticateDevice(c: Context, storage: HubStorage) {
   const user = token ? storage.accounts.getUser(token.userId) : undefined;
   if (!token || !user) throw new SfError('SF_E_AUTH', 'the credential is invalid, expired or revoked', { hint: 'run `sf login` again or rotate the device credential' });
   if (!(token.scopes.includes('telemetry:write') || (token.kind === 'pat' && user.admin && token.scopes.includes('admin')))) {
-    throw new SfError('SF_E_FORBIDDEN', 'the credential lacks the telemetry:write scope', { hint: 'use a device credential or a PAT with telemetry:write' });
+    throw new SfError('SF_E_FORBIDDEN', 'the credential lacks the telemetry:write scope', { hint: 'use a device credential or a PAT with telemetry:write', data: { scope: 'telemetry:write' } });
   }
   return { token, user };
 }

@@ -6,11 +6,19 @@ import { SfError } from '../../errors/index.js';
  * small gzip bomb cannot grow past `maxBytes` (the Collector applies the same cap twice:
  * reliability-anchors.md §3.1). Throws SF_E_LIMIT (413) or SF_E_MEDIA_TYPE (unknown encoding).
  */
+/** The content codings an OTLP body may use (the Accept-Encoding of a 415 for another one). */
+export const ACCEPTED_ENCODINGS = 'gzip, deflate, identity';
+
 export function decompressBody(raw: Uint8Array, contentEncoding: string | undefined, maxBytes: number): Uint8Array {
-  const enc = (contentEncoding ?? '').trim().toLowerCase();
+  // RFC 9110 §8.4.1.3: x-gzip is gzip
+  const given = (contentEncoding ?? '').trim().toLowerCase();
+  const enc = given === 'x-gzip' ? 'gzip' : given;
   if (enc === '' || enc === 'identity') return raw;
   if (enc !== 'gzip' && enc !== 'deflate') {
-    throw new SfError('SF_E_MEDIA_TYPE', `Content-Encoding "${enc}" is not supported`, { hint: 'send the body uncompressed or gzip-compressed' });
+    throw new SfError('SF_E_MEDIA_TYPE', `Content-Encoding "${given}" is not supported`, {
+      hint: 'send the body uncompressed, gzip- or deflate-compressed',
+      data: { acceptEncoding: ACCEPTED_ENCODINGS },
+    });
   }
   try {
     return (enc === 'gzip' ? gunzipSync : inflateSync)(raw, { maxOutputLength: maxBytes });
