@@ -74,6 +74,21 @@ describe('hub registry: discovery, detail and flags', () => {
     assert.deepEqual(index.skills.map((s: { name: string }) => s.name), ['review']);
   });
 
+  it('pages the list by key: a SKIT published between pages is neither repeated nor skipped; bad limits are 400', async () => {
+    for (const id of ['alice/b', 'alice/d']) await hub.publish(hub.user('alice').auth, id, '1.0.0', (await pack(id)).archive);
+    const first = await hub.app.request('/api/v1/skits?limit=1');
+    const one = await first.json();
+    assert.deepEqual(one.skits.map((s: { id: string }) => s.id), ['alice/b']);
+    assert.equal(one.next, 'alice/b');
+    assert.equal(first.headers.get('link'), '</api/v1/skits?limit=1&after=alice%2Fb>; rel="next"');
+    // published meanwhile, sorting before the cursor
+    await hub.publish(hub.user('alice').auth, 'alice/a', '1.0.0', (await pack('alice/a')).archive);
+    const two = await (await hub.app.request('/api/v1/skits?limit=1&after=alice%2Fb')).json();
+    assert.deepEqual(two.skits.map((s: { id: string }) => s.id), ['alice/d']);
+    assert.equal(two.next, undefined, 'the last page has no next');
+    for (const bad of ['limit=0', 'limit=', 'offset=1e3', 'offset=-1']) assert.equal((await hub.app.request(`/api/v1/skits?${bad}`)).status, 400, bad);
+  });
+
   it('searches by text, owner and tag', async () => {
     await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', (await pack('alice/kit')).archive, { tags: 'review,quality', description: 'Code review helpers' });
     await hub.publish(hub.user('bob').auth, 'bob/notes', '1.0.0', (await pack('bob/notes')).archive, { tags: 'writing' });

@@ -20,12 +20,14 @@ function listedTo(storage: HubStorage, p: Principal, skit: SkitRecord): boolean 
   return roleOnOwner(storage.accounts, p, skit.owner) !== null;
 }
 
-function pageNumber(value: string | undefined, fallback: number, max: number): number {
+function pageNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new SfError('SF_E_USAGE', `"${value}" is not a non-negative integer`, { hint: 'use limit=1..200 and offset>=0' });
+  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= min)) throw new SfError('SF_E_USAGE', `${name}=${value.length > 20 ? `${value.slice(0, 20)}...` : value} is not an integer of at least ${min}`, { hint: 'use limit=1..200, and after=<the last id of the previous page> (or offset>=0)' });
   return Math.min(n, max);
 }
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** List/search, SKIT detail, releases, and the files of a release. */
 export const registryReadRoutes = new Hono<HubEnv>()
@@ -33,16 +35,28 @@ export const registryReadRoutes = new Hono<HubEnv>()
     const p = reader(c);
     const storage = c.get('storage');
     const q = c.req.query();
-    const limit = pageNumber(q.limit, 50, MAX_PAGE) || 50;
-    const offset = pageNumber(q.offset, 0, Number.MAX_SAFE_INTEGER);
+    const limit = pageNumber('limit', q.limit, 50, 1, MAX_PAGE);
+    const offset = pageNumber('offset', q.offset, 0, 0, Number.MAX_SAFE_INTEGER);
     const found = storage.registry
       .listSkits()
       .filter((s) => listedTo(storage, p, s))
       .map((skit) => ({ skit, latest: latestRelease(storage, skit.id) }))
       .filter(({ skit, latest }) => matchesQuery(skit, latest, { text: q.q, owner: q.owner, tag: q.tag }))
-      .sort((a, b) => a.skit.id.localeCompare(b.skit.id));
+      .sort((a, b) => byCodeUnits(a.skit.id, b.skit.id));
+    // keyset paging: `after` is the last id of the previous page, so SKITs published between pages
+    // neither repeat nor go missing (an offset shifts under them)
+    const start = q.after !== undefined ? found.findIndex(({ skit }) => byCodeUnits(skit.id, q.after!) > 0) : offset;
+    const page = start < 0 ? [] : found.slice(start, start + limit);
     const origin = originOf(c);
-    return c.json({ total: found.length, offset, limit, skits: found.slice(offset, offset + limit).map(({ skit, latest }) => skitSummary(origin, skit, latest)) });
+    const more = start >= 0 && start + limit < found.length;
+    const next = more ? page[page.length - 1].skit.id : undefined;
+    if (next !== undefined) {
+      const link = new URL(c.req.url);
+      link.searchParams.delete('offset');
+      link.searchParams.set('after', next);
+      c.header('link', `<${link.pathname}${link.search}>; rel="next"`);
+    }
+    return c.json({ total: found.length, offset: Math.max(start, 0), limit, ...(next !== undefined ? { next } : {}), skits: page.map(({ skit, latest }) => skitSummary(origin, skit, latest)) });
   })
   .get('/api/v1/skits/:owner/:name', (c) => {
     const storage = c.get('storage');

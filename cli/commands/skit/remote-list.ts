@@ -27,13 +27,15 @@ export async function listRemote(a: RemoteListArgs): Promise<void> {
   if (a.owner) params.set('owner', a.owner);
   if (a.tag) params.set('tag', a.tag);
   const skits: RemoteSkit[] = [];
-  let total = Infinity;
-  while (skits.length < total) {
-    params.set('offset', String(skits.length));
-    const page = await client.getJson<{ total: number; skits: RemoteSkit[] }>(`/api/v1/skits?${params}`);
-    total = page.total;
-    if (page.skits.length === 0) break;
+  // keyset pages (`after` = the last id seen): SKITs published meanwhile neither repeat nor go missing
+  for (;;) {
+    const page = await client.getJson<{ total: number; next?: string; skits: RemoteSkit[] }>(`/api/v1/skits?${params}`);
     skits.push(...page.skits);
+    if (page.skits.length === 0) break;
+    if (page.next) params.set('after', page.next);
+    // a hub from before keyset paging: offsets
+    else if (skits.length < page.total) params.set('offset', String(skits.length));
+    else break;
   }
   if (a.json) return printJson({ hub: client.target.url, skits });
   if (skits.length === 0) return out(`no SKITs found on ${client.target.url}`);
