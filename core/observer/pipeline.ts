@@ -1,3 +1,4 @@
+import { EVENTS } from '../../schemas/generated/semconv.js';
 import type { ObservationEnvelope } from '../../schemas/generated/observation-envelope.js';
 import { numberKindOf } from '../telemetry/attributes.js';
 import { envelopesToLogsRequest } from '../telemetry/envelope-otlp.js';
@@ -61,7 +62,9 @@ export class ExportPipeline {
     this.spans = [];
     if (events.length) {
       const redacted = events.map((e) => ({ ...e, attributes: redactAttributes(e.attributes) }));
-      this.enqueue(envelopesToLogsRequest(redacted), events.length);
+      // a batch holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
+      const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
+      this.enqueue(envelopesToLogsRequest(redacted), events.length, retain);
     }
     if (spans.length) this.enqueue(spansRequest(spans), spans.length);
   }
@@ -77,10 +80,10 @@ export class ExportPipeline {
     if (req) this.enqueue(req, recordCount(req));
   }
 
-  private enqueue(req: OtlpRequest, records: number): void {
+  private enqueue(req: OtlpRequest, records: number, retain = false): void {
     const body = JSON.stringify(otlpJsonObject(req, numberKindOf));
     for (const w of this.opts.workers) {
-      this.opts.store.enqueue(w.target.name, { signal: req.signal, body, records }, this.opts.maxQueueRecords);
+      this.opts.store.enqueue(w.target.name, { signal: req.signal, body, records, ...(retain ? { retain } : {}) }, this.opts.maxQueueRecords);
       w.wake();
     }
     this.queued[req.signal] += records;

@@ -4,6 +4,24 @@ import { tempDir } from '../../test-support/index.js';
 import { ObserverStore, PersistedSequence } from './store.js';
 
 describe('observer LMDB store', () => {
+  it('drops batches holding an always-retain event last when the queue is full', async () => {
+    const tmp = await tempDir();
+    try {
+      const store = await ObserverStore.open(join(tmp.path, 'q.lmdb'));
+      store.enqueue('a', { signal: 'logs', body: '{"selection":1}', records: 10, retain: true }, 30);
+      for (let i = 0; i < 4; i++) store.enqueue('a', { signal: 'logs', body: `{"i":${i}}`, records: 10 }, 30);
+      const bodies: string[] = [];
+      for (let h = store.head('a'); h; h = store.head('a')) {
+        bodies.push(h.item.body);
+        store.ack('a', h.key);
+      }
+      assert.deepEqual(bodies, ['{"selection":1}', '{"i":2}', '{"i":3}'], 'the oldest plain batches went, not the selection');
+      await store.close();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('bounds each queue by records, dropping the oldest and counting them; counters survive a reopen', async () => {
     const tmp = await tempDir();
     const path = join(tmp.path, 'q.lmdb');

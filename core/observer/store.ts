@@ -20,6 +20,8 @@ export interface QueueItem {
   /** the OTLP/JSON Export*ServiceRequest, serialized */
   body: string;
   records: number;
+  /** holds an always-retain event (spec: selections, load failures, interventions ...): dropped last */
+  retain?: boolean;
   enqueuedAt: number;
   attempts: number;
   nextAttemptAt: number;
@@ -118,13 +120,22 @@ export class ObserverStore {
       this.resize(dest, 1, item.records);
       let dropped = 0;
       while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
-        const head = this.head(dest);
-        if (!head) break;
-        dropped += head.item.records;
-        this.dropInTxn(dest, head.key, head.item, 'queue_full');
+        // the oldest item that holds no always-retain event goes first; only then the oldest of all
+        const victim = this.oldestDroppable(dest) ?? this.head(dest);
+        if (!victim) break;
+        dropped += victim.item.records;
+        this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
       }
       return dropped;
     });
+  }
+
+  /** The oldest item without an always-retain event (the one being added included). */
+  private oldestDroppable(dest: string): { key: string; item: QueueItem } | undefined {
+    for (const { key, value } of this.db.getRange({ start: qPrefix(dest), end: next(qPrefix(dest)) })) {
+      if (!(value as QueueItem).retain) return { key: key as string, item: value as QueueItem };
+    }
+    return undefined;
   }
 
   /** The oldest item of a destination's queue. */
