@@ -47,6 +47,11 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
     await next();
     const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
     if (hasBody && c.res.status >= 400) c.res.headers.set('connection', 'close');
+    // HEAD answers with the GET's headers (RFC 9110 §9.3.2), Content-Length included: JSON bodies
+    // get theirs only when written, and a HEAD response is never written
+    if (c.req.method === 'HEAD' && c.res.body && !c.res.headers.has('content-length')) {
+      c.res.headers.set('content-length', String((await c.res.clone().arrayBuffer()).byteLength));
+    }
   });
   // a write is answered only once it is on disk: an acknowledged OTLP batch, a published release
   // or an issued token must survive a power cut (the embedded store flushes after it commits)

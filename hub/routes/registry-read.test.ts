@@ -130,6 +130,19 @@ describe('hub registry: discovery, detail and flags', () => {
     assert.equal(managed.headers.get('vary'), 'authorization');
   });
 
+  it('HEAD sends the headers GET sends, Content-Length included, and no body', async () => {
+    const kit = await pack('alice/kit');
+    await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive);
+    for (const path of ['/api/v1/skits/alice/kit', '/.well-known/agent-skills/index.json', '/r/alice/kit/1.0.0.tgz']) {
+      const get = await hub.app.request(path);
+      const length = (await get.arrayBuffer()).byteLength;
+      const head = await hub.app.request(path, { method: 'HEAD' });
+      assert.equal(head.status, 200, path);
+      assert.equal(head.headers.get('content-length'), String(length), path);
+      assert.equal((await head.arrayBuffer()).byteLength, 0, path);
+    }
+  });
+
   it('a method a resource does not take is 405 with Allow; a path no route has is 404', async () => {
     const kit = await pack('alice/kit');
     await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', kit.archive);
