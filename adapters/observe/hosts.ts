@@ -39,13 +39,20 @@ export async function chooseHosts(ctx: ObserveContext, chosen: ObserveHostAdapte
 }
 
 /** Applies each adapter, merging into the records. */
-export async function applyHosts(ctx: ObserveContext, adapters: ObserveHostAdapter[], records: HostRecords): Promise<{ records: HostRecords; outcomes: HostOutcome[] }> {
+export async function applyHosts(
+  ctx: ObserveContext,
+  adapters: ObserveHostAdapter[],
+  records: HostRecords,
+  /** persists the records after each host's edit, so a later failure or a kill leaves them recorded for uninstall */
+  persist?: (records: HostRecords) => Promise<void>,
+): Promise<{ records: HostRecords; outcomes: HostOutcome[] }> {
   const next: HostRecords = { ...records };
   const outcomes: HostOutcome[] = [];
   for (const a of adapters) {
     try {
       const { record, diagnostics } = await a.apply(ctx, records[a.id]);
       next[a.id] = record;
+      await persist?.(next);
       outcomes.push({ agent: a.id, displayName: a.displayName, status: diagnostics.some((d) => d.severity === 'error') ? 'failed' : 'applied', diagnostics });
     } catch (e) {
       outcomes.push({ agent: a.id, displayName: a.displayName, status: 'failed', diagnostics: failure(a, e) });

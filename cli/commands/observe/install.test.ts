@@ -138,3 +138,30 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     assert.equal(readFileSync(codexFile(), 'utf8'), CODEX_USER);
   });
 });
+
+describe('sf observe install that fails after editing a host', function () {
+  this.timeout(60_000);
+
+  it('has recorded the edit, so uninstall still takes Forge\'s Claude Code settings out', async () => {
+    const tmp = await tempDir('sf-observe-fail-');
+    try {
+      const home = join(tmp.path, 'home');
+      const env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
+      const sf = (args: string[]) => runSf(args, { env, cwd: home });
+      const settings = join(home, '.claude', 'settings.json');
+      await mkdir(join(home, '.claude'), { recursive: true });
+      await writeFile(settings, '{\n  "model": "opus"\n}\n');
+      // a file where the service step wants a directory: install fails after the host edits
+      await mkdir(join(home, '.sf', 'observe'), { recursive: true });
+      await writeFile(join(home, '.sf', 'observe', 'service'), 'in the way\n');
+      const failed = await sf(['observe', 'install', '--agents', 'claude-code', '--port', '14998', '--yes']);
+      assert.notEqual(failed.code, 0, failed.stdout);
+      assert.match(readFileSync(settings, 'utf8'), /OTEL_/, 'the host edit happened before the failure');
+      const r = await sf(['observe', 'uninstall', '--yes']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(readFileSync(settings, 'utf8'), '{\n  "model": "opus"\n}\n', 'settings.json back as it was');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

@@ -72,14 +72,14 @@ export const installCommand = command({
       ...(collector ? { collector: { ...(observe.collector as object), enabled: true, binary: collector.binary } } : {}),
     }));
     const collectorConfig = config.collector.enabled ? await writeCollectorConfig(collectorLayout(state.paths.collector), config) : undefined;
-    const applied = await applyHosts(state.ctx, hosts.map((h) => h.adapter), state.record?.hosts ?? {});
-    const service: ServiceOutcome = a.noService ? { kind: 'none', enabled: false, message: 'not installed (--no-service)' } : await installUserService(state, state.record?.service);
     const now = new Date().toISOString();
-    const record: ObserveInstallRecord = {
-      schema: 1, version: FORGE_VERSION, installedAt: state.record?.installedAt ?? now, updatedAt: now, port: state.ctx.port, hosts: applied.records,
-      ...(service.record ?? state.record?.service ? { service: service.record ?? state.record?.service } : {}),
-    };
-    await writeInstallRecord(state.paths.home, record);
+    const recordOf = (hosts: ObserveInstallRecord['hosts'], service = state.record?.service): ObserveInstallRecord => ({
+      schema: 1, version: FORGE_VERSION, installedAt: state.record?.installedAt ?? now, updatedAt: now, port: state.ctx.port, hosts, ...(service ? { service } : {}),
+    });
+    // recorded host by host: if the service step fails or the command is killed, uninstall still knows what to take out
+    const applied = await applyHosts(state.ctx, hosts.map((h) => h.adapter), state.record?.hosts ?? {}, (recorded) => writeInstallRecord(state.paths.home, recordOf(recorded)));
+    const service: ServiceOutcome = a.noService ? { kind: 'none', enabled: false, message: 'not installed (--no-service)' } : await installUserService(state, state.record?.service);
+    await writeInstallRecord(state.paths.home, recordOf(applied.records, service.record ?? state.record?.service));
     const failed = applied.outcomes.some((o) => o.status === 'failed');
     if (failed) process.exitCode = 1;
     const result = {
