@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
-import { tempDir } from '../../test-support/index.js';
+import { repoRoot, tempDir } from '../../test-support/index.js';
 import { withFileLock } from './file-lock.js';
 
 describe('core/fs file lock (one read-modify-write at a time among sf processes)', () => {
@@ -28,7 +28,10 @@ describe('core/fs file lock (one read-modify-write at a time among sf processes)
   it('takes over a lock whose owner is gone, waits for a live one and then names it', async () => {
     const lock = join(dir.path, '.f.sf-lock');
     await writeFile(lock, '2147483646\n'); // no such process
+    const leftover = `${lock}.2147483646.0badc0de`; // a temp file a killed owner left behind
+    await writeFile(leftover, '2147483646\n');
     assert.equal(await withFileLock(lock, async () => 'ran', { what: 'f' }), 'ran');
+    assert.equal(existsSync(leftover), false, 'a dead owner\'s temp file is cleaned up with its lock');
     const sleeper = spawn('sleep', ['30']);
     try {
       await writeFile(lock, `${sleeper.pid}\n`);
@@ -42,5 +45,45 @@ describe('core/fs file lock (one read-modify-write at a time among sf processes)
     const lock = join(dir.path, '.f.sf-lock');
     const out = await withFileLock(lock, () => withFileLock(lock, async () => 'nested', { what: 'f', waitMs: 100 }), { what: 'f' });
     assert.equal(out, 'nested');
+  });
+
+  it('lets exactly one of several processes take over the lock of a killed owner at a time', async function () {
+    this.timeout(60_000);
+    const lock = join(dir.path, '.f.sf-lock');
+    const log = join(dir.path, 'log');
+    const script = join(dir.path, 'racer.mts');
+    const module = join(repoRoot, 'core', 'fs', 'file-lock.ts');
+    await writeFile(script, [
+      `import { appendFileSync } from 'node:fs';`,
+      `import { withFileLock } from ${JSON.stringify(module)};`,
+      `const [lock, log, role] = process.argv.slice(2);`,
+      `await withFileLock(lock, async () => {`,
+      `  if (role === 'victim') { appendFileSync(log, 'held\\n'); setInterval(() => undefined, 1000); await new Promise(() => undefined); }`,
+      `  appendFileSync(log, 'in ' + process.pid + '\\n');`,
+      `  await new Promise((r) => setTimeout(r, 30));`,
+      `  appendFileSync(log, 'out ' + process.pid + '\\n');`,
+      `}, { what: 'f', waitMs: 30_000 });`,
+    ].join('\n'));
+    const run = (role: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, lock, log, role], { cwd: repoRoot, stdio: 'ignore' });
+      return { child, closed: new Promise((r) => child.on('close', r)) };
+    };
+    const victim = run('victim');
+    for (const deadline = Date.now() + 20_000; !existsSync(log); ) {
+      assert.ok(Date.now() < deadline, 'the victim never took the lock');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const racers = Array.from({ length: 6 }, () => run('racer'));
+    await new Promise((r) => setTimeout(r, 1500)); // every racer is waiting on the victim's lock
+    victim.child.kill('SIGKILL');
+    await Promise.all(racers.map((r) => r.closed));
+    const lines = (await readFile(log, 'utf8')).trim().split('\n').slice(1);
+    let inside = 0;
+    for (const line of lines) {
+      inside += line.startsWith('in ') ? 1 : -1;
+      assert.ok(inside <= 1, `two holders at once: ${lines.join(', ')}`);
+    }
+    assert.equal(lines.length, 12, 'every racer got in once');
+    assert.equal(existsSync(lock), false);
   });
 });

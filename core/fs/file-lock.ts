@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
-import { stillRunningSince } from '../runtime/processes.js';
+import { pidAlive, stillRunningSince } from '../runtime/processes.js';
 
 /**
  * A short lock among sf processes around one read-modify-write (a host config file, the observe
@@ -63,6 +64,34 @@ export async function runningHolder(file: string): Promise<number | undefined> {
   return stillRunningSince(pid, written) ? pid : undefined;
 }
 
+/**
+ * Removes a stale lock under a second exclusive file, re-checking that it is still stale: two
+ * processes that found the same stale lock must not both get in (the slower one would otherwise
+ * delete the lock the faster one had just created). A guard left by a killed process is stale
+ * once its owner is gone. Temp files of dead owners (a kill between writing and linking one) go too.
+ */
+async function takeOverStale(lockPath: string): Promise<void> {
+  const guard = `${lockPath}.takeover`;
+  if (!(await tryCreate(guard))) {
+    if ((await runningHolder(guard)) === undefined) await unlinkIfThere(guard);
+    await pause(5);
+    return;
+  }
+  try {
+    if ((await runningHolder(lockPath)) === undefined) await unlinkIfThere(lockPath);
+    const dir = dirname(lockPath);
+    const prefix = `${basename(lockPath)}.`;
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const pid = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]{8}$/.exec(name.slice(prefix.length))?.[1] : undefined;
+      if (pid !== undefined && !pidAlive(Number(pid))) await unlinkIfThere(join(dir, name));
+    }
+  } finally {
+    await unlinkIfThere(guard);
+  }
+}
+
+const unlinkIfThere = (path: string) => unlink(path).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+
 /** Runs `fn` holding the lock file `lockPath` (its directory must exist). */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions): Promise<T> {
   const depth = held.get(lockPath) ?? 0;
@@ -79,8 +108,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
     if (await tryCreate(lockPath)) break;
     const owner = await runningHolder(lockPath);
     if (owner === undefined) {
-      // stale: its owner is gone; whoever unlinks first retries the exclusive create
-      await unlink(lockPath).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+      await takeOverStale(lockPath);
       continue;
     }
     if (Date.now() >= deadline) {

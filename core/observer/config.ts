@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { withFileLock } from '../fs/file-lock.js';
 
 /**
  * The `observe` key of $SF_HOME/config.json. Other keys of the file are preserved on every
@@ -173,9 +175,13 @@ export async function readObserveConfig(configFile: string): Promise<ObserveConf
  * every other key of config.json. The result is validated before it is written (0600, atomic).
  */
 export async function updateObserveConfig(configFile: string, edit: (observe: Record<string, unknown>) => Record<string, unknown>): Promise<ObserveConfig> {
-  const whole = await readWhole(configFile);
-  const next = edit(structuredClone((whole.observe as Record<string, unknown>) ?? {}));
-  const parsed = parseObserveConfig(next, configFile);
-  await writeFileAtomic(configFile, JSON.stringify({ ...whole, observe: next }, null, 2) + '\n', { mode: 0o600 });
-  return parsed;
+  await mkdir(dirname(configFile), { recursive: true, mode: 0o700 });
+  // one read-modify-write at a time: ten `destination add` at once kept eight (each wrote the file it read)
+  return withFileLock(`${configFile}.sf-lock`, async () => {
+    const whole = await readWhole(configFile);
+    const next = edit(structuredClone((whole.observe as Record<string, unknown>) ?? {}));
+    const parsed = parseObserveConfig(next, configFile);
+    await writeFileAtomic(configFile, JSON.stringify({ ...whole, observe: next }, null, 2) + '\n', { mode: 0o600 });
+    return parsed;
+  }, { what: configFile, waitMs: 30_000 });
 }

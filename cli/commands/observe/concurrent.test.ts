@@ -24,6 +24,15 @@ describe('sf observe and sf skit at the same time', function () {
     return { home, env, sf: (args: string[]) => runSf(args, { env, cwd: home }) };
   };
 
+  it('ten destination add at once keep all ten destinations', async () => {
+    const s = await sandbox('dest');
+    const names = Array.from({ length: 10 }, (_, i) => `d${i}`);
+    const results = await Promise.all(names.map((n) => s.sf(['observe', 'destination', 'add', n, `file:${join(s.home, `${n}.jsonl`)}`])));
+    assert.deepEqual(results.map((r) => r.code), names.map(() => 0), results.map((r) => r.stderr).join(''));
+    const config = JSON.parse(readFileSync(join(s.home, '.sf', 'config.json'), 'utf8'));
+    assert.deepEqual(config.observe.destinations.map((d: { name: string }) => d.name).sort(), names);
+  });
+
   it('two observe installs for different hosts both end up in the install record (uninstall then removes both)', async () => {
     for (let round = 0; round < 4; round++) {
       const s = await sandbox(`r${round}`);
