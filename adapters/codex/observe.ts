@@ -1,15 +1,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { assertLandsInHome } from '../../core/fs/contained.js';
 import type { Diagnostic } from '../../core/errors/index.js';
-import { isSfError } from '../../core/errors/index.js';
+import { isSfError, SfError } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { FORGE_VERSION } from '../../core/version.js';
-import { readConfig } from '../config/config-file.js';
+import { editConfigFile, readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
 import { parseTomlConfig } from '../config/toml-blocks.js';
-import { findManagedTables, reconcileTomlTable } from '../config/toml-table.js';
+import { findManagedTables, reconcileTomlTable, tomlLiteral, type TomlTableEdit } from '../config/toml-table.js';
 import type { ObserveContext, ObserveHostAdapter } from '../observe/types.js';
 import { codexConfigFile, createCodexAdapter } from './adapter.js';
+import { locateOtelTable, planOtelRemoval, planOtelValues, userKeys } from './observe-table.js';
 
 /**
  * Codex observability: a Forge-managed `[otel]` table in $CODEX_HOME/config.toml (Codex reads
@@ -33,6 +34,70 @@ export function codexOtelValues(port: number): Record<string, unknown> {
   return { log_user_prompt: false, exporter: exporter('logs'), metrics_exporter: exporter('metrics') };
 }
 
+const keyList = (keys: string[]): string => `key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
+
+/** An exporter by its endpoint (and protocol), any other value as TOML. */
+function describe(v: unknown): string {
+  const http = v && typeof v === 'object' ? (v as Record<string, unknown>)['otlp-http'] : undefined;
+  if (http && typeof http === 'object') {
+    const { endpoint, protocol } = http as Record<string, unknown>;
+    if (typeof endpoint === 'string') return `${endpoint}${typeof protocol === 'string' ? ` (${protocol})` : ''}`;
+  }
+  try {
+    return tomlLiteral(v);
+  } catch {
+    return JSON.stringify(v);
+  }
+}
+
+/** A Forge key whose value the user changed: kept; an exporter elsewhere means no Codex telemetry reaches the observer. */
+function keptValue(file: string, key: string, now: unknown, want: unknown, port: number): Diagnostic {
+  const exporter = key !== 'log_user_prompt';
+  return { code: 'SF_OBSERVE_USER_VALUE', severity: exporter ? 'error' : 'warning', file,
+    message: `${HOST}: "${key}" in Forge's [otel] table in ${file} was changed to ${describe(now)} (Forge's: ${describe(want)}); Forge keeps values you set${exporter ? `, so Codex does not send this telemetry to the observer on port ${port}` : ''}`,
+    hint: `to get Forge's value back, delete the "${key}" line (or set it back yourself) and run \`sf observe update\`` };
+}
+
+/** Sets Forge's keys in its existing block, line by line; undefined when there is no (single) block. */
+async function setInPlace(file: string, backupDir: string, values: Record<string, unknown>, previous: TomlTableEdit | undefined): Promise<{ edit: TomlTableEdit; kept: string[]; now: Record<string, unknown> } | undefined> {
+  const snap = readConfig(file);
+  if (!snap.exists || !locateOtelTable(snap.text, file, OTEL_TABLE, MARKER_ID)) return undefined;
+  let kept: string[] = [];
+  let now: Record<string, unknown> = {};
+  const outcome = await editConfigFile(file, backupDir, (s) => {
+    const t = locateOtelTable(s.text, file, OTEL_TABLE, MARKER_ID);
+    if (!t) throw new SfError('SF_E_CONFLICT', `${file} changed while Forge edited it`, { location: { file }, hint: 'run the command again' });
+    const plan = planOtelValues(t, file, OTEL_TABLE, values, s.shape.eol, previous?.values);
+    kept = plan.kept;
+    now = t.table;
+    return plan.text;
+  });
+  const backup = previous?.backup ?? outcome.backup;
+  return {
+    edit: { file, ...(backup ? { backup } : {}), origin: previous?.origin ?? 'existing', table: OTEL_TABLE, id: MARKER_ID, values, ...(typeof previous?.separator === 'string' ? { separator: previous.separator } : {}) },
+    kept, now,
+  };
+}
+
+/**
+ * Removes Forge's table. When the table holds keys outside Forge's block lines (TOML gave it the
+ * user's lines after the block), only Forge's key lines and the marker go; else the block goes
+ * as it was added.
+ */
+async function removeTable(edit: TomlTableEdit, backupDir: string): Promise<void> {
+  const snap = readConfig(edit.file);
+  const t = snap.exists ? locateOtelTable(snap.text, edit.file, edit.table, edit.id) : undefined;
+  if (!t || userKeys(t, Object.keys(edit.values)).after.length === 0) {
+    await reconcileTomlTable(edit.file, backupDir, edit, edit.table, edit.id, undefined);
+    return;
+  }
+  await editConfigFile(edit.file, backupDir, (s) => {
+    const now = locateOtelTable(s.text, edit.file, edit.table, edit.id);
+    if (!now) throw new SfError('SF_E_CONFLICT', `${edit.file} changed while Forge edited it`, { location: { file: edit.file }, hint: 'run the command again' });
+    return planOtelRemoval(now, edit.file, edit.table, edit.values);
+  });
+}
+
 export const codexObserveAdapter: ObserveHostAdapter = {
   id: 'codex',
   displayName: HOST,
@@ -43,12 +108,18 @@ export const codexObserveAdapter: ObserveHostAdapter = {
   async apply(ctx, previous) {
     const file = codexConfigFile(hostCtx(ctx));
     assertLandsInHome(file, ctx.home, 'the Codex config file');
-    const edit = await reconcileTomlTable(file, ctx.backupDir, previous?.tomlEdits.find((e) => e.file === file), OTEL_TABLE, MARKER_ID, codexOtelValues(ctx.port));
+    const prevEdit = previous?.tomlEdits.find((e) => e.file === file);
+    const values = codexOtelValues(ctx.port);
     const diagnostics: Diagnostic[] = [];
+    // Forge's block already there (the user may have added keys to it, or moved it): Forge's keys
+    // are set line by line, everything else stays where it is; otherwise the table is appended
+    const inPlace = await setInPlace(file, ctx.backupDir, values, prevEdit);
+    const edit = inPlace ? inPlace.edit : await reconcileTomlTable(file, ctx.backupDir, prevEdit, OTEL_TABLE, MARKER_ID, values);
+    for (const k of inPlace?.kept ?? []) diagnostics.push(keptValue(file, k, inPlace!.now[k], values[k], ctx.port));
     // Forge's table in a config Codex no longer reads (CODEX_HOME changed): taken out there
     for (const old of previous?.tomlEdits.filter((e) => e.file !== file) ?? []) {
       try {
-        await reconcileTomlTable(old.file, ctx.backupDir, old, old.table, old.id, undefined);
+        await removeTable(old, ctx.backupDir);
       } catch (e) {
         if (!isSfError(e)) throw e;
         diagnostics.push({ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file: old.file, message: `${HOST}: Forge's [${old.table}] table in ${old.file}, which Codex no longer reads, could not be removed: ${e.message}`, hint: 'remove the block marked "managed by sf" from that file yourself' });
@@ -61,7 +132,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
   },
 
   async remove(ctx, record) {
-    for (const edit of record.tomlEdits) await reconcileTomlTable(edit.file, ctx.backupDir, edit, edit.table, edit.id, undefined);
+    for (const edit of record.tomlEdits) await removeTable(edit, ctx.backupDir);
     return [];
   },
 
@@ -78,13 +149,38 @@ export const codexObserveAdapter: ObserveHostAdapter = {
     const out: Diagnostic[] = [];
     const blocks = findManagedTables(snap.text, OTEL_TABLE, MARKER_ID);
     const want = codexOtelValues(ctx.port);
+    const written = record?.tomlEdits.find((e) => e.file === file)?.values;
     if (blocks.length === 0) {
       out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
         message: doc.otel === undefined ? `${HOST}: Forge's [otel] table is missing from ${file}` : `${HOST}: [otel] in ${file} is no longer Forge's (the marker line is gone)`,
         hint: doc.otel === undefined ? 'run `sf observe update` to add it again' : 'remove your [otel] table, then run `sf observe update`' });
-    } else if (!isDeepStrictEqual(doc.otel, want)) {
-      out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
-        message: `${HOST}: Forge's [otel] table in ${file} does not point at the observer on port ${ctx.port}`, hint: 'run `sf observe update` to rewrite it' });
+    } else {
+      const table = doc.otel && typeof doc.otel === 'object' ? (doc.otel as Record<string, unknown>) : {};
+      for (const [k, w] of Object.entries(want)) {
+        const now = table[k];
+        if (isDeepStrictEqual(now, w)) continue;
+        if (now === undefined) {
+          out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file, message: `${HOST}: "${k}" is missing from Forge's [otel] table in ${file}`, hint: 'run `sf observe update` to add it again; your other keys stay where they are' });
+        } else if (written && !isDeepStrictEqual(now, written[k])) {
+          // changed by the user: update keeps it (user values are never overwritten)
+          out.push(keptValue(file, k, now, w, ctx.port));
+        } else {
+          out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
+            message: k === 'log_user_prompt' ? `${HOST}: "${k}" in Forge's [otel] table in ${file} is ${tomlLiteral(now)}, not ${tomlLiteral(w)}` : `${HOST}: "${k}" in Forge's [otel] table in ${file} does not point at the observer on port ${ctx.port}`,
+            hint: 'run `sf observe update` to rewrite Forge\'s keys; your other keys stay where they are' });
+        }
+      }
+      const located = blocks.length === 1 ? locateOtelTable(snap.text, file, OTEL_TABLE, MARKER_ID) : undefined;
+      const own = located ? userKeys(located, Object.keys(want)) : { inBlock: [], after: [] };
+      if (own.inBlock.length) {
+        out.push({ code: 'SF_OBSERVE_USER_VALUE', severity: 'info', file,
+          message: `${HOST}: Forge's [otel] table in ${file} also holds your own ${keyList(own.inBlock)}; Forge keeps ${own.inBlock.length > 1 ? 'them' : 'it'} where ${own.inBlock.length > 1 ? 'they are' : 'it is'} on update and uninstall` });
+      }
+      if (own.after.length) {
+        out.push({ code: 'SF_OBSERVE_USER_VALUE', severity: 'warning', file,
+          message: `${HOST}: ${keyList(own.after)} after Forge's block in ${file} belong${own.after.length > 1 ? '' : 's'} to its [otel] table (in TOML a table runs to the next [header]), so Codex reads ${own.after.length > 1 ? 'them' : 'it'} as otel settings`,
+          hint: 'if they are meant as top-level settings, move them above the [otel] table (or move Forge\'s block, marker line included, to the end of the file)' });
+      }
     }
     if (!record?.tomlEdits.some((e) => e.file === file) && blocks.length) {
       out.push({ code: 'SF_OBSERVE_UNRECORDED', severity: 'warning', file, message: `${HOST}: ${file} has a Forge [otel] block that no install record mentions`, hint: 'run `sf observe update` to adopt it, or `sf observe uninstall` to remove it' });

@@ -32,7 +32,7 @@ export const opencodeObserveAdapter: ObserveHostAdapter = {
   async apply(ctx, previous) {
     const path = opencodePluginPath(ctx);
     assertLandsInHome(path, ctx.home, 'the OpenCode plugin file');
-    const res = await writeManagedFile(path, renderOpenCodePlugin(ctx.port, join(ctx.spoolDir, 'opencode.jsonl'), FORGE_VERSION), 0o644, previous?.files.find((f) => f.path === path));
+    const res = await writeManagedFile(path, renderOpenCodePlugin(ctx.port, join(ctx.spoolDir, 'opencode.jsonl'), FORGE_VERSION), 0o644, previous?.files.find((f) => f.path === path), ctx.backupDir);
     return {
       record: { agent: 'opencode', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port, jsonEdits: [], tomlEdits: [], files: res.file ? [res.file] : [] },
       diagnostics: res.diagnostics,

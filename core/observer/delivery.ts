@@ -1,4 +1,4 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jsonObjectToProtobuf } from '../telemetry/otlp/encode.js';
 import type { Target } from './destinations.js';
@@ -25,11 +25,34 @@ export function backoffMs(attempts: number, base: number, max: number): number {
   return Math.round(raw * (0.8 + Math.random() * 0.4));
 }
 
+/**
+ * Appends one line to a file destination. A new file is created 0600; an existing one that other
+ * users may read or write (0644 from an earlier tool, a copy) is made 0600 before telemetry goes
+ * in, through the open descriptor. A file Forge cannot make private gets nothing (an error the
+ * queue retries and `sf observe doctor` reports).
+ */
+export async function appendToFileDestination(path: string, line: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const fh = await open(path, 'a', 0o600);
+  try {
+    const { mode } = await fh.stat();
+    if (mode & 0o077) {
+      try {
+        await fh.chmod(0o600);
+      } catch (e) {
+        throw new Error(`${path} is readable by other users (mode ${(mode & 0o777).toString(8)}) and could not be made private (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); chmod 600 it`);
+      }
+    }
+    await fh.appendFile(line + '\n');
+  } finally {
+    await fh.close();
+  }
+}
+
 async function deliver(target: Target, item: QueueItem): Promise<SendResult> {
   if (target.kind === 'file') {
     try {
-      await mkdir(dirname(target.path), { recursive: true });
-      await appendFile(target.path, item.body + '\n', { mode: 0o600 });
+      await appendToFileDestination(target.path, item.body);
       return { kind: 'ok', status: 0 };
     } catch (e) {
       return { kind: 'retry', error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };

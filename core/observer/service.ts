@@ -28,6 +28,7 @@ import { claudeConfigDirOf, claudeSessionLookup } from './claude-sessions.js';
 import { codexHomeOf, codexSessionLookup } from './codex-sessions.js';
 import { HostSessionSource, type SessionSink } from './host-sessions.js';
 import { replaySpool } from './spool.js';
+import { observeConfigDigest } from './service-config.js';
 import { startSocketServer } from './socket-server.js';
 import type { ObserverStatus } from './status.js';
 import { ObserverStore, PersistedSequence } from './store.js';
@@ -274,7 +275,8 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     for (const t of timers) clearInterval(t);
   });
   void canaries().catch(() => undefined);
-  await writeFileAtomic(paths.runtimeFile, JSON.stringify({ pid: process.pid, version: FORGE_VERSION, url: receiver.url, port: receiver.port, socket: paths.socket, startedAt, mode: status().mode }, null, 2) + '\n', { mode: 0o600 });
+  // `config`: what this observer loaded, for `sf observe doctor` to spot a config.json changed since
+  await writeFileAtomic(paths.runtimeFile, JSON.stringify({ pid: process.pid, version: FORGE_VERSION, url: receiver.url, port: receiver.port, socket: paths.socket, startedAt, mode: status().mode, config: observeConfigDigest(config) }, null, 2) + '\n', { mode: 0o600 });
   cleanups.push(() => unlink(paths.runtimeFile).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e))));
   await writeStatus();
 

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { claudeObserveAdapter, claudeUserSettings } from '../../../adapters/claude-code/observe.js';
+import type { ObserveContext } from '../../../adapters/observe/types.js';
+import { tempDir } from '../../../test-support/index.js';
 import { parseObserveConfig } from '../../../core/observer/config.js';
 import type { ObserverStatus } from '../../../core/observer/status.js';
-import { BACKLOG_RECORDS, observerFindings } from './doctor-checks.js';
+import { BACKLOG_RECORDS, claudeTunables, observerFindings, probePort, relaxTunableDrift } from './doctor-checks.js';
 import type { ObserverProbe } from './observer-state.js';
 
 const config = parseObserveConfig({ receiver: { port: 14318 }, destinations: [{ name: 'team', type: 'otlp', endpoint: 'https://otel.example.com' }, { name: 'local', type: 'file', path: '/tmp/x.jsonl' }] });
@@ -58,5 +65,76 @@ describe('sf observe doctor: observer findings', () => {
     assert.deepEqual(codes(f), ['SF_OBSERVE_DEAD', 'SF_OBSERVE_NO_DESTINATION', 'SF_OBSERVE_SERVICE_INACTIVE']);
     assert.match(f.find((d) => d.code === 'SF_OBSERVE_DEAD')!.message, /999999, which is gone/);
     assert.match(f.find((d) => d.code === 'SF_OBSERVE_DEAD')!.hint!, /systemctl --user start sf-observer/);
+  });
+});
+
+describe('sf observe doctor: what blocks the observer and what it runs with', () => {
+  const dead: ObserverProbe = { running: false, live: false, spool: { files: 0, lines: 0, bytes: 0 } };
+
+  it('another program on the observer\'s port: reported as such, and the hint is not "start it" (it would fail with EADDRINUSE)', () => {
+    const f = observerFindings(config, record, dead, undefined, { port: { kind: 'foreign', detail: 'it answered HTTP 404 on /healthz' } });
+    const taken = f.find((d) => d.code === 'SF_OBSERVE_PORT_TAKEN');
+    assert.equal(taken?.severity, 'error');
+    assert.match(taken!.message, /14318/);
+    assert.match(taken!.hint!, /--port/);
+    assert.doesNotMatch(f.find((d) => d.code === 'SF_OBSERVE_DEAD')?.hint ?? '', /^start it/);
+  });
+
+  it('probes the port: nothing, another program, an observer (of another $SF_HOME)', async () => {
+    const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void) => new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
+      const server = createServer(handler).listen(0, '127.0.0.1', () => resolve({ port: (server.address() as AddressInfo).port, close: () => new Promise((r) => server.close(() => r())) }));
+    });
+    const other = await listen((_req, res) => res.writeHead(404).end('not found'));
+    const observer = await listen((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: '0.1.0', pid: 4242 })));
+    const raw = await new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
+      const server = createNetServer((s) => s.resume().end('SSH-2.0-OpenSSH\r\n')).listen(0, '127.0.0.1', () => resolve({ port: (server.address() as AddressInfo).port, close: () => new Promise((r) => server.close(() => r())) }));
+    });
+    try {
+      assert.equal((await probePort(other.port)).kind, 'foreign');
+      assert.equal((await probePort(raw.port)).kind, 'foreign');
+      assert.deepEqual(await probePort(observer.port), { kind: 'observer', pid: 4242 });
+    } finally {
+      await Promise.all([other.close(), observer.close(), raw.close()]);
+    }
+    assert.equal((await probePort(other.port)).kind, 'free');
+  });
+
+  it('a running observer that has not loaded the current config.json (a destination removed, another added)', () => {
+    const s = status({ destinations: [{ name: 'a', type: 'file', queued: { items: 0, records: 0 }, delivered: 1, retried: 0, dropped: 0, droppedBy: {} }] });
+    const current = parseObserveConfig({ receiver: { port: 14318 }, destinations: [{ name: 'b', type: 'otlp', endpoint: 'http://127.0.0.1:9' }] });
+    const f = observerFindings(current, record, probe(s), true);
+    const stale = f.find((d) => d.code === 'SF_OBSERVE_CONFIG_STALE');
+    assert.equal(stale?.severity, 'warning');
+    assert.match(stale!.message, /"a"/);
+    assert.match(stale!.message, /"b"/);
+    assert.match(stale!.hint!, /restart/);
+    // the same destinations, but the config changed after the observer read it (its digest differs)
+    const g = observerFindings(config, record, probe(status()), true, { loadedConfig: 'old', currentConfig: 'new' });
+    assert.deepEqual(codes(g), ['SF_OBSERVE_CONFIG_STALE']);
+    assert.deepEqual(observerFindings(config, record, probe(status()), true, { loadedConfig: 'same', currentConfig: 'same' }), []);
+  });
+});
+
+describe('sf observe doctor: documented tunables', () => {
+  it('a tunable the user changed after install (OTEL_LOGS_EXPORT_INTERVAL) is info, not an error; a required setting stays an error', async () => {
+    const tmp = await tempDir('sf-doctor-tunable-');
+    try {
+      const sfHome = join(tmp.path, '.sf');
+      const ctx: ObserveContext = { home: tmp.path, env: { CLAUDE_CONFIG_DIR: join(tmp.path, 'claude') }, sfHome, port: 14318, backupDir: join(sfHome, 'backups', 'observe'), hooksDir: join(sfHome, 'observe', 'hooks'), spoolDir: join(sfHome, 'queue', 'spool') };
+      await mkdir(join(tmp.path, 'claude'));
+      const { record: rec } = await claudeObserveAdapter.apply(ctx, undefined);
+      const file = claudeUserSettings(ctx);
+      const settings = JSON.parse(await readFile(file, 'utf8'));
+      settings.env.OTEL_LOGS_EXPORT_INTERVAL = '5000';
+      settings.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9999';
+      await writeFile(file, JSON.stringify(settings, null, 2));
+      const f = relaxTunableDrift(await claudeObserveAdapter.diagnose(ctx, rec), claudeTunables(ctx));
+      const about = (k: string) => f.find((d) => d.message.includes(k));
+      assert.equal(about('OTEL_LOGS_EXPORT_INTERVAL')?.severity, 'info');
+      assert.match(about('OTEL_LOGS_EXPORT_INTERVAL')!.message, /5000/);
+      assert.equal(about('OTEL_EXPORTER_OTLP_ENDPOINT')?.severity, 'error');
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixturesDir } from '../../../test-support/index.js';
+import { fixturesDir, tempDir } from '../../../test-support/index.js';
 import { encodeTaskXml, launchdPlist, systemdUnit, windowsArg, windowsTaskXml, type ServiceSpec } from './index.js';
 
 const SPEC: ServiceSpec = { node: '/usr/local/bin/node', sfScript: '/opt/forge tools/sf/dist/cli/sf.js', sfHome: '/home/me/.sf 100%', userId: 'DESKTOP\\me' };
@@ -18,9 +19,37 @@ describe('service files for `sf observe daemon`', () => {
     await golden('sf-observer.service', unit);
     const exec = unit.split('\n').find((l) => l.startsWith('ExecStart='))!;
     assert.equal(exec, 'ExecStart=/usr/local/bin/node "/opt/forge tools/sf/dist/cli/sf.js" observe daemon --sf-home "/home/me/.sf 100%%"');
-    assert.match(unit, /^# EnvironmentFile omitted/m);
+    // systemd takes EnvironmentFile= as one path, whitespace included (no quotes, no C escapes),
+    // expanding only %-specifiers: a $SF_HOME with a space still gets its observer.env
+    assert.equal(unit.split('\n').find((l) => l.startsWith('EnvironmentFile=')), 'EnvironmentFile=-/home/me/.sf 100%%/observer.env');
+    assert.doesNotMatch(unit, /omitted/);
     assert.match(systemdUnit({ ...SPEC, sfHome: '/home/me/.sf' }), /^EnvironmentFile=-\/home\/me\/\.sf\/observer\.env$/m);
+    // a line break cannot be written in a unit line at all
+    assert.match(systemdUnit({ ...SPEC, sfHome: '/home/me/a\nb' }), /^# EnvironmentFile omitted: \$SF_HOME contains a line break$/m);
     assert.match(unit, /^WantedBy=default\.target$/m);
+  });
+
+  it('systemd reads the EnvironmentFile path of a $SF_HOME with spaces and % as the real directory', async function () {
+    // ConditionPathExists= is parsed like EnvironmentFile= (specifiers expanded, no unquoting or
+    // unescaping), and `systemd-analyze condition` says whether the path it read exists
+    try {
+      execFileSync('systemd-analyze', ['--version'], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    const tmp = await tempDir('sf-unit-env-');
+    try {
+      const sfHome = join(tmp.path, 'my sf 100%');
+      await mkdir(sfHome);
+      await writeFile(join(sfHome, 'observer.env'), 'A=1\n');
+      const line = systemdUnit({ ...SPEC, sfHome }).split('\n').find((l) => l.startsWith('EnvironmentFile=-'))!;
+      const path = line.slice('EnvironmentFile=-'.length);
+      const r = spawnSync('systemd-analyze', ['condition', `ConditionPathExists=${path}`], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout + r.stderr, /succeeded/);
+    } finally {
+      await tmp.cleanup();
+    }
   });
 
   it('launchd plist: arguments one per string, XML-escaped, kept alive on failure', async () => {

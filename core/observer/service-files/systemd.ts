@@ -8,6 +8,17 @@ export function systemdWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(escaped) ? escaped : `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/**
+ * The EnvironmentFile= line. systemd reads the rest of the line as one path: it expands
+ * %-specifiers (so `%` is doubled) but neither unquotes nor unescapes it (a space is a space;
+ * quotes or `\x20` would become part of the path; checked with systemd 252 and its
+ * config_parse_unit_env_file). Only a line break cannot be written; that $SF_HOME gets a comment.
+ */
+export function environmentFileLine(sfHome: string): string {
+  if (/[\r\n]/.test(sfHome)) return '# EnvironmentFile omitted: $SF_HOME contains a line break';
+  return `EnvironmentFile=-${sfHome.replace(/%/g, '%%')}/observer.env`;
+}
+
 export const SYSTEMD_UNIT_NAME = 'sf-observer.service';
 
 export function systemdUnit(spec: ServiceSpec): string {
@@ -21,9 +32,8 @@ export function systemdUnit(spec: ServiceSpec): string {
     '[Service]',
     'Type=simple',
     `ExecStart=${exec}`,
-    // optional, user-owned: environment variables referenced by destination headers. systemd takes
-    // this path unquoted, so a $SF_HOME with whitespace gets no env file line rather than a broken one
-    /\s/.test(spec.sfHome) ? '# EnvironmentFile omitted: $SF_HOME contains whitespace' : `EnvironmentFile=-${spec.sfHome.replace(/%/g, '%%')}/observer.env`,
+    // optional, user-owned: environment variables referenced by destination headers
+    environmentFileLine(spec.sfHome),
     'Restart=on-failure',
     'RestartSec=5',
     'UMask=0077',
