@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { isSfError } from '../errors/index.js';
-import { checkEndpoint, describeDestination, parseDestinationSpec, parseHeaderEnv, uniqueName } from './destination-spec.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkEndpoint, describeDestination, fileDestination, parseDestinationSpec, parseHeaderEnv, uniqueName } from './destination-spec.js';
 
 describe('destination specs of sf observe', () => {
   it('parses file:, otlp:, hub and hub:URL specs with an optional NAME= prefix', () => {
@@ -18,6 +21,25 @@ describe('destination specs of sf observe', () => {
     assert.throws(() => checkEndpoint('http://127.0.0.1:19108/?api_key=QuerySecret456'), (e) => isSfError(e, 'SF_E_USAGE') && !e.message.includes('QuerySecret456') && e.message.includes('http://127.0.0.1:19108/'));
     assert.deepEqual(parseHeaderEnv(['Authorization=OTEL_AUTH', 'x-team=TEAM_1']), { Authorization: { env: 'OTEL_AUTH' }, 'x-team': { env: 'TEAM_1' } });
     for (const bad of ['Authorization=Bearer abc', 'Authorization', '=X', 'Bad Header=X']) assert.throws(() => parseHeaderEnv([bad]), (e) => isSfError(e, 'SF_E_USAGE'), bad);
+  });
+
+  it('refuses a signal endpoint (…/v1/logs) and never echoes a pasted header secret', () => {
+    assert.throws(() => checkEndpoint('http://127.0.0.1:18500/v1/logs'), (e) => isSfError(e, 'SF_E_USAGE') && /names the logs signal path/.test(e.message) && /otlp:http:\/\/127\.0\.0\.1:18500;/.test(e.hint ?? ''));
+    assert.equal(checkEndpoint('http://127.0.0.1:18500/v1'), 'http://127.0.0.1:18500/v1');
+    assert.throws(() => parseHeaderEnv(['Authorization=Bearer sk-SECRET1']), (e) => isSfError(e, 'SF_E_USAGE') && !`${e.message}${e.hint}`.includes('sk-SECRET1') && e.message.includes('Authorization=…'));
+  });
+
+  it('expands ~ in a file destination and refuses a directory', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'sf-dest-'));
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      assert.equal(fileDestination('t1', '~/t.jsonl', '/somewhere').path, join(home, 't.jsonl'));
+      assert.throws(() => fileDestination('t2', home, '/'), (e) => isSfError(e, 'SF_E_USAGE') && /is a directory/.test(e.message));
+    } finally {
+      process.env.HOME = saved;
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('names new destinations uniquely and describes them by reference only', () => {

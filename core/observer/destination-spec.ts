@@ -1,4 +1,6 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { redactText } from '../sources/redact.js';
 import type { DestinationConfig, FileDestination, HeaderValue, OtlpDestination } from './config.js';
@@ -54,7 +56,11 @@ export function checkEndpoint(url: string): string {
   if (u.username || u.password) usage('the endpoint URL must not contain credentials', 'put the credential in an environment variable and pass --header-env Authorization=VAR');
   // named without its query: that is where API keys are put (?api_key=...)
   if (u.search || u.hash) usage(`the endpoint ${u.protocol}//${u.host}${u.pathname} must not have a query or fragment`, 'give the OTLP base URL; /v1/logs, /v1/traces and /v1/metrics are appended; put a key in a header with --header-env');
-  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  const base = u.pathname.replace(/\/+$/, '');
+  // a signal endpoint (what OTEL_EXPORTER_OTLP_LOGS_ENDPOINT holds) would become /v1/logs/v1/logs
+  const signal = /\/v1\/(logs|traces|metrics)$/.exec(base);
+  if (signal) usage(`the endpoint ${u.protocol}//${u.host}${base} names the ${signal[1]} signal path`, `give the OTLP base URL, otlp:${u.protocol}//${u.host}${base.slice(0, -signal[0].length)}; /v1/logs, /v1/traces and /v1/metrics are appended`);
+  return `${u.protocol}//${u.host}${base}`;
 }
 
 /** Parses repeated `Header=ENVVAR` into header references (values are read only when sending). */
@@ -64,7 +70,10 @@ export function parseHeaderEnv(values: readonly string[]): Record<string, Header
     const i = v.indexOf('=');
     const header = i > 0 ? v.slice(0, i) : '';
     const env = v.slice(i + 1);
-    if (!HEADER.test(header) || !ENV.test(env)) usage(`"${v}" is not HEADER=ENVVAR`, 'e.g. --header-env Authorization=OTEL_AUTH (the variable holds the whole header value)');
+    // never echo the value: what follows "=" is often the secret itself, pasted instead of a variable name
+    if (!HEADER.test(header) || !ENV.test(env)) {
+      usage(`--header-env ${header ? `${header}=…` : '(no header name)'} is not HEADER=ENVVAR: the part after "=" must name an environment variable`, 'e.g. --header-env Authorization=OTEL_AUTH (the variable holds the whole header value; the value itself never goes on the command line)');
+    }
     out[header] = { env };
   }
   return out;
@@ -88,7 +97,11 @@ export function checkName(name: string): string {
 }
 
 export function fileDestination(name: string, path: string, cwd: string): FileDestination {
-  return { name: checkName(name), type: 'file', path: isAbsolute(path) ? resolve(path) : resolve(cwd, path) };
+  // `file:~/obs.jsonl` means the home directory, as it would in a shell (no shell expands it inside the spec)
+  const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+  const abs = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+  if (existsSync(abs) && statSync(abs).isDirectory()) usage(`file:${path} is a directory`, `name a file in it, e.g. file:${join(abs, 'observations.jsonl')}`);
+  return { name: checkName(name), type: 'file', path: abs };
 }
 
 export function otlpDestination(name: string, url: string, headers: Record<string, HeaderValue>, protocol?: 'protobuf' | 'json'): OtlpDestination {
