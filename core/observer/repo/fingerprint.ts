@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { hostname } from 'node:os';
-import { relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { isWithin } from '../../skit/safe-path.js';
 import type { RepositoryLink } from '../config.js';
 import type { GitFacts } from './git-facts.js';
@@ -39,7 +39,10 @@ export function matchLink(links: readonly RepositoryLink[], canonicalPath: strin
 
 /** Fingerprints of a working directory from its git facts and link mappings. */
 export function repoIdentity(key: Buffer, canonicalCwd: string, facts: GitFacts | undefined, links: readonly RepositoryLink[], host = hostname()): RepoIdentity {
-  const link = matchLink(links, facts?.worktreeRoot ?? canonicalCwd) ?? matchLink(links, canonicalCwd);
+  // a linked worktree belongs to the repository its main checkout was linked as (.git/worktrees/<name>
+  // shares the main checkout's common dir): linking the main checkout must not split its worktrees off
+  const mainRoot = facts && basename(facts.commonDir) === '.git' ? dirname(facts.commonDir) : undefined;
+  const link = matchLink(links, facts?.worktreeRoot ?? canonicalCwd) ?? matchLink(links, canonicalCwd) ?? (mainRoot ? matchLink(links, mainRoot) : undefined);
   if (link === 'ambiguous') return { resolved: false, fingerprints: {}, reason: 'ambiguous_link' };
   let repository: string | undefined;
   if (link) repository = `link:${link.repository.toLowerCase()}`;

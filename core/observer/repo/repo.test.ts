@@ -81,6 +81,23 @@ describe('observer repository resolution (real git)', () => {
     assert.equal(nested.fingerprints['forge.repository.fingerprint'], repoIdentity(KEY, plain, undefined, [{ repository: 'acme/inner', path: plain }]).fingerprints['forge.repository.fingerprint']);
   });
 
+  it('a linked worktree of a linked main checkout is the same repository (its own worktree fingerprint)', async () => {
+    const main = join(tmp.path, 'main');
+    await mkdir(main);
+    initRepo(main);
+    await commitTree(main, { 'a.txt': 'a\n' }, 'one');
+    const wt = join(tmp.path, 'wt');
+    git(main, ['worktree', 'add', '--quiet', '-b', 'side', wt]);
+    const links = [{ repository: 'acme/main', path: await realpath(main) }];
+    const [m, w] = [(await gitFacts(main))!, (await gitFacts(wt))!];
+    const [im, iw] = [repoIdentity(KEY, m.canonicalCwd, m, links), repoIdentity(KEY, w.canonicalCwd, w, links)];
+    assert.equal(iw.fingerprints['forge.repository.fingerprint'], im.fingerprints['forge.repository.fingerprint']);
+    assert.notEqual(iw.fingerprints['forge.worktree.fingerprint'], im.fingerprints['forge.worktree.fingerprint']);
+    // a link on the worktree itself still wins
+    const own = repoIdentity(KEY, w.canonicalCwd, w, [...links, { repository: 'acme/side', path: await realpath(wt) }]);
+    assert.notEqual(own.fingerprints['forge.repository.fingerprint'], im.fingerprints['forge.repository.fingerprint']);
+  });
+
   it('normalizes remotes without credentials', () => {
     assert.equal(normalizeRemote('https://u:p@GitHub.com:443/Acme/App.git/'), 'github.com/Acme/App');
     assert.equal(normalizeRemote('git@github.com:Acme/App.git'), 'github.com/Acme/App');
