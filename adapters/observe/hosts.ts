@@ -1,3 +1,5 @@
+import { rmdir, stat } from 'node:fs/promises';
+import { dirname, sep } from 'node:path';
 import { fromSystemError, isSfError, type Diagnostic } from '../../core/errors/index.js';
 import { OBSERVE_ADAPTERS, observeAdapter } from './registry.js';
 import type { ObserveContext, ObserveHostAdapter, ObserveHostId, ObserveHostRecord } from './types.js';
@@ -50,8 +52,10 @@ export async function applyHosts(
   const outcomes: HostOutcome[] = [];
   for (const a of adapters) {
     try {
+      const started = Date.now();
       const { record, diagnostics } = await a.apply(ctx, records[a.id]);
-      next[a.id] = record;
+      const createdDirs = await dirsCreatedFor(record, ctx.home, started, records[a.id]?.createdDirs);
+      next[a.id] = createdDirs.length > 0 ? { ...record, createdDirs } : record;
       await persist?.(next);
       outcomes.push({ agent: a.id, displayName: a.displayName, status: diagnostics.some((d) => d.severity === 'error') ? 'failed' : 'applied', diagnostics });
     } catch (e) {
@@ -74,6 +78,8 @@ export async function removeHosts(ctx: ObserveContext, records: HostRecords, ids
     }
     try {
       const diagnostics = await a.remove(ctx, rec);
+      // deepest first; a directory that holds anything (the user's files) stays
+      for (const dir of [...(rec.createdDirs ?? [])].sort((x, y) => y.length - x.length)) await rmdir(dir).catch(() => undefined);
       delete next[id];
       outcomes.push({ agent: id, displayName: a.displayName, status: 'removed', diagnostics });
     } catch (e) {
@@ -98,4 +104,23 @@ export async function diagnoseHosts(ctx: ObserveContext, records: HostRecords): 
     }
   }
   return out;
+}
+
+/**
+ * The directories below `home` that hold a path of `record` and were created by this apply (born
+ * after it started; a second of slack for coarse file system clocks), plus those an earlier apply
+ * created that still exist. Uninstall removes them when empty, so a host that was never installed
+ * is not "detected" afterwards because its config directory is there.
+ */
+async function dirsCreatedFor(record: ObserveHostRecord, home: string, startedMs: number, earlier: readonly string[] = []): Promise<string[]> {
+  const paths = [...record.jsonEdits.map((e) => e.file), ...record.tomlEdits.map((e) => e.file), ...record.files.map((f) => f.path)];
+  const out = new Set<string>();
+  for (const dir of earlier) if (await stat(dir).then((s) => s.isDirectory(), () => false)) out.add(dir);
+  for (const path of paths) {
+    for (let dir = dirname(path); dir !== home && dir.startsWith(`${home}${sep}`); dir = dirname(dir)) {
+      const born = await stat(dir).then((s) => s.birthtimeMs, () => 0);
+      if (born > 0 && born >= startedMs - 1000) out.add(dir);
+    }
+  }
+  return [...out].sort();
 }

@@ -39,6 +39,8 @@ export interface ObserveHostRecord {
   jsonEdits: ObserveConfigEdit[];
   tomlEdits: TomlTableEdit[];
   files: ManagedFile[];
+  /** directories Forge created for these edits (e.g. ~/.codex), removed again when empty at uninstall */
+  createdDirs?: string[];
 }
 
 export interface ObserveApplyResult {

@@ -165,3 +165,27 @@ describe('sf observe install that fails after editing a host', function () {
     }
   });
 });
+
+describe('sf observe uninstall on a machine without the hosts\' directories', function () {
+  this.timeout(60_000);
+
+  it('removes the directories install created, so the hosts are not "detected" afterwards', async () => {
+    const tmp = await tempDir('sf-observe-dirs-');
+    try {
+      const home = join(tmp.path, 'home');
+      await mkdir(home, { recursive: true });
+      const env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
+      const sf = (args: string[]) => runSf(args, { env, cwd: home });
+      const installed = await sf(['observe', 'install', '--agents', 'claude-code,codex,opencode', '--no-service', '--port', '14997', '--yes']);
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.ok(existsSync(join(home, '.codex')) && existsSync(join(home, '.claude')));
+      const removed = await sf(['observe', 'uninstall', '--yes']);
+      assert.equal(removed.code, 0, removed.stderr);
+      for (const dir of ['.claude', '.codex', join('.config', 'opencode')]) assert.equal(existsSync(join(home, dir)), false, dir);
+      const { plan } = JSON.parse((await sf(['observe', 'install', '--json'])).stdout) as { plan: { agents: { agent: string; present: boolean }[] } };
+      assert.deepEqual(plan.agents.filter((a) => a.present).map((a) => a.agent), []);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
