@@ -139,53 +139,41 @@ describe('sf observe install / status / doctor / update / uninstall', function (
   });
 });
 
-describe('sf observe install that fails after editing a host', function () {
+describe('sf observe install and uninstall in a fresh home', function () {
   this.timeout(60_000);
-
-  it('has recorded the edit, so uninstall still takes Forge\'s Claude Code settings out', async () => {
-    const tmp = await tempDir('sf-observe-fail-');
-    try {
-      const home = join(tmp.path, 'home');
-      const env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
-      const sf = (args: string[]) => runSf(args, { env, cwd: home });
-      const settings = join(home, '.claude', 'settings.json');
-      await mkdir(join(home, '.claude'), { recursive: true });
-      await writeFile(settings, '{\n  "model": "opus"\n}\n');
-      // a file where the service step wants a directory: install fails after the host edits
-      await mkdir(join(home, '.sf', 'observe'), { recursive: true });
-      await writeFile(join(home, '.sf', 'observe', 'service'), 'in the way\n');
-      const failed = await sf(['observe', 'install', '--agents', 'claude-code', '--port', '14998', '--yes']);
-      assert.notEqual(failed.code, 0, failed.stdout);
-      assert.match(readFileSync(settings, 'utf8'), /OTEL_/, 'the host edit happened before the failure');
-      const r = await sf(['observe', 'uninstall', '--yes']);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(readFileSync(settings, 'utf8'), '{\n  "model": "opus"\n}\n', 'settings.json back as it was');
-    } finally {
-      await tmp.cleanup();
-    }
+  let tmp: { path: string; cleanup: () => Promise<void> };
+  let home: string;
+  beforeEach(async () => {
+    tmp = await tempDir('sf-observe-fresh-');
+    home = join(tmp.path, 'home');
+    await mkdir(home, { recursive: true });
   });
-});
+  afterEach(() => tmp.cleanup());
+  const sf = (args: string[]) => runSf(args, { env: { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' }, cwd: home });
 
-describe('sf observe uninstall on a machine without the hosts\' directories', function () {
-  this.timeout(60_000);
+  it('an install that fails after editing a host has recorded the edit, so uninstall still takes Forge\'s Claude Code settings out', async () => {
+    const settings = join(home, '.claude', 'settings.json');
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await writeFile(settings, '{\n  "model": "opus"\n}\n');
+    // a file where the service step wants a directory: install fails after the host edits
+    await mkdir(join(home, '.sf', 'observe'), { recursive: true });
+    await writeFile(join(home, '.sf', 'observe', 'service'), 'in the way\n');
+    const failed = await sf(['observe', 'install', '--agents', 'claude-code', '--port', '14998', '--yes']);
+    assert.notEqual(failed.code, 0, failed.stdout);
+    assert.match(readFileSync(settings, 'utf8'), /OTEL_/, 'the host edit happened before the failure');
+    const r = await sf(['observe', 'uninstall', '--yes']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(readFileSync(settings, 'utf8'), '{\n  "model": "opus"\n}\n', 'settings.json back as it was');
+  });
 
-  it('removes the directories install created, so the hosts are not "detected" afterwards', async () => {
-    const tmp = await tempDir('sf-observe-dirs-');
-    try {
-      const home = join(tmp.path, 'home');
-      await mkdir(home, { recursive: true });
-      const env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' };
-      const sf = (args: string[]) => runSf(args, { env, cwd: home });
-      const installed = await sf(['observe', 'install', '--agents', 'claude-code,codex,opencode', '--no-service', '--port', '14997', '--yes']);
-      assert.equal(installed.code, 0, installed.stderr);
-      assert.ok(existsSync(join(home, '.codex')) && existsSync(join(home, '.claude')));
-      const removed = await sf(['observe', 'uninstall', '--yes']);
-      assert.equal(removed.code, 0, removed.stderr);
-      for (const dir of ['.claude', '.codex', join('.config', 'opencode')]) assert.equal(existsSync(join(home, dir)), false, dir);
-      const { plan } = JSON.parse((await sf(['observe', 'install', '--json'])).stdout) as { plan: { agents: { agent: string; present: boolean }[] } };
-      assert.deepEqual(plan.agents.filter((a) => a.present).map((a) => a.agent), []);
-    } finally {
-      await tmp.cleanup();
-    }
+  it('uninstall removes the directories install created, so the hosts are not "detected" afterwards', async () => {
+    const installed = await sf(['observe', 'install', '--agents', 'claude-code,codex,opencode', '--no-service', '--port', '14997', '--yes']);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.ok(existsSync(join(home, '.codex')) && existsSync(join(home, '.claude')));
+    const removed = await sf(['observe', 'uninstall', '--yes']);
+    assert.equal(removed.code, 0, removed.stderr);
+    for (const dir of ['.claude', '.codex', join('.config', 'opencode')]) assert.equal(existsSync(join(home, dir)), false, dir);
+    const { plan } = JSON.parse((await sf(['observe', 'install', '--json'])).stdout) as { plan: { agents: { agent: string; present: boolean }[] } };
+    assert.deepEqual(plan.agents.filter((a) => a.present).map((a) => a.agent), []);
   });
 });
