@@ -1,8 +1,7 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
-import { idList } from '../normalize/values.js';
+import { idList, msOfIso } from '../normalize/values.js';
 import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
-import { msOfIso } from '../normalize/values.js';
 import { ACTION_EVENTS, FEEDBACK_EVENTS, feedbackKind, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
 import type { ObservationEventRow, SkillActivationRow } from './rows.js';
