@@ -50,17 +50,15 @@ export function captureLibrary(): SkillIndex {
   ]);
 }
 
-/** A deterministic normalize context: a clock advancing 1 ms per call, a counter, fixed sessions. */
+/** A deterministic normalize context: a clock advancing 1 ms per call, fixed sessions. */
 export function fakeContext(index: SkillIndex, sessions: Record<string, SessionInfo> = {}, options: { content?: boolean; start?: bigint } = {}): NormalizeContext & { clock: { t: bigint } } {
   const clock = { t: options.start ?? 1_796_000_000_000_000_000n };
-  let seq = 0;
   return {
     clock,
     observer: 'sf-observer',
     adapterVersion: '0.1.0',
     content: options.content ?? false,
     now: () => (clock.t += 1_000_000n).toString(),
-    nextSequence: () => seq++,
     resolveSkill: (q) => resolveSkill(index, q),
     session: (_host, id) => (id ? sessions[id] : undefined),
   };

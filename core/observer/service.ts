@@ -31,7 +31,7 @@ import { replaySpool } from './spool.js';
 import { observeConfigDigest } from './service-config.js';
 import { startSocketServer } from './socket-server.js';
 import type { ObserverStatus } from './status.js';
-import { ObserverStore, PersistedSequence } from './store.js';
+import { ObserverStore } from './store.js';
 
 /**
  * The local observer service: one per user. Wires the pid lock, the session-registry socket, the
@@ -89,7 +89,6 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   const key = await loadOrCreateSecret(paths.secretKey);
   const store = await ObserverStore.open(paths.queueDb);
   cleanups.push(() => store.close());
-  const sequence = new PersistedSequence(store);
   const library = new LibraryIndex(paths);
   await library.refresh(true);
   const sessions = new SessionRegistry(key);
@@ -111,7 +110,7 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   });
   const normalizer = createNormalizer({
     observer: 'sf-observer', adapterVersion: FORGE_VERSION, content: config.content.enabled, now: nowNanos,
-    nextSequence: () => sequence.next(), resolveSkill: (q) => resolveSkill(library.current, q),
+    resolveSkill: (q) => resolveSkill(library.current, q),
     session: (host, id) => sessions.info(host, id), settleAfterSeconds: options.settleAfterSeconds,
   });
 

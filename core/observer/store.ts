@@ -199,36 +199,11 @@ export class ObserverStore {
     this.db.transactionSync(() => this.bump(dest, (s) => (s.canary = result)));
   }
 
-  /** Reserves `count` event sequence numbers; returns the first. Monotonic across restarts. */
-  reserveSequence(count: number): number {
-    return this.db.transactionSync(() => {
-      const start = (this.db.get('meta:eventseq') as number | undefined) ?? 0;
-      this.db.putSync('meta:eventseq', start + count);
-      return start;
-    });
-  }
-
   getOffset(name: string): number {
     return (this.db.get(`offset\u0000${name}`) as number | undefined) ?? 0;
   }
 
   setOffset(name: string, value: number): void {
     this.db.putSync(`offset\u0000${name}`, value);
-  }
-}
-
-/** A monotonic sequence backed by blocks reserved in the store (one write per `block` numbers). */
-export class PersistedSequence {
-  private nextValue = 0;
-  private limit = 0;
-
-  constructor(private readonly store: ObserverStore, private readonly block = 1000) {}
-
-  next(): number {
-    if (this.nextValue >= this.limit) {
-      this.nextValue = this.store.reserveSequence(this.block);
-      this.limit = this.nextValue + this.block;
-    }
-    return this.nextValue++;
   }
 }

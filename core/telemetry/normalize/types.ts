@@ -35,8 +35,6 @@ export interface NormalizeContext {
   content: boolean;
   /** current time, nanoseconds string */
   now(): string;
-  /** the next agent.skill.event.sequence (monotonic per observer) */
-  nextSequence(): number;
   resolveSkill(q: SkillQuery): SkillResolution;
   session(host: HostId, sessionId: string | undefined): SessionInfo | undefined;
   /** seconds an unfinished activation waits for missing evidence before it is settled (default 120) */
