@@ -73,12 +73,13 @@ export async function runningHolder(file: string): Promise<number | undefined> {
 async function takeOverStale(lockPath: string): Promise<void> {
   const guard = `${lockPath}.takeover`;
   if (!(await tryCreate(guard))) {
-    if ((await runningHolder(guard)) === undefined) await unlinkIfThere(guard);
+    if (await isStale(guard)) await unlinkIfThere(guard);
     await pause(5);
     return;
   }
   try {
-    if ((await runningHolder(lockPath)) === undefined) await unlinkIfThere(lockPath);
+    // only a lock that is there and whose owner is gone: a missing one may be re-created this instant
+    if (await isStale(lockPath)) await unlinkIfThere(lockPath);
     const dir = dirname(lockPath);
     const prefix = `${basename(lockPath)}.`;
     for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -88,6 +89,15 @@ async function takeOverStale(lockPath: string): Promise<void> {
   } finally {
     await unlinkIfThere(guard);
   }
+}
+
+/**
+ * True when `file` exists and its owner is gone (or it names none). False when it is missing: a
+ * released lock is not stale, and unlinking "it" could remove the one another process just made.
+ */
+async function isStale(file: string): Promise<boolean> {
+  const exists = await stat(file).then(() => true, (e: unknown) => (hasErrno(e, 'ENOENT') ? false : Promise.reject(e)));
+  return exists && (await runningHolder(file)) === undefined && (await stat(file).then(() => true, () => false));
 }
 
 const unlinkIfThere = (path: string) => unlink(path).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
@@ -108,7 +118,8 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
     if (await tryCreate(lockPath)) break;
     const owner = await runningHolder(lockPath);
     if (owner === undefined) {
-      await takeOverStale(lockPath);
+      // released meanwhile (try again at once), or its owner is gone (take it over)
+      if (await isStale(lockPath)) await takeOverStale(lockPath);
       continue;
     }
     if (Date.now() >= deadline) {

@@ -24,9 +24,9 @@ describe('sf observe and sf skit at the same time', function () {
     return { home, env, sf: (args: string[]) => runSf(args, { env, cwd: home }) };
   };
 
-  it('ten destination add at once keep all ten destinations', async () => {
+  it('twenty destination add at once keep all twenty destinations', async () => {
     const s = await sandbox('dest');
-    const names = Array.from({ length: 10 }, (_, i) => `d${i}`);
+    const names = Array.from({ length: 20 }, (_, i) => `d${i}`);
     const results = await Promise.all(names.map((n) => s.sf(['observe', 'destination', 'add', n, `file:${join(s.home, `${n}.jsonl`)}`])));
     assert.deepEqual(results.map((r) => r.code), names.map(() => 0), results.map((r) => r.stderr).join(''));
     const config = JSON.parse(readFileSync(join(s.home, '.sf', 'config.json'), 'utf8'));
