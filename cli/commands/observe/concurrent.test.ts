@@ -30,7 +30,7 @@ describe('sf observe and sf skit at the same time', function () {
     const results = await Promise.all(names.map((n) => s.sf(['observe', 'destination', 'add', n, `file:${join(s.home, `${n}.jsonl`)}`])));
     assert.deepEqual(results.map((r) => r.code), names.map(() => 0), results.map((r) => r.stderr).join(''));
     const config = JSON.parse(readFileSync(join(s.home, '.sf', 'config.json'), 'utf8'));
-    assert.deepEqual(config.observe.destinations.map((d: { name: string }) => d.name).sort(), names);
+    assert.deepEqual(config.observe.destinations.map((d: { name: string }) => d.name).sort(), [...names].sort());
   });
 
   it('two observe installs for different hosts both end up in the install record (uninstall then removes both)', async () => {
