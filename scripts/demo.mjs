@@ -4,13 +4,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sf = join(repo, 'dist', 'cli', 'sf.cjs');
 const work = mkdtempSync(join(tmpdir(), 'sf-demo-'));
-const env = { ...process.env, SF_HOME: join(work, 'sf-home'), HOME: join(work, 'home'), NO_COLOR: '1' };
+// a machine of its own: its own home and host config locations, and a PATH without the agent
+// binaries npm puts in node_modules/.bin (dev dependencies, not hosts this demo machine has)
+const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !dir.split(sep).includes('node_modules')).join(delimiter);
+const env = { ...process.env, SF_HOME: join(work, 'sf-home'), HOME: join(work, 'home'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', OPENCODE_CONFIG: '', OPENCODE_CONFIG_DIR: '', PATH: path, NO_COLOR: '1' };
 delete env.SF_HUB_URL;
 delete env.SF_HUB_TOKEN;
 const skit = join(work, 'code-review');
