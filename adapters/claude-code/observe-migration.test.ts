@@ -6,6 +6,7 @@ import { tempDir } from '../../test-support/index.js';
 import { reconcileObserveJson } from '../config/observe-json.js';
 import { writeManagedFile } from '../observe/managed-file.js';
 import type { ObserveContext, ObserveHostRecord } from '../observe/types.js';
+import { observeContext } from '../observe/registry.js';
 import { claudeDesired, claudeObserveAdapter } from './observe.js';
 
 /** A user's settings: their own Skill hook and Git AI's "*" hooks, before any Forge install. */
@@ -42,7 +43,7 @@ describe('Claude Code observability: migrating an install that has the old Skill
   beforeEach(async () => {
     tmp = await tempDir('sf-claude-migrate-');
     const sfHome = join(tmp.path, '.sf');
-    ctx = { home: tmp.path, env: { CLAUDE_CONFIG_DIR: join(tmp.path, 'claude') }, sfHome, port: 14318, backupDir: join(sfHome, 'backups', 'observe'), hooksDir: join(sfHome, 'observe', 'hooks'), spoolDir: join(sfHome, 'queue', 'spool') };
+    ctx = observeContext({ HOME: tmp.path, SF_HOME: sfHome, CLAUDE_CONFIG_DIR: join(tmp.path, 'claude') }, 14318);
     settings = join(tmp.path, 'claude', 'settings.json');
     await mkdir(join(tmp.path, 'claude'));
   });

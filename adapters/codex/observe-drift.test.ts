@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { tempDir } from '../../test-support/index.js';
 import type { ObserveContext, ObserveHostRecord } from '../observe/types.js';
+import { observeContext } from '../observe/registry.js';
 import { codexObserveAdapter } from './observe.js';
 
 /**
@@ -21,7 +22,7 @@ describe('codex observability: the user edits Forge\'s [otel] block', () => {
   beforeEach(async () => {
     tmp = await tempDir('sf-codex-otel-drift-');
     const sfHome = join(tmp.path, '.sf');
-    ctx = { home: tmp.path, env: { CODEX_HOME: join(tmp.path, '.codex') }, sfHome, port: 14318, backupDir: join(sfHome, 'backups', 'observe'), hooksDir: join(sfHome, 'observe', 'hooks'), spoolDir: join(sfHome, 'queue', 'spool') };
+    ctx = observeContext({ HOME: tmp.path, SF_HOME: sfHome, CODEX_HOME: join(tmp.path, '.codex') }, 14318);
     file = join(tmp.path, '.codex', 'config.toml');
     await mkdir(join(tmp.path, '.codex'));
     await writeFile(file, 'model = "o3"\n');

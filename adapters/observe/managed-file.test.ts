@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
 import { opencodeObserveAdapter, opencodePluginPath } from '../opencode/observe.js';
+import { observeContext } from './registry.js';
 import type { ObserveContext } from './types.js';
 
 describe('Forge-managed files (the OpenCode plugin): a file the user edited', () => {
@@ -11,7 +12,7 @@ describe('Forge-managed files (the OpenCode plugin): a file the user edited', ()
   beforeEach(async () => {
     tmp = await tempDir('sf-managed-file-');
     const sfHome = join(tmp.path, '.sf');
-    ctx = { home: tmp.path, env: { XDG_CONFIG_HOME: join(tmp.path, '.config') }, sfHome, port: 14318, backupDir: join(sfHome, 'backups', 'observe'), hooksDir: join(sfHome, 'observe', 'hooks'), spoolDir: join(sfHome, 'queue', 'spool') };
+    ctx = observeContext({ HOME: tmp.path, SF_HOME: sfHome, XDG_CONFIG_HOME: join(tmp.path, '.config') }, 14318);
     await mkdir(join(tmp.path, '.config', 'opencode'), { recursive: true });
   });
   afterEach(() => tmp.cleanup());

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { SfError } from '../../core/errors/index.js';
+import { compareCodeUnits } from '../../core/skit/tree.js';
 import { roleOnOwner } from '../auth/access.js';
 import { isAdmin, type HubEnv, type Principal } from '../auth/principal.js';
 import { contentTypeOf } from '../registry/http-cache.js';
@@ -27,7 +28,6 @@ function pageNumber(name: string, value: string | undefined, fallback: number, m
   return Math.min(n, max);
 }
 
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** List/search, SKIT detail, releases, and the files of a release. */
 export const registryReadRoutes = new Hono<HubEnv>()
@@ -42,10 +42,10 @@ export const registryReadRoutes = new Hono<HubEnv>()
       .filter((s) => listedTo(storage, p, s))
       .map((skit) => ({ skit, latest: latestRelease(storage, skit.id) }))
       .filter(({ skit, latest }) => matchesQuery(skit, latest, { text: q.q, owner: q.owner, tag: q.tag }))
-      .sort((a, b) => byCodeUnits(a.skit.id, b.skit.id));
+      .sort((a, b) => compareCodeUnits(a.skit.id, b.skit.id));
     // keyset paging: `after` is the last id of the previous page, so SKITs published between pages
     // neither repeat nor go missing (an offset shifts under them)
-    const start = q.after !== undefined ? found.findIndex(({ skit }) => byCodeUnits(skit.id, q.after!) > 0) : offset;
+    const start = q.after !== undefined ? found.findIndex(({ skit }) => compareCodeUnits(skit.id, q.after!) > 0) : offset;
     const page = start < 0 ? [] : found.slice(start, start + limit);
     const origin = originOf(c);
     const more = start >= 0 && start + limit < found.length;

@@ -9,6 +9,7 @@ import { tempDir } from '../../../test-support/index.js';
 import { parseObserveConfig } from '../../../core/observer/config.js';
 import type { ObserverStatus } from '../../../core/observer/status.js';
 import { BACKLOG_RECORDS, claudeTunables, observerFindings, probePort, relaxTunableDrift } from './doctor-checks.js';
+import { observeContext } from '../../../adapters/observe/registry.js';
 import type { ObserverProbe } from './observer-state.js';
 
 const config = parseObserveConfig({ receiver: { port: 14318 }, destinations: [{ name: 'team', type: 'otlp', endpoint: 'https://otel.example.com' }, { name: 'local', type: 'file', path: '/tmp/x.jsonl' }] });
@@ -120,7 +121,7 @@ describe('sf observe doctor: documented tunables', () => {
     const tmp = await tempDir('sf-doctor-tunable-');
     try {
       const sfHome = join(tmp.path, '.sf');
-      const ctx: ObserveContext = { home: tmp.path, env: { CLAUDE_CONFIG_DIR: join(tmp.path, 'claude') }, sfHome, port: 14318, backupDir: join(sfHome, 'backups', 'observe'), hooksDir: join(sfHome, 'observe', 'hooks'), spoolDir: join(sfHome, 'queue', 'spool') };
+      const ctx: ObserveContext = observeContext({ HOME: tmp.path, SF_HOME: sfHome, CLAUDE_CONFIG_DIR: join(tmp.path, 'claude') }, 14318);
       await mkdir(join(tmp.path, 'claude'));
       const { record: rec } = await claudeObserveAdapter.apply(ctx, undefined);
       const file = claudeUserSettings(ctx);
