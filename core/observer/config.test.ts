@@ -16,6 +16,11 @@ describe('observe config ($SF_HOME/config.json "observe")', () => {
     bad({ destinations: [{ name: 'x', type: 'otlp', endpoint: 'https://h', headers: { a: { env: 'not valid' } } }] }, /headers\.a/);
     bad({ destinations: [{ name: 'x', type: 'hub', endpoint: 'https://h' }] }, /credential/);
     bad({ destinations: [{ name: 'x', type: 'file', path: '/a' }, { name: 'x', type: 'file', path: '/b' }] }, /two destinations/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: '/a', rotation: { maxMegabytes: 0 } }] }, /destinations\[0\]\.rotation\.maxMegabytes: must be a whole number from 1/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: '/a', rotation: { maxBackups: 1.5 } }] }, /rotation\.maxBackups/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: '/a', rotation: { maxSize: 3 } }] }, /rotation\.maxSize: is not a rotation setting/);
+    bad({ destinations: [{ name: 'x', type: 'file', path: '/a', rotation: 100 }] }, /rotation: must be an object/);
+    assert.deepEqual(parseObserveConfig({ destinations: [{ name: 'x', type: 'file', path: '/a', rotation: { maxMegabytes: 5, maxBackups: 0 } }] }).destinations[0], { name: 'x', type: 'file', path: '/a', rotation: { maxMegabytes: 5, maxBackups: 0 } });
     bad({ links: [{ repository: 'nope', path: '/x' }] }, /links\[0\]\.repository/);
     bad({ receiver: { port: 70000 } }, /receiver\.port/);
     assert.throws(() => parseObserveConfig({ receiver: { port: 99999 } }), (e) => e instanceof SfError && /"observe\.receiver\.port"/.test(e.hint ?? '') && !/destination remove/.test(e.hint ?? ''));

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withFileLock } from '../fs/file-lock.js';
+import { FILE_ROTATION_LIMITS, type FileRotation } from './file-rotation.js';
 
 /**
  * The `observe` key of $SF_HOME/config.json. Other keys of the file are preserved on every
@@ -37,6 +38,8 @@ export interface FileDestination {
   type: 'file';
   /** absolute path of an OTLP JSON-lines file (one Export*ServiceRequest per line) */
   path: string;
+  /** size cap and rotated files kept (file-rotation.ts; defaults DEFAULT_FILE_ROTATION) */
+  rotation?: Partial<FileRotation>;
 }
 
 export type DestinationConfig = HubDestination | OtlpDestination | FileDestination;
@@ -97,12 +100,22 @@ function checkRef(v: unknown, at: string, file: string): void {
   bad(at, 'must be a string, {"env": "NAME"} or {"file": "/absolute/path"}', file);
 }
 
+function checkRotation(v: unknown, at: string, file: string): void {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) bad(at, 'must be an object {"maxMegabytes": N, "maxBackups": N}', file);
+  for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
+    const limits = FILE_ROTATION_LIMITS[k as keyof typeof FILE_ROTATION_LIMITS];
+    if (!limits) bad(`${at}.${k}`, 'is not a rotation setting (maxMegabytes, maxBackups)', file);
+    if (!Number.isInteger(value) || (value as number) < limits.min || (value as number) > limits.max) bad(`${at}.${k}`, `must be a whole number from ${limits.min} to ${limits.max}`, file);
+  }
+}
+
 function checkDestination(d: unknown, i: number, file: string): DestinationConfig {
   const o = (d ?? {}) as Record<string, unknown>;
   const at = `destinations[${i}]`;
   if (typeof o.name !== 'string' || !DEST_NAME.test(o.name)) bad(`${at}.name`, 'must be a lowercase name (a-z, 0-9, _ and -)', file);
   if (o.type === 'file') {
     if (typeof o.path !== 'string' || !o.path.startsWith('/')) bad(`${at}.path`, 'must be an absolute path', file);
+    if (o.rotation !== undefined) checkRotation(o.rotation, `${at}.rotation`, file);
   } else if (o.type === 'hub' || o.type === 'otlp') {
     if (typeof o.endpoint !== 'string' || !/^https?:\/\/[^\s]+$/.test(o.endpoint)) bad(`${at}.endpoint`, 'must be an http(s) URL', file);
     if (/^https?:\/\/[^/]*@/.test(o.endpoint as string)) bad(`${at}.endpoint`, 'must not contain credentials; use a header reference', file);

@@ -2,6 +2,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jsonObjectToProtobuf } from '../telemetry/otlp/encode.js';
 import type { Target } from './destinations.js';
+import { DEFAULT_FILE_ROTATION, rotateIfFull, type FileRotation } from './file-rotation.js';
 import { sendOtlp, type SendResult } from './http-send.js';
 import type { ObserverStore, QueueItem } from './store.js';
 
@@ -26,13 +27,15 @@ export function backoffMs(attempts: number, base: number, max: number): number {
 }
 
 /**
- * Appends one line to a file destination. A new file is created 0600; an existing one that other
+ * Appends one line to a file destination, rotating the file first when the line would take it
+ * past its size cap (file-rotation.ts). A new file is created 0600; an existing one that other
  * users may read or write (0644 from an earlier tool, a copy) is made 0600 before telemetry goes
  * in, through the open descriptor. A file Forge cannot make private gets nothing (an error the
  * queue retries and `sf observe doctor` reports).
  */
-export async function appendToFileDestination(path: string, line: string): Promise<void> {
+export async function appendToFileDestination(path: string, line: string, rotation: FileRotation = DEFAULT_FILE_ROTATION): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  await rotateIfFull(path, Buffer.byteLength(line) + 1, rotation);
   const fh = await open(path, 'a', 0o600);
   try {
     const { mode } = await fh.stat();
@@ -52,7 +55,7 @@ export async function appendToFileDestination(path: string, line: string): Promi
 async function deliver(target: Target, item: QueueItem): Promise<SendResult> {
   if (target.kind === 'file') {
     try {
-      await appendToFileDestination(target.path, item.body);
+      await appendToFileDestination(target.path, item.body, target.rotation);
       return { kind: 'ok', status: 0 };
     } catch (e) {
       return { kind: 'retry', error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { redactText } from '../sources/redact.js';
 import type { DestinationConfig, FileDestination, HeaderValue, OtlpDestination } from './config.js';
+import { FILE_ROTATION_LIMITS, type FileRotation } from './file-rotation.js';
 
 /**
  * Command-line destination specs for `sf observe install --destination` and
@@ -96,12 +97,27 @@ export function checkName(name: string): string {
   return name;
 }
 
-export function fileDestination(name: string, path: string, cwd: string): FileDestination {
+/** `--max-megabytes` / `--max-backups` of a file destination (undefined when neither was given). */
+export function fileRotationOptions(given: { maxMegabytes?: string; maxBackups?: string }): Partial<FileRotation> | undefined {
+  const out: Partial<FileRotation> = {};
+  for (const key of ['maxMegabytes', 'maxBackups'] as const) {
+    const raw = given[key];
+    if (raw === undefined) continue;
+    const flag = key === 'maxMegabytes' ? '--max-megabytes' : '--max-backups';
+    const { min, max } = FILE_ROTATION_LIMITS[key];
+    const n = /^\d{1,8}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= min && n <= max)) usage(`${flag} ${raw} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${key === 'maxMegabytes' ? 100 : 5}`);
+    out[key] = n;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function fileDestination(name: string, path: string, cwd: string, rotation?: Partial<FileRotation>): FileDestination {
   // `file:~/obs.jsonl` means the home directory, as it would in a shell (no shell expands it inside the spec)
   const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
   const abs = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
   if (existsSync(abs) && statSync(abs).isDirectory()) usage(`file:${path} is a directory`, `name a file in it, e.g. file:${join(abs, 'observations.jsonl')}`);
-  return { name: checkName(name), type: 'file', path: abs };
+  return { name: checkName(name), type: 'file', path: abs, ...(rotation ? { rotation } : {}) };
 }
 
 export function otlpDestination(name: string, url: string, headers: Record<string, HeaderValue>, protocol?: 'protobuf' | 'json'): OtlpDestination {
@@ -110,7 +126,11 @@ export function otlpDestination(name: string, url: string, headers: Record<strin
 
 /** A one-line description for listings (never a credential: references only). */
 export function describeDestination(d: DestinationConfig): string {
-  if (d.type === 'file') return `file ${d.path}`;
+  if (d.type === 'file') {
+    const r = d.rotation ?? {};
+    const rotation = [r.maxMegabytes !== undefined && `rotates at ${r.maxMegabytes} MiB`, r.maxBackups !== undefined && `keeps ${r.maxBackups} rotated`].filter(Boolean);
+    return `file ${d.path}${rotation.length ? ` (${rotation.join(', ')})` : ''}`;
+  }
   if (d.type === 'hub') return `hub ${d.endpoint} (credential: ${'env' in d.credential ? `$${d.credential.env}` : d.credential.file})`;
   const refs = Object.entries(d.headers ?? {}).map(([k, v]) => `${k} from ${typeof v === 'string' ? 'a literal' : 'env' in v ? `$${v.env}` : v.file}`);
   return `otlp ${d.endpoint}${d.protocol ? ` (${d.protocol})` : ''}${refs.length ? `; headers: ${refs.join(', ')}` : ''}`;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { SfError, hasErrno } from '../errors/index.js';
 import type { DestinationConfig, HeaderValue } from './config.js';
+import { DEFAULT_FILE_ROTATION, type FileRotation } from './file-rotation.js';
 
 /**
  * Destinations as the delivery workers use them. Header values that reference an environment
@@ -23,6 +24,7 @@ export interface FileTarget {
   name: string;
   type: 'file';
   path: string;
+  rotation: FileRotation;
 }
 
 export type Target = HttpTarget | FileTarget;
@@ -45,7 +47,7 @@ async function resolveRef(ref: HeaderValue, env: NodeJS.ProcessEnv, what: string
 /** Turns configured destinations into delivery targets. */
 export function resolveTargets(destinations: readonly DestinationConfig[], env: NodeJS.ProcessEnv = process.env): Target[] {
   return destinations.map((d): Target => {
-    if (d.type === 'file') return { kind: 'file', name: d.name, type: 'file', path: d.path };
+    if (d.type === 'file') return { kind: 'file', name: d.name, type: 'file', path: d.path, rotation: { ...DEFAULT_FILE_ROTATION, ...d.rotation } };
     const endpoint = d.endpoint.replace(/\/+$/, '');
     const protocol = d.protocol ?? 'protobuf';
     if (d.type === 'hub') {

@@ -18,14 +18,16 @@ export const destinationAddCommand = command({
     headerEnv: multioption({ long: 'header-env', type: array(string), description: 'HEADER=ENVVAR for OTLP endpoints; repeatable' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'hub: ENVVAR holding a device credential instead of creating one' }),
     protocol: option({ long: 'protocol', type: optional(oneOf(['protobuf', 'json'] as const)), description: 'OTLP encoding (default protobuf)' }),
+    maxMegabytes: option({ long: 'max-megabytes', type: optional(string), description: 'file: rotate the file when it would pass this size in MiB (default 100)' }),
+    maxBackups: option({ long: 'max-backups', type: optional(string), description: 'file: rotated files to keep, PATH.1 newest (default 5; 0 keeps none)' }),
     json: flag({ long: 'json', description: 'print the destination as JSON' }),
   },
   handler: async (a) => {
-    const [{ updateObserveConfig }, { checkName, describeDestination, parseHeaderEnv }, { mergeDestinations, planDestinations, realizeDestinations }, { probeObserver }] = await Promise.all([
+    const [{ updateObserveConfig }, { checkName, describeDestination, fileRotationOptions, parseHeaderEnv }, { mergeDestinations, planDestinations, realizeDestinations }, { probeObserver }] = await Promise.all([
       import('../../../core/observer/config.js'), import('../../../core/observer/destination-spec.js'), import('./destination-input.js'), import('./observer-state.js'),
     ]);
     const state = await loadObserveState();
-    const [planned] = await planDestinations([a.spec], state.config, { headers: parseHeaderEnv(a.headerEnv), tokenEnv: a.tokenEnv, protocol: a.protocol, cwd: process.cwd(), env: process.env }, checkName(a.name));
+    const [planned] = await planDestinations([a.spec], state.config, { headers: parseHeaderEnv(a.headerEnv), tokenEnv: a.tokenEnv, protocol: a.protocol, rotation: fileRotationOptions(a), cwd: process.cwd(), env: process.env }, checkName(a.name));
     const { configs, deviceId } = await realizeDestinations([planned], state.paths.home);
     const config = await updateObserveConfig(state.paths.config, (o) => ({ ...mergeDestinations(o, configs), ...(deviceId ? { deviceId } : {}) }));
     const d = config.destinations.find((x) => x.name === a.name)!;

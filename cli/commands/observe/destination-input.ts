@@ -1,4 +1,6 @@
 import type { DestinationConfig, HeaderValue, ObserveConfig } from '../../../core/observer/config.js';
+import type { FileRotation } from '../../../core/observer/file-rotation.js';
+import { SfError } from '../../../core/errors/index.js';
 import {
   checkEndpoint, checkEnvName, fileDestination, otlpDestination, parseDestinationSpec, uniqueName, type DestinationSpec,
 } from '../../../core/observer/destination-spec.js';
@@ -16,6 +18,8 @@ export interface DestinationOptions {
   headers: Record<string, HeaderValue>;
   tokenEnv?: string;
   protocol?: 'protobuf' | 'json';
+  /** file destinations: size cap and rotated files kept */
+  rotation?: Partial<FileRotation>;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -31,7 +35,8 @@ const sameTarget = (a: DestinationConfig, b: DestinationConfig) =>
   a.type === b.type && (a.type === 'file' ? a.path === (b as typeof a).path : a.endpoint === (b as { endpoint: string }).endpoint);
 
 async function build(spec: DestinationSpec, name: string, o: DestinationOptions): Promise<{ config: DestinationConfig; createCredential?: PlannedDestination['createCredential'] }> {
-  if (spec.kind === 'file') return { config: fileDestination(name, spec.target!, o.cwd) };
+  if (o.rotation && spec.kind !== 'file') throw new SfError('SF_E_USAGE', `--max-megabytes and --max-backups apply to file destinations, not ${spec.kind}`, { hint: 'leave them out, or give a file:PATH destination' });
+  if (spec.kind === 'file') return { config: fileDestination(name, spec.target!, o.cwd, o.rotation) };
   if (spec.kind === 'otlp') return { config: otlpDestination(name, spec.target!, o.headers, o.protocol) };
   const hub = await hubForObserve(spec.target ? checkEndpoint(spec.target) : undefined, o.env);
   const endpoint = checkEndpoint(hub.url);

@@ -45,6 +45,21 @@ describe('sf observe destination and link', function () {
     assert.equal((await sf(['observe', 'destination', 'add', 'x', 'ftp:somewhere'])).code, 2);
   });
 
+  it('a file destination takes a size cap and a number of rotated files to keep; other kinds refuse them', async () => {
+    const r = await sf(['observe', 'destination', 'add', 'capped', 'file:capped.jsonl', '--max-megabytes', '10', '--max-backups', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(config().destinations.find((d: { name: string }) => d.name === 'capped'), { name: 'capped', type: 'file', path: join(tmp.path, 'capped.jsonl'), rotation: { maxMegabytes: 10, maxBackups: 0 } });
+    assert.match((await sf(['observe', 'destination', 'list'])).stdout, /capped\s+file\s+file .*capped\.jsonl \(rotates at 10 MiB, keeps 0 rotated\)/);
+    const before = config().destinations;
+    for (const args of [['file:y.jsonl', '--max-megabytes', '0'], ['file:y.jsonl', '--max-backups', 'many'], ['otlp:https://otel.example.com', '--max-megabytes', '5']]) {
+      const bad = await sf(['observe', 'destination', 'add', 'y', ...args]);
+      assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
+      assert.match(bad.stderr, /SF_E_USAGE.*(--max-megabytes|--max-backups)/);
+    }
+    assert.deepEqual(config().destinations, before, 'nothing was written');
+    assert.equal((await sf(['observe', 'destination', 'remove', 'capped'])).code, 0);
+  });
+
   it('creates a telemetry-only device credential with the sf login, keeps it in a 0600 file, and never shows it', async () => {
     const login = await runSf(['login', '--hub', hub.url], { env, input: pat });
     assert.equal(login.code, 0, login.stderr);
