@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { serverOptionsFor, type ConnectionLimits } from '../core/runtime/connection-limits.js';
 import { createHubApp } from './app.js';
+import { continueWhenBodyIsRead } from './http/expect-continue.js';
 import type { RegistryLimits } from './limits.js';
 import { openEmbeddedStorage } from './storage/embedded/lmdb-store.js';
 import type { HubStorage } from './storage/ports.js';
@@ -60,6 +61,7 @@ export async function startHub(options: {
     throw e;
   }
   server.maxConnections = limits.maxConnections;
+  continueWhenBodyIsRead(server as import('node:http').Server);
   const actualPort = (server.address() as AddressInfo).port;
   const url = `http://${host}:${actualPort}`;
   let closing: Promise<void> | undefined;
