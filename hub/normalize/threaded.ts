@@ -157,9 +157,10 @@ export class ThreadedNormalizer implements Normalizer {
     const worker = this.worker;
     if (!worker || this.stopping) return;
     this.stopping = true;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     await this.request('stop');
-    await exited;
+    // the thread has closed its storage and answered; it does not always exit by itself (a handle
+    // of its own stays open), and waiting for its exit event left hub.close() pending for good
+    await worker.terminate();
     this.worker = undefined;
   }
 }
