@@ -72,4 +72,14 @@ describe('filesystem kind of data directories (core/fs/filesystem-kind.ts)', () 
     assert.equal(dataDirFinding('/h', { class: 'local', name: '0xef53' }), undefined);
     assert.equal(dataDirFinding('/h', undefined), undefined);
   });
+
+  it('refuses a data directory under /proc or /sys (the real filesystems), even with SF_ALLOW_NETWORK_FS=1: Node\'s mkdir -p loops forever there', () => {
+    assert.deepEqual(filesystemOf('/proc/sf-home/deeper'), { class: 'kernel', name: 'proc' });
+    for (const dir of ['/proc/sf-home', '/sys/kernel/sf-home']) {
+      assert.throws(
+        () => assertLocalDataDir(dir, 'the library ($SF_HOME)', { SF_ALLOW_NETWORK_FS: '1' }),
+        (e: unknown) => isSfError(e, 'SF_E_UNSAFE_PATH') && /kernel's (proc|sysfs) filesystem/.test(e.message) && /SF_HOME/.test(e.hint ?? ''),
+      );
+    }
+  });
 });

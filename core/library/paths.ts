@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { assertNotKernelFilesystem } from '../fs/filesystem-kind.js';
 
 /** Where Forge keeps its local state ($SF_HOME, default ~/.sf; ARCHITECTURE.md "Local state"). */
 export interface SfPaths {
@@ -23,9 +24,13 @@ export function userHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOME && env.HOME.length > 0 ? resolve(env.HOME) : homedir();
 }
 
-/** Resolves $SF_HOME and the paths below it. */
+/**
+ * Resolves $SF_HOME and the paths below it. An $SF_HOME under /proc, /sys or another kernel
+ * filesystem is refused here, once, for every command: Node's `mkdir -p` retries forever there.
+ */
 export function sfPaths(env: NodeJS.ProcessEnv = process.env): SfPaths {
   const home = env.SF_HOME && env.SF_HOME.length > 0 ? resolve(env.SF_HOME) : join(userHome(env), '.sf');
+  assertNotKernelFilesystem(home, '$SF_HOME');
   return {
     home,
     library: join(home, 'library.lmdb'),
