@@ -76,3 +76,20 @@ describe('hub telemetry query parameters', () => {
     assert.deepEqual(page.window, { from: '1970-01-01T00:00:00.000Z', to: '1970-01-01T00:00:01.000Z' });
   });
 });
+
+describe('hub telemetry responses are private to their account', () => {
+  it('marks every query and settings answer, errors included, as not to be cached or sniffed', async () => {
+    const f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    try {
+      const u = f.user('alice');
+      const repo = await f.linkRepository(u, 'alice/app', ['rfp_alice_app_repo']);
+      for (const path of [`/api/v1/telemetry/repositories/${repo}/timeline`, '/api/v1/telemetry/repositories/repo_nosuch/timeline', '/api/v1/telemetry/skits/owner/pkg/usage', '/api/v1/telemetry/skits/owner/pkg/skills/plain/usage', '/api/v1/telemetry/skits/owner/pkg/skills/plain/evidence', '/api/v1/telemetry/health', '/api/v1/telemetry/events/evt_nosuch', '/api/v1/telemetry/accounts/alice/settings', '/api/v1/telemetry/accounts/alice/repositories', '/api/v1/telemetry/accounts/bob/settings']) {
+        const res = await f.app.request(path, { headers: u.pat });
+        await res.arrayBuffer();
+        assert.deepEqual([res.headers.get('cache-control'), res.headers.get('x-content-type-options')], ['private, no-store', 'nosniff'], `${path} (${res.status})`);
+      }
+    } finally {
+      await f.cleanup();
+    }
+  });
+});

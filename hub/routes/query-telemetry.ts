@@ -10,6 +10,7 @@ import { repositoryTimeline } from '../query/timeline.js';
 import { usageReport } from '../query/usage.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
+import { privateResponses } from './private-responses.js';
 import { echo, intParam, queryParams, timeWindow, type QueryParams } from './query-params.js';
 
 /**
@@ -47,6 +48,7 @@ const skitId = (c: Context) => `${idParam(c, 'owner')}/${idParam(c, 'name')}`;
  */
 export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
+  app.use('/api/v1/telemetry/*', privateResponses);
 
   app.get('/api/v1/telemetry/repositories/:repo/timeline', (c) => {
     const { caller, params } = readRequest(c, ['from', 'to', 'limit', 'cursor', 'account']);

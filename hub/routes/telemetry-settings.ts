@@ -7,6 +7,7 @@ import { accountFor, isAdminPat } from '../query/access.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { RepositoryLink, TelemetryAccountSettings } from '../storage/telemetry-ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
+import { privateResponses } from './private-responses.js';
 import { readJson } from './read-json.js';
 
 const FINGERPRINT = /^[A-Za-z0-9_:.-]{8,128}$/;
@@ -52,6 +53,7 @@ function managedAccount(c: Context<HubEnv>, action: string): UserRecord {
  */
 export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
+  app.use('/api/v1/telemetry/accounts/*', privateResponses);
   const current = (c: Context<HubEnv>, accountId: string): TelemetryAccountSettings =>
     c.get('storage').telemetry.settings.get(accountId) ?? { accountId, contentCollection: false, retentionTier: 'free', updatedAt: new Date(telemetry.now()).toISOString() };
 
