@@ -36,7 +36,10 @@ export interface SessionView {
   hostName?: string;
   serviceName?: string;
   agentName?: string;
+  /** the model, when everything in the session that names one names the same */
   model?: string;
+  /** every model the session's activations and events name, sorted (an agent may switch models) */
+  models: string[];
   /** undefined when the events carried no session id: an identity gap */
   sessionId?: string;
   firstTime: string;
@@ -123,14 +126,17 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const timeGaps: string[] = [];
   let normalizerVersion: string | undefined;
 
+  // one session per device, host, agent and session id: two agents (a planner and a coder) in one
+  // host session are two sessions, each headed by its own agent
   const sessionOf = (e: { deviceId: string; hostName?: string; serviceName?: string; agentName?: string; model?: string; sessionId?: string }, time: string): SessionView => {
-    const key = `${e.deviceId}\u0000${e.hostName ?? e.serviceName ?? ''}\u0000${e.sessionId ?? ''}`;
+    const key = JSON.stringify([e.deviceId, e.hostName ?? e.serviceName ?? '', e.agentName ?? null, e.sessionId ?? null]);
     let s = sessions.get(key);
     if (!s) {
-      s = { deviceId: e.deviceId, firstTime: time, lastTime: time, activations: [], events: [] };
-      for (const k of ['hostName', 'serviceName', 'agentName', 'model', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
+      s = { deviceId: e.deviceId, models: [], firstTime: time, lastTime: time, activations: [], events: [] };
+      for (const k of ['hostName', 'serviceName', 'agentName', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
       sessions.set(key, s);
     }
+    if (e.model !== undefined && !s.models.includes(e.model)) s.models.push(e.model);
     if (time < s.firstTime) s.firstTime = time;
     if (time > s.lastTime) s.lastTime = time;
     return s;
@@ -183,6 +189,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const byTime = (a: { firstSeen: string }, b: { firstSeen: string }) => (a.firstSeen < b.firstSeen ? -1 : a.firstSeen > b.firstSeen ? 1 : 0);
   const out = [...sessions.values()].sort((a, b) => (a.lastTime < b.lastTime ? 1 : a.lastTime > b.lastTime ? -1 : 0));
   for (const s of out) {
+    s.models.sort();
+    if (s.models.length === 1) s.model = s.models[0];
     s.activations.sort(byTime);
     s.events.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   }
