@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import type { RegistryLimits } from '../limits.js';
-import type { HubStorage, Scope, TokenRecord, UserRecord } from '../storage/ports.js';
+import { ALL_SCOPES, type HubStorage, type Scope, type TokenRecord, type UserRecord } from '../storage/ports.js';
 import { verifySecret } from './tokens.js';
 
 /** Who is calling: anonymous, or a user acting through one credential with its scopes. */
@@ -80,6 +80,27 @@ export function requireScope(c: Context<HubEnv>, scope: Scope): Principal & { us
     throw new SfError('SF_E_FORBIDDEN', `the credential lacks the ${scope} scope`, { hint: `issue a token with ${scope}`, data: { scope } });
   }
   return p as Principal & { user: UserRecord; token: TokenRecord };
+}
+
+/** The scopes of an unrestricted personal access token: every scope but admin. */
+export const FULL_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => s !== 'admin');
+
+/**
+ * Requires a personal access token that may change how the account itself is governed (telemetry
+ * content opt-in, repository links): one holding every non-admin scope, or an admin token. Such a
+ * change affects everything the account's credentials do, so a token cut down to reading,
+ * publishing or sending telemetry must not make it; no narrower scope means "manage the account".
+ */
+export function requireFullPat(c: Context<HubEnv>, action: string): Principal & { user: UserRecord; token: TokenRecord } {
+  const p = requirePat(c, action);
+  const missing = FULL_SCOPES.filter((s) => !p.scopes.has(s));
+  if (missing.length && !isAdmin(p)) {
+    throw new SfError('SF_E_FORBIDDEN', `to ${action} a token needs every scope (${FULL_SCOPES.join(', ')}); this one lacks ${missing.join(', ')}`, {
+      hint: `use the token \`sf hub admin create-user\` printed, or one created with POST /api/v1/tokens {"scopes": ${JSON.stringify(FULL_SCOPES)}} from such a token`,
+      data: { scope: FULL_SCOPES.join(' ') },
+    });
+  }
+  return p;
 }
 
 /** True when the principal may read registry content it has access to (anonymous reads of public content are allowed). */

@@ -28,7 +28,7 @@ export function accountFor(c: Context<HubEnv>, login: string): UserRecord {
   const owner = /^[A-Za-z0-9-]{1,39}$/.test(login) ? c.get('storage').accounts.findOwner(login) : undefined;
   const user = owner?.kind === 'user' ? c.get('storage').accounts.getUser(owner.id) : undefined;
   if (!user || (user.id !== caller.id && !isAdminPat(c))) {
-    throw new SfError('SF_E_NOT_FOUND', `no telemetry account ${login}`, { hint: 'telemetry accounts are users; use your own login' });
+    throw new SfError('SF_E_NOT_FOUND', `no telemetry account ${login.length > 40 ? `${login.slice(0, 40)}...` : login}`, { hint: 'telemetry accounts are users; use your own login' });
   }
   return user;
 }

@@ -1,6 +1,6 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { str, strList } from '../normalize/values.js';
-import type { ActivationActionRow, ChangeOutcomeRow, SkillFeedbackIncidentRow } from '../projections/rows.js';
+import type { ActivationActionRow, AttributionFidelity, ChangeOutcomeRow, SkillFeedbackIncidentRow } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 import { activationView, type ActivationView } from './views.js';
 
@@ -32,10 +32,17 @@ export interface AuditView {
 
 export interface CapabilityView {
   capability: string;
+  /** a static audit found it declared */
   declared: boolean;
+  /** a static audit inferred it from the skill's contents */
   inferred: boolean;
+  /** an action attributed to this skill alone (exact) used it: shared or inferred actions never make it observed */
   observed: boolean;
-  observedActions: number;
+  /**
+   * the actions that used it, by attribution fidelity: `exact` this skill alone, `shared` while
+   * other skills were active too, `inferred`/`unknown` a guessed link to the skill
+   */
+  actionsByFidelity: Record<AttributionFidelity, number>;
 }
 
 export interface CohortView {
@@ -106,15 +113,17 @@ export function skillEvidence(reader: ProjectionReader, accountId: string, skill
   const allFeedback = uniqueBy([...feedback, ...activations.flatMap((v) => v.interventions)], (f) => f.eventId).sort(byTime);
 
   const caps = new Map<string, CapabilityView>();
-  const cap = (name: string) => caps.get(name) ?? caps.set(name, { capability: name, declared: false, inferred: false, observed: false, observedActions: 0 }).get(name)!;
+  const cap = (name: string) => caps.get(name) ?? caps.set(name, { capability: name, declared: false, inferred: false, observed: false, actionsByFidelity: { exact: 0, shared: 0, inferred: 0, unknown: 0 } }).get(name)!;
   for (const a of audits) {
     for (const c of a.declared) cap(c).declared = true;
     for (const c of a.inferred) cap(c).inferred = true;
   }
+  // the spec's "never collapse inferred and exact observations into the same count": each action
+  // counts under its own fidelity, and only an exact one is this skill's own observation
   for (const act of actions) {
     const c = cap(act.actionType);
-    c.observed = true;
-    c.observedActions++;
+    c.actionsByFidelity[act.attributionFidelity]++;
+    if (act.attributionFidelity === 'exact') c.observed = true;
   }
 
   const releases = new Map<string, EvidenceView['releases'][number]>();

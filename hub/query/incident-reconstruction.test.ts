@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { EvidenceView } from './evidence.js';
 import type { TimelinePage } from './timeline.js';
 import type { UsageReport } from './usage.js';
-import { deliver, GOLDEN_RECEIPT_MS, loadOtlpFixture, setUpAccount } from '../test-support/otlp-fixtures.js';
+import { deliver, deliverGoldenFixtures, GOLDEN_RECEIPT_MS, loadOtlpFixture, setUpAccount } from '../test-support/otlp-fixtures.js';
 import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
 
 /**
@@ -124,6 +124,34 @@ describe('hub incident reconstruction (metadata only)', () => {
       assert.deepEqual(usage.hosts.map((h) => [h.host, h.activations]), [['claude_code', 1], ['codex', 1]]);
       const page = await f.getJson<TimelinePage>(`/api/v1/telemetry/repositories/${repo}/timeline?${WINDOW}`, user.pat);
       assert.deepEqual(page.sessions.filter((s) => s.sessionId).map((s) => [s.sessionId, s.hostName, s.activations.length]), [['sess_codex', 'codex', 1], ['sess_feat', 'claude_code', 1]]);
+    } finally {
+      await f.cleanup();
+    }
+  });
+
+  it('never credits a skill with a capability it used only in shared or inferred actions, and counts each fidelity apart', async () => {
+    const f = await telemetryFixture({ now: () => GOLDEN_RECEIPT_MS });
+    try {
+      const user = f.user('dev');
+      await deliverGoldenFixtures(f, user);
+      await f.telemetry.drain();
+      const capabilities = async (skill: string) => {
+        const ev = await f.getJson<EvidenceView>(`/api/v1/telemetry/skits/owner/code-quality/skills/${skill}/evidence?from=0`, user.pat);
+        const byActions = (type: string) => ev.actions.filter((a) => a.actionType === type).map((a) => a.attributionFidelity);
+        return { ev, cap: (name: string) => ev.capabilities.find((c) => c.capability === name)!, byActions };
+      };
+      // testing's only process.execute (evt_multi_07) was shared with maintainability
+      const testing = await capabilities('testing');
+      assert.deepEqual(testing.byActions('process.execute'), ['shared']);
+      assert.deepEqual(testing.cap('process.execute'), { capability: 'process.execute', declared: false, inferred: false, observed: false, actionsByFidelity: { exact: 0, shared: 1, inferred: 0, unknown: 0 } });
+      // maintainability's git.commit is inferred only; its filesystem.write mixes all three fidelities
+      const maint = await capabilities('maintainability');
+      assert.deepEqual([maint.cap('git.commit').observed, maint.cap('git.commit').actionsByFidelity], [false, { exact: 0, shared: 0, inferred: 1, unknown: 0 }]);
+      const writes = maint.byActions('filesystem.write');
+      const count = (fid: string) => writes.filter((x) => x === fid).length;
+      assert.deepEqual(maint.cap('filesystem.write').actionsByFidelity, { exact: count('exact'), shared: count('shared'), inferred: count('inferred'), unknown: count('unknown') });
+      assert.ok(count('exact') > 0 && count('shared') > 0 && count('inferred') > 0, JSON.stringify(writes));
+      assert.equal(maint.cap('filesystem.write').observed, true);
     } finally {
       await f.cleanup();
     }

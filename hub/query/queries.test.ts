@@ -4,7 +4,7 @@ import type { ReleaseRecord } from '../storage/ports.js';
 import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
 import { telemetryFixture, type TelemetryFixture } from '../test-support/telemetry-fixture.js';
 import type { HealthReport } from './health.js';
-import type { TimelinePage } from './timeline.js';
+import { encodeCursor, type TimelinePage } from './timeline.js';
 import type { UsageReport } from './usage.js';
 
 const T0 = Date.UTC(2026, 7, 9, 12, 0, 0);
@@ -42,6 +42,33 @@ describe('hub telemetry queries', () => {
     const first: TimelinePage = await f.getJson(`/api/v1/telemetry/repositories/${repo}/timeline?from=0&limit=10`, u.pat);
     assert.deepEqual(first.sessions[0].activations.map((a) => a.activationId), Array.from({ length: 10 }, (_, i) => `act_${15 + i}`));
     assert.deepEqual(first.gaps.map((g) => g.kind), ['load_incomplete']);
+  });
+
+  it('binds a timeline cursor to its query: never an event outside the window the response names', async () => {
+    f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    const u = f.user('alice');
+    const repo = await f.linkRepository(u, 'alice/app', ['rfp_alice_app_repo']);
+    const records = Array.from({ length: 10 }, (_, i) => skillRecord('agent.skill.selected', { 'agent.skill.activation.id': `act_${i}`, 'agent.skill.id': 'owner/pkg:plain' }, T0 + i * 60_000));
+    await f.post('logs', await encodeOtlpRequest(logsRequest(records, { 'service.name': 'codex', 'forge.repository.fingerprint': 'rfp_alice_app_repo' }), 'protobuf'), { auth: u.device });
+    await f.telemetry.drain();
+    const to = T0 + 2 * 60_000;
+    const wide: TimelinePage = await f.getJson(`/api/v1/telemetry/repositories/${repo}/timeline?from=0&limit=2`, u.pat);
+    // the cursor of one query, sent with another window (or to another repository), is refused
+    const other = await f.linkRepository(u, 'alice/other', ['rfp_alice_other_repo']);
+    for (const path of [`${repo}/timeline?from=0&to=${to}&`, `${repo}/timeline?from=1&`, `${repo}/timeline?`, `${other}/timeline?from=0&`]) {
+      const res = await f.app.request(`/api/v1/telemetry/repositories/${path}cursor=${wide.nextCursor}`, { headers: u.pat });
+      const body = (await res.json()) as { error: { code: string; message: string; hint?: string } };
+      assert.deepEqual([res.status, body.error.code], [400, 'SF_E_USAGE'], path);
+      assert.match(body.error.message, /another query/);
+      assert.match(body.error.hint ?? '', /same repository, from and to/);
+    }
+    // the same query pages on; `from=0` and `from=1970-01-01T00:00:00Z` are the same window
+    const next = await f.app.request(`/api/v1/telemetry/repositories/${repo}/timeline?from=1970-01-01T00:00:00Z&limit=2&cursor=${wide.nextCursor}`, { headers: u.pat });
+    assert.deepEqual(((await next.json()) as TimelinePage).sessions.flatMap((s) => s.activations.map((a) => a.activationId)), ['act_6', 'act_7']);
+    // a position past `to` (only a hand-made cursor can hold one) continues from `to`, not past it
+    const forged = encodeCursor({ accountId: u.id, repositoryId: repo, asked: { from: 0, to } }, { timeMs: T0 + 100 * 60_000, eventId: '~' });
+    const clamped: TimelinePage = await f.getJson(`/api/v1/telemetry/repositories/${repo}/timeline?from=0&to=${to}&cursor=${forged}`, u.pat);
+    assert.deepEqual(clamped.sessions.flatMap((s) => s.activations.map((a) => a.activationId)).sort(), ['act_0', 'act_1', 'act_2']);
   });
 
   it('reports SKIT usage with contained-skill drill-down, never spreading a SKIT-level activation over the children', async () => {

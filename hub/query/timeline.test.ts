@@ -57,4 +57,13 @@ describe('hub repository timeline: nothing linked disappears, every gap is named
     const missing = p.gaps.find((g) => g.kind === 'missing_activation_id');
     assert.deepEqual([missing?.count, missing?.sample.sort()], [2, [s.attributes['agent.skill.event.id'], l.attributes['agent.skill.event.id']].sort()]);
   });
+  it('groups a session by agent: each session is headed by the agent and model of everything in it', async () => {
+    const act = (id: string, agent: string, model: string, t: number) => skillRecord('agent.skill.selected', { 'agent.skill.activation.id': id, 'agent.skill.id': 'o/k:a', 'session.id': 'sess_1', 'gen_ai.agent.name': agent, 'gen_ai.request.model': model }, t);
+    const p = await page([act('act_p', 'planner', 'model-a', T0), act('act_c', 'coder', 'model-b', T0 + 1000), act('act_c2', 'coder', 'model-c', T0 + 2000)]);
+    const view = p.sessions.map((s) => [s.sessionId, s.agentName, s.model, s.models, s.activations.map((a) => [a.activationId, a.agentName])]);
+    assert.deepEqual(view, [
+      ['sess_1', 'coder', undefined, ['model-b', 'model-c'], [['act_c', 'coder'], ['act_c2', 'coder']]],
+      ['sess_1', 'planner', 'model-a', ['model-a'], [['act_p', 'planner']]],
+    ]);
+  });
 });

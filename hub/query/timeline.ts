@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SfError } from '../../core/errors/index.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import { activationPhase } from '../projections/activations.js';
@@ -20,6 +21,11 @@ export interface TimelineQuery {
   repositoryId: string;
   fromMs: number;
   toMs: number;
+  /**
+   * the window as the request gave it, undefined where defaulted (a defaulted bound moves with the
+   * clock, so binding a cursor to it would break paging): a cursor is bound to it
+   */
+  asked: { from?: number; to?: number };
   /** events per page */
   limit: number;
   cursor?: string;
@@ -30,7 +36,10 @@ export interface SessionView {
   hostName?: string;
   serviceName?: string;
   agentName?: string;
+  /** the model, when everything in the session that names one names the same */
   model?: string;
+  /** every model the session's activations and events name, sorted (an agent may switch models) */
+  models: string[];
   /** undefined when the events carried no session id: an identity gap */
   sessionId?: string;
   firstTime: string;
@@ -58,23 +67,43 @@ export interface TimelinePage {
   nextCursor?: string;
 }
 
-const encodeCursor = (c: { timeMs: number; eventId: string }) => Buffer.from(JSON.stringify([c.timeMs, c.eventId])).toString('base64url');
+/** A cursor position: the last (timeMs, eventId) of a page. */
+export interface CursorPosition {
+  timeMs: number;
+  eventId: string;
+}
+
+/** What a cursor belongs to: the account, repository and window of the query that gave it out. */
+function cursorBinding(q: Pick<TimelineQuery, 'accountId' | 'repositoryId' | 'asked'>): string {
+  return createHash('sha256').update(JSON.stringify([q.accountId, q.repositoryId, q.asked.from ?? null, q.asked.to ?? null])).digest('base64url').slice(0, 22);
+}
+
+export const encodeCursor = (q: Pick<TimelineQuery, 'accountId' | 'repositoryId' | 'asked'>, c: CursorPosition): string =>
+  Buffer.from(JSON.stringify([c.timeMs, c.eventId, cursorBinding(q)])).toString('base64url');
 
 /**
- * The position a cursor names; SF_E_USAGE for one that is not a cursor of this API. Starting over
- * from the newest page instead would make a client that follows cursors read pages again without
- * noticing.
+ * The position a cursor names; SF_E_USAGE for one that is not a cursor of this API, or one given
+ * out for another query (repository, from or to): starting over from the newest page instead
+ * would make a client that follows cursors read pages again without noticing, and continuing
+ * another query's position would answer a window the response does not name.
  */
-export function decodeCursor(cursor: string): { timeMs: number; eventId: string } {
+export function decodeCursor(q: Pick<TimelineQuery, 'accountId' | 'repositoryId' | 'asked'>, cursor: string): CursorPosition {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     parsed = undefined;
   }
-  const [timeMs, eventId] = Array.isArray(parsed) ? parsed : [];
-  if (typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId)) return { timeMs, eventId };
-  throw new SfError('SF_E_USAGE', 'the cursor is not one this API gave out', { hint: 'pass the nextCursor of the previous page unchanged, or leave cursor out to start from the newest events' });
+  const [timeMs, eventId, binding] = Array.isArray(parsed) && parsed.length === 3 ? parsed : [];
+  if (!(typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId) && typeof binding === 'string')) {
+    throw new SfError('SF_E_USAGE', 'the cursor is not one this API gave out', { hint: 'pass the nextCursor of the previous page unchanged, or leave cursor out to start from the newest events' });
+  }
+  if (binding !== cursorBinding(q)) {
+    throw new SfError('SF_E_USAGE', 'the cursor belongs to another query (its repository, from or to differ)', {
+      hint: 'send the cursor with the same repository, from and to as the request whose nextCursor it was, or leave cursor out to start a new query',
+    });
+  }
+  return { timeMs, eventId };
 }
 
 /** A gap over distinct ids (an action shared by two activations is one action). */
@@ -84,7 +113,7 @@ function gap(kind: TimelineGap['kind'], ids: string[], detail: string): Timeline
 }
 
 export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): TimelinePage {
-  const before = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const before = q.cursor !== undefined ? decodeCursor(q, q.cursor) : undefined;
   const entries = reader.timeline(q.accountId, q.repositoryId, { fromMs: q.fromMs, toMs: q.toMs, limit: q.limit + 1, before });
   const page = entries.slice(0, q.limit);
   const sessions = new Map<string, SessionView>();
@@ -97,14 +126,17 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const timeGaps: string[] = [];
   let normalizerVersion: string | undefined;
 
+  // one session per device, host, agent and session id: two agents (a planner and a coder) in one
+  // host session are two sessions, each headed by its own agent
   const sessionOf = (e: { deviceId: string; hostName?: string; serviceName?: string; agentName?: string; model?: string; sessionId?: string }, time: string): SessionView => {
-    const key = `${e.deviceId}\u0000${e.hostName ?? e.serviceName ?? ''}\u0000${e.sessionId ?? ''}`;
+    const key = JSON.stringify([e.deviceId, e.hostName ?? e.serviceName ?? '', e.agentName ?? null, e.sessionId ?? null]);
     let s = sessions.get(key);
     if (!s) {
-      s = { deviceId: e.deviceId, firstTime: time, lastTime: time, activations: [], events: [] };
-      for (const k of ['hostName', 'serviceName', 'agentName', 'model', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
+      s = { deviceId: e.deviceId, models: [], firstTime: time, lastTime: time, activations: [], events: [] };
+      for (const k of ['hostName', 'serviceName', 'agentName', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
       sessions.set(key, s);
     }
+    if (e.model !== undefined && !s.models.includes(e.model)) s.models.push(e.model);
     if (time < s.firstTime) s.firstTime = time;
     if (time > s.lastTime) s.lastTime = time;
     return s;
@@ -157,6 +189,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const byTime = (a: { firstSeen: string }, b: { firstSeen: string }) => (a.firstSeen < b.firstSeen ? -1 : a.firstSeen > b.firstSeen ? 1 : 0);
   const out = [...sessions.values()].sort((a, b) => (a.lastTime < b.lastTime ? 1 : a.lastTime > b.lastTime ? -1 : 0));
   for (const s of out) {
+    s.models.sort();
+    if (s.models.length === 1) s.model = s.models[0];
     s.activations.sort(byTime);
     s.events.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   }
@@ -167,6 +201,6 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     gaps,
   };
   if (normalizerVersion) result.normalizerVersion = normalizerVersion;
-  if (entries.length > q.limit) result.nextCursor = encodeCursor(page[page.length - 1]);
+  if (entries.length > q.limit) result.nextCursor = encodeCursor(q, page[page.length - 1]);
   return result;
 }

@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
-import { LATEST_MS, parseRfc3339 } from '../../core/text/rfc3339.js';
 import { canViewSkit } from '../auth/access.js';
 import type { HubEnv } from '../auth/principal.js';
 import { safeId } from '../normalize/values.js';
@@ -11,44 +10,22 @@ import { repositoryTimeline } from '../query/timeline.js';
 import { usageReport } from '../query/usage.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+import { privateResponses } from './private-responses.js';
+import { echo, intParam, queryParams, timeWindow, type QueryParams } from './query-params.js';
 
 /**
- * A time parameter in epoch milliseconds. A date-only `to` (2026-08-09) means the whole of that
- * UTC day, on every endpoint: its last millisecond (usage reads whole days, and timeline and
- * evidence windows include their end).
+ * The caller and the query parameters of a telemetry read, in that order: an anonymous caller is
+ * told to authenticate (401) before anything about its request.
  */
-function timeParam(c: Context, name: 'from' | 'to', fallback: number): number {
-  const v = c.req.query(name);
-  if (v === undefined || v === '') return fallback;
-  const ms = /^\d+$/.test(v) ? Number(v) : parseRfc3339(v);
-  if (ms === undefined || !Number.isFinite(ms) || ms > LATEST_MS) {
-    throw new SfError('SF_E_USAGE', `${name}=${v.length > 40 ? `${v.slice(0, 40)}...` : v} is not a time between 1970 and 9999`, { hint: 'use RFC 3339 (2026-08-09T00:00:00Z) or epoch milliseconds' });
-  }
-  return name === 'to' && DATE_ONLY.test(v) ? Math.min(ms + DAY_MS - 1, LATEST_MS) : ms;
-}
-
-function window(c: Context, now: number, defaultDays: number): { fromMs: number; toMs: number } {
-  const toMs = timeParam(c, 'to', now + DAY_MS);
-  const fromMs = timeParam(c, 'from', toMs - defaultDays * DAY_MS);
-  if (fromMs > toMs) throw new SfError('SF_E_USAGE', 'from is after to', { hint: 'swap the values, or give a from earlier than to' });
-  return { fromMs, toMs };
-}
-
-function intParam(c: Context, name: string, fallback: number, max: number): number {
-  const v = c.req.query(name);
-  if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw new SfError('SF_E_USAGE', `${name} must be a positive integer`, { hint: `e.g. ${name}=100 (at most ${max})` });
-  return Math.min(Number(v), max);
+function readRequest(c: Context<HubEnv>, allowed: readonly string[]): { caller: UserRecord; params: QueryParams } {
+  const caller = requireTelemetryReader(c);
+  return { caller, params: queryParams(c, allowed) };
 }
 
 /** The account a query reads: the caller's own, or `?account=<login>` for admins. */
-function queryAccount(c: Context<HubEnv>): UserRecord {
-  const login = c.req.query('account');
-  return login ? accountFor(c, login) : requireTelemetryReader(c);
+function queryAccount(c: Context<HubEnv>, params: QueryParams, caller: UserRecord): UserRecord {
+  const login = params.get('account');
+  return login !== undefined ? accountFor(c, login) : caller;
 }
 
 const ID = /^[\x21-\x7e]{1,128}$/;
@@ -71,22 +48,29 @@ const skitId = (c: Context) => `${idParam(c, 'owner')}/${idParam(c, 'name')}`;
  */
 export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
+  app.use('/api/v1/telemetry/*', privateResponses);
 
   app.get('/api/v1/telemetry/repositories/:repo/timeline', (c) => {
-    const user = queryAccount(c);
+    const { caller, params } = readRequest(c, ['from', 'to', 'limit', 'cursor', 'account']);
+    const user = queryAccount(c, params, caller);
     const repositoryId = idParam(c, 'repo');
     const repo = c.get('storage').telemetry.repositories.get(user.id, repositoryId);
     if (!repo) throw new SfError('SF_E_NOT_FOUND', `no repository ${repositoryId} linked to ${user.login}`, { hint: 'list linked repositories at /api/v1/telemetry/accounts/<login>/repositories' });
-    const { fromMs, toMs } = window(c, telemetry.now(), 90);
-    const page = repositoryTimeline(telemetry.reader(), { accountId: user.id, repositoryId, fromMs, toMs, limit: intParam(c, 'limit', 500, 5000), cursor: c.req.query('cursor') });
+    const { fromMs, toMs, asked } = timeWindow(params, telemetry.now(), 90);
+    const page = repositoryTimeline(telemetry.reader(), { accountId: user.id, repositoryId, fromMs, toMs, asked, limit: intParam(params, 'limit', 500, 5000), cursor: params.get('cursor') });
     return c.json({ repository: { id: repo.id, name: repo.name }, ...page });
   });
 
   const usage = (c: Context<HubEnv>, skill?: string) => {
-    const all = c.req.query('scope') === 'all';
-    const user = all ? undefined : queryAccount(c);
-    if (all && !isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'usage across all accounts needs an admin token', { hint: 'drop scope=all to see your own usage' });
-    const { fromMs, toMs } = window(c, telemetry.now(), 30);
+    const { caller, params } = readRequest(c, ['from', 'to', 'scope', 'account']);
+    const scope = params.get('scope') ?? 'account';
+    if (scope !== 'account' && scope !== 'all') throw new SfError('SF_E_USAGE', `scope=${echo(scope)} is not a usage scope`, { hint: 'use scope=account (the default) or, with an admin token, scope=all' });
+    if (scope === 'all') {
+      if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'usage across all accounts needs an admin token', { hint: 'drop scope=all to see your own usage' });
+      if (params.has('account')) throw new SfError('SF_E_USAGE', 'account and scope=all ask for different things', { hint: 'drop account to count every account, or drop scope=all to count that account' });
+    }
+    const user = scope === 'all' ? undefined : queryAccount(c, params, caller);
+    const { fromMs, toMs } = timeWindow(params, telemetry.now(), 30);
     const packageId = skitId(c);
     // contained skills of the latest release, listed only when the caller may see the SKIT
     const storage = c.get('storage');
@@ -107,18 +91,21 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
   app.get('/api/v1/telemetry/skits/:owner/:name/skills/:skill/usage', (c) => c.json(usage(c, idParam(c, 'skill'))));
 
   app.get('/api/v1/telemetry/skits/:owner/:name/skills/:skill/evidence', (c) => {
-    const user = queryAccount(c);
-    const { fromMs, toMs } = window(c, telemetry.now(), 90);
+    const { caller, params } = readRequest(c, ['from', 'to', 'account']);
+    const user = queryAccount(c, params, caller);
+    const { fromMs, toMs } = timeWindow(params, telemetry.now(), 90);
     return c.json(skillEvidence(telemetry.reader(), user.id, safeId(`${skitId(c)}:${idParam(c, 'skill')}`), fromMs, toMs));
   });
 
   app.get('/api/v1/telemetry/health', (c) => {
-    const user = queryAccount(c);
+    const { caller, params } = readRequest(c, ['account']);
+    const user = queryAccount(c, params, caller);
     return c.json(healthReport(c.get('storage').telemetry.health, user.id, telemetry.now(), telemetry.staleAfterMs, telemetry.queuedFor(user.id)));
   });
 
   app.get('/api/v1/telemetry/events/:id', (c) => {
-    const user = queryAccount(c);
+    const { caller, params } = readRequest(c, ['account']);
+    const user = queryAccount(c, params, caller);
     const row = telemetry.reader().getEvent(user.id, idParam(c, 'id'));
     if (!row) throw new SfError('SF_E_NOT_FOUND', `no event ${idParam(c, 'id')}`, {
       hint: 'use an eventId from a timeline or evidence response of the same account (GET /api/v1/telemetry/repositories/<repo>/timeline)',

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { decodeOtlpRequest, encodeOtlpRequest } from '../../core/telemetry/otlp/index.js';
 import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
+import { issueToken } from '../auth/tokens.js';
+import type { Scope } from '../storage/ports.js';
 import { telemetryFixture, type TelemetryFixture } from '../test-support/telemetry-fixture.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -16,7 +18,7 @@ describe('hub telemetry account settings, repositories and retention', () => {
     f = await telemetryFixture();
     const off = f.user('off');
     const on = f.user('on');
-    assert.equal((await put(`/api/v1/telemetry/accounts/on/settings`, { contentCollection: true }, on.pat)).status, 200);
+    assert.equal((await put(`/api/v1/telemetry/accounts/on/settings`, { contentCollection: true }, on.manage)).status, 200);
     const record = () => {
       const r = skillRecord('agent.skill.selected', { 'gen_ai.prompt': 'secret prompt text' });
       r.body = 'the prompt body';
@@ -40,28 +42,62 @@ describe('hub telemetry account settings, repositories and retention', () => {
     f = await telemetryFixture();
     const u = f.user('alice');
     const admin = f.user('root', { admin: true });
-    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { retentionTier: 'paid' }, u.pat)).status, 403);
+    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { retentionTier: 'paid' }, u.manage)).status, 403);
     const res = await put('/api/v1/telemetry/accounts/alice/settings', { retentionTier: 'paid' }, admin.pat);
     assert.equal(res.status, 200);
     assert.deepEqual([((await res.json()) as { retentionDays: number }).retentionDays], [365]);
-    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: 'yes' }, u.pat)).status, 400);
+    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: 'yes' }, u.manage)).status, 400);
     assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: true }, u.device)).status, 403);
     const s = await f.getJson<{ contentCollection: boolean; retentionTier: string }>('/api/v1/telemetry/accounts/alice/settings', u.pat);
     assert.deepEqual([s.contentCollection, s.retentionTier], [false, 'paid']);
+  });
+
+  it('lets only an unrestricted or admin PAT change content collection and repository links', async () => {
+    f = await telemetryFixture();
+    const u = f.user('alice');
+    const admin = f.user('root', { admin: true });
+    const id = await f.linkRepository(u, 'alice/app', ['rfp_one_fingerprint']);
+    const restricted: Record<string, Scope[]> = { none: [], read: ['registry:read'], publish: ['registry:read', 'registry:write'], collector: ['telemetry:write'] };
+    for (const [name, scopes] of Object.entries(restricted)) {
+      const auth = { authorization: `Bearer ${issueToken(f.storage.tokens, { userId: u.id, kind: 'pat', name, scopes }).secret}` };
+      const writes = {
+        settings: await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: true }, auth),
+        link: await f.app.request('/api/v1/telemetry/accounts/alice/repositories', { method: 'POST', body: JSON.stringify({ name: 'x', fingerprints: ['rfp_other_fingerprint'] }), headers: { 'content-type': 'application/json', ...auth } }),
+        rename: await put(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { fingerprints: ['rfp_other_fingerprint'] }, auth),
+        unlink: await f.app.request(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { method: 'DELETE', headers: auth }),
+      };
+      for (const [what, res] of Object.entries(writes)) {
+        assert.equal(res.status, 403, `${what} with a ${name} PAT`);
+        const body = (await res.json()) as { error: { code: string; hint?: string } };
+        assert.equal(body.error.code, 'SF_E_FORBIDDEN');
+        assert.match(body.error.hint ?? '', /scopes/);
+        assert.match(res.headers.get('www-authenticate') ?? '', /insufficient_scope/);
+      }
+      // reading stays open to any PAT of the account (there is no telemetry:read scope)
+      assert.equal((await f.app.request('/api/v1/telemetry/accounts/alice/settings', { headers: auth })).status, 200);
+    }
+    const s = await f.getJson<{ contentCollection: boolean }>('/api/v1/telemetry/accounts/alice/settings', u.pat);
+    assert.equal(s.contentCollection, false);
+    assert.deepEqual((await f.getJson<{ repositories: { id: string; fingerprints: string[] }[] }>('/api/v1/telemetry/accounts/alice/repositories', u.pat)).repositories.map((r) => [r.id, r.fingerprints]), [[id, ['rfp_one_fingerprint']]]);
+    // a restricted PAT of another account still sees no account at all
+    const bob = f.user('bob');
+    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: true }, bob.pat)).status, 404);
+    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: true }, u.manage)).status, 200);
+    assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: false }, admin.pat)).status, 200);
   });
 
   it('links, renames and unlinks repositories; a fingerprint belongs to one repository of an account', async () => {
     f = await telemetryFixture();
     const u = f.user('alice');
     const id = await f.linkRepository(u, 'alice/app', ['rfp_one_fingerprint', 'wfp_worktree_fp1']);
-    const dup = await f.app.request('/api/v1/telemetry/accounts/alice/repositories', { method: 'POST', body: JSON.stringify({ name: 'x', fingerprints: ['rfp_one_fingerprint'] }), headers: { 'content-type': 'application/json', ...u.pat } });
+    const dup = await f.app.request('/api/v1/telemetry/accounts/alice/repositories', { method: 'POST', body: JSON.stringify({ name: 'x', fingerprints: ['rfp_one_fingerprint'] }), headers: { 'content-type': 'application/json', ...u.manage } });
     assert.equal(dup.status, 409);
-    assert.equal((await put(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { name: 'alice/app2', fingerprints: ['rfp_two_fingerprint'] }, u.pat)).status, 200);
+    assert.equal((await put(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { name: 'alice/app2', fingerprints: ['rfp_two_fingerprint'] }, u.manage)).status, 200);
     assert.equal(f.storage.telemetry.repositories.byFingerprint(u.id, 'rfp_one_fingerprint'), undefined);
     assert.equal(f.storage.telemetry.repositories.byFingerprint(u.id, 'rfp_two_fingerprint'), id);
     const bob = f.user('bob');
     assert.equal(await f.linkRepository(bob, 'bob/app', ['rfp_one_fingerprint']).then(() => 'linked'), 'linked', 'fingerprints are per account');
-    assert.equal((await f.app.request(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { method: 'DELETE', headers: u.pat })).status, 204);
+    assert.equal((await f.app.request(`/api/v1/telemetry/accounts/alice/repositories/${id}`, { method: 'DELETE', headers: u.manage })).status, 204);
     assert.deepEqual(await f.getJson('/api/v1/telemetry/accounts/alice/repositories', u.pat), { repositories: [] });
   });
 

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
-import type { HubEnv } from '../auth/principal.js';
+import { requireFullPat, type HubEnv } from '../auth/principal.js';
 import { RETENTION_DAYS } from '../ingest/limits.js';
 import { accountFor, isAdminPat } from '../query/access.js';
+import type { UserRecord } from '../storage/ports.js';
 import type { RepositoryLink, TelemetryAccountSettings } from '../storage/telemetry-ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
+import { privateResponses } from './private-responses.js';
 import { readJson } from './read-json.js';
 
 const FINGERPRINT = /^[A-Za-z0-9_:.-]{8,128}$/;
@@ -36,13 +38,22 @@ function parseName(v: unknown): string {
   return v;
 }
 
+/** The account a settings or repository-link write names, when the caller may change it (an unrestricted or admin PAT). */
+function managedAccount(c: Context<HubEnv>, action: string): UserRecord {
+  const user = accountFor(c, c.req.param('login') ?? '');
+  requireFullPat(c, action);
+  return user;
+}
+
 /**
- * Telemetry account settings: content-collection opt-in (the account itself or an admin),
- * retention tier (admins only: it is a billing fact), linked repositories (the only repositories
- * a device's hints can resolve to), and admin maintenance (rebuild, retention sweep).
+ * Telemetry account settings: content-collection opt-in, retention tier (admins only: it is a
+ * billing fact), linked repositories (the only repositories a device's hints can resolve to), and
+ * admin maintenance (rebuild, retention sweep). Any PAT of the account reads them; changing them
+ * needs an unrestricted PAT of the account or an admin token.
  */
 export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
+  app.use('/api/v1/telemetry/accounts/*', privateResponses);
   const current = (c: Context<HubEnv>, accountId: string): TelemetryAccountSettings =>
     c.get('storage').telemetry.settings.get(accountId) ?? { accountId, contentCollection: false, retentionTier: 'free', updatedAt: new Date(telemetry.now()).toISOString() };
 
@@ -52,7 +63,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.put('/api/v1/telemetry/accounts/:login/settings', async (c) => {
-    const user = accountFor(c, c.req.param('login'));
+    const user = managedAccount(c, 'change telemetry settings');
     const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c);
     const next = { ...current(c, user.id), updatedAt: new Date(telemetry.now()).toISOString() };
     if (body.contentCollection !== undefined) {
@@ -74,7 +85,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.post('/api/v1/telemetry/accounts/:login/repositories', async (c) => {
-    const user = accountFor(c, c.req.param('login'));
+    const user = managedAccount(c, 'link repositories');
     const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
     const link: RepositoryLink = {
       id: `repo_${randomUUID().replace(/-/g, '')}`,
@@ -88,7 +99,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.put('/api/v1/telemetry/accounts/:login/repositories/:id', async (c) => {
-    const user = accountFor(c, c.req.param('login'));
+    const user = managedAccount(c, 'change repository links');
     const prev = c.get('storage').telemetry.repositories.get(user.id, repoParam(c));
     if (!prev) {
       throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`, {
@@ -106,7 +117,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.delete('/api/v1/telemetry/accounts/:login/repositories/:id', (c) => {
-    const user = accountFor(c, c.req.param('login'));
+    const user = managedAccount(c, 'unlink repositories');
     if (!c.get('storage').telemetry.repositories.remove(user.id, repoParam(c))) {
       throw new SfError('SF_E_NOT_FOUND', `no repository ${repoParam(c)} linked to ${user.login}`, {
         hint: `list linked repositories with GET /api/v1/telemetry/accounts/${user.login}/repositories`,

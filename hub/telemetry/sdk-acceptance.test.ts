@@ -56,8 +56,10 @@ describe('hub OTLP ingest with the real OpenTelemetry JS SDK', function () {
     const user = hub.storage.accounts.createUser('sdk', false);
     device = issueToken(hub.storage.tokens, { userId: user.id, kind: 'device', name: 'laptop', scopes: ['telemetry:write'] }).secret;
     pat = issueToken(hub.storage.tokens, { userId: user.id, kind: 'pat', name: 'cli', scopes: ['registry:read'] }).secret;
+    // linking a repository changes the account's attribution: it needs an unrestricted PAT
+    const manage = issueToken(hub.storage.tokens, { userId: user.id, kind: 'pat', name: 'manage', scopes: ['registry:read', 'registry:write', 'telemetry:write'] }).secret;
     const res = await fetch(`${hub.url}/api/v1/telemetry/accounts/sdk/repositories`, {
-      method: 'POST', body: JSON.stringify({ name: 'sdk/app', fingerprints: [FINGERPRINT] }), headers: { 'content-type': 'application/json', authorization: `Bearer ${pat}` },
+      method: 'POST', body: JSON.stringify({ name: 'sdk/app', fingerprints: [FINGERPRINT] }), headers: { 'content-type': 'application/json', authorization: `Bearer ${manage}` },
     });
     repoId = ((await res.json()) as { id: string }).id;
   });

@@ -54,7 +54,7 @@ export async function setUpAccount(f: TelemetryFixture, user: TelemetryUser, fx:
     const res = await f.app.request(`/api/v1/telemetry/accounts/${user.login}/settings`, {
       method: 'PUT',
       body: JSON.stringify({ contentCollection: true }),
-      headers: { 'content-type': 'application/json', ...user.pat },
+      headers: { 'content-type': 'application/json', ...user.manage },
     });
     if (res.status !== 200) throw new Error(`settings: ${res.status}`);
   }

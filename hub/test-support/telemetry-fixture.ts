@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createHubApp } from '../app.js';
+import { FULL_SCOPES } from '../auth/principal.js';
 import { issueToken } from '../auth/tokens.js';
 import { deviceIdOf } from '../ingest/identity.js';
 import { openEmbeddedStorage } from '../storage/embedded/lmdb-store.js';
@@ -11,8 +12,10 @@ import { tempDir } from '../../test-support/index.js';
 export interface TelemetryUser {
   id: string;
   login: string;
-  /** Authorization header of a personal access token (reads, settings) */
+  /** Authorization header of a personal access token (reads) */
   pat: Record<string, string>;
+  /** Authorization header of an unrestricted personal access token (settings and repository links; an admin's is its admin PAT) */
+  manage: Record<string, string>;
   /** Authorization header of a device credential (telemetry:write only) */
   device: Record<string, string>;
   /** the pseudonymous device id of that credential (activations are identified per device) */
@@ -69,8 +72,9 @@ export async function telemetryFixture(
       const id = owner?.id ?? storage.accounts.createUser(login, options.admin ?? false).id;
       const patScopes: Scope[] = options.scopes ?? (options.admin ? ['admin', 'registry:read'] : ['registry:read']);
       const pat = issueToken(storage.tokens, { userId: id, kind: 'pat', name: 'pat', scopes: patScopes }).secret;
+      const manage = options.admin ? pat : issueToken(storage.tokens, { userId: id, kind: 'pat', name: 'manage', scopes: [...FULL_SCOPES] }).secret;
       const device = issueToken(storage.tokens, { userId: id, kind: 'device', name: 'device', scopes: ['telemetry:write'] });
-      return { id, login, pat: { authorization: `Bearer ${pat}` }, device: { authorization: `Bearer ${device.secret}` }, deviceId: deviceIdOf(storage.tokens, device.record) };
+      return { id, login, pat: { authorization: `Bearer ${pat}` }, manage: { authorization: `Bearer ${manage}` }, device: { authorization: `Bearer ${device.secret}` }, deviceId: deviceIdOf(storage.tokens, device.record) };
     },
     async post(signal, body, options) {
       const encoding = options.encoding ?? (body instanceof Uint8Array ? 'protobuf' : 'json');
@@ -86,7 +90,7 @@ export async function telemetryFixture(
       const res = await app.request(`/api/v1/telemetry/accounts/${user.login}/repositories`, {
         method: 'POST',
         body: JSON.stringify({ name, fingerprints }),
-        headers: { 'content-type': 'application/json', ...user.pat },
+        headers: { 'content-type': 'application/json', ...user.manage },
       });
       if (res.status !== 201) throw new Error(`linking ${name} failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;

@@ -174,9 +174,11 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     getFeedback: (a, id) => derivedOne(a, id, feedbackOf),
     timeline(a, repo, range: TimelineRange): TimelineEntry[] {
       const prefix = [gen, acct(a), repo];
-      const start = range.before ? [...prefix, range.before.timeMs, range.before.eventId] : [...prefix, range.toMs, END];
+      // a position past the window's end continues from the end: never an event after toMs
+      const before = range.before && range.before.timeMs <= range.toMs ? range.before : undefined;
+      const start = before ? [...prefix, before.timeMs, before.eventId] : [...prefix, range.toMs, END];
       const out: TimelineEntry[] = [];
-      for (const { key, value } of dbs.timeline.getRange({ start, end: [...prefix, range.fromMs], reverse: true, exclusiveStart: !!range.before, limit: range.limit })) {
+      for (const { key, value } of dbs.timeline.getRange({ start, end: [...prefix, range.fromMs], reverse: true, exclusiveStart: !!before, limit: range.limit })) {
         const k = key as Key;
         out.push({ timeMs: k[3] as number, eventId: k[4] as string, kind: value });
       }
