@@ -121,7 +121,8 @@ function baseRow(
 ): ObservationEventRow {
   const r = res.attributes;
   const repo = ctx.resolveRepository(attrs, r);
-  const skillId = idAttr(attrs, 'agent.skill.id');
+  const rawSkillId = str(attrs, 'agent.skill.id');
+  const skillId = rawSkillId === undefined ? undefined : safeId(rawSkillId);
   // Every row gets every field, undefined when it has none: all rows share one object shape, so
   // the row encoder and the normalizer read them with monomorphic property loads. Undefined
   // fields are never stored (the row encodings and JSON leave them out).
@@ -152,7 +153,8 @@ function baseRow(
     agentName: str(attrs, 'gen_ai.agent.name'),
     model: str(attrs, 'gen_ai.request.model'),
     // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
-    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (skillId?.includes(':') ? skillId.slice(0, skillId.lastIndexOf(':')) : undefined),
+    // read off the id as sent: a hashed (h_…) id has no SKIT part left
+    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (rawSkillId?.includes(':') ? safeId(rawSkillId.slice(0, rawSkillId.lastIndexOf(':'))) : undefined),
     skillId,
     skillName: str(attrs, 'agent.skill.name'),
     artifactVersion: str(attrs, 'artifact.version'),
