@@ -1,4 +1,5 @@
 import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { CARDINALITY_VOCABULARY } from '../ingest/admission.js';
 import { CardinalityGuard } from '../ingest/cardinality.js';
 import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
 import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
@@ -69,7 +70,10 @@ export class TelemetryService {
     this.monotonicNow = config.monotonicNow ?? (config.now ? this.now : () => performance.now());
     this.startedMonotonicMs = this.monotonicNow();
     this.earliestReceiptMs = this.now();
-    this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now);
+    this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now, {
+      maxKeys: this.limits.maxCardinalityKeysPerAccount,
+      registered: CARDINALITY_VOCABULARY,
+    });
     this.load = rawBatchLoader(storage.telemetry, decoderLimits(this.limits));
     const auto = config.autoNormalize !== false;
     const onError = (e: unknown) => console.error('hub telemetry: normalization failed (will retry):', e);
