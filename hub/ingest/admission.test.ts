@@ -93,10 +93,18 @@ describe('hub ingest cardinality guard bounds', () => {
   it('counts array elements against the distinct-values limit', () => {
     const guard = new CardinalityGuard(2, 60_000, 10, Date.now, { registered: REGISTERED });
     const req = logs(Array.from({ length: 4 }, (_, i) => ({ 'agent.skill.event.id': `e${i}`, 'agent.skill.risk.flags': [`flag-${i}`, 'destructive_action'] })));
-    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
+    // content on: a metadata-only account would drop the unlisted flags instead (see the next test)
+    const counts = admitRequest(req, { contentCollection: true, maxRecords: 10, cardinality: guard.scope('a') });
     assert.equal(counts.foldedCardinality, 2);
     const flags = req.resources[0].scopes[0].items.map((r) => r.attributes['agent.skill.risk.flags']);
     assert.deepEqual(flags, [['flag-0', 'destructive_action'], ['flag-1', 'destructive_action'], [OTHER_VALUE, 'destructive_action'], [OTHER_VALUE, 'destructive_action']]);
+  });
+
+  it('drops elements outside a closed list of values for a metadata-only account, counting them', () => {
+    const req = logs([{ 'agent.skill.event.id': 'e', 'agent.skill.risk.flags': ['destructive_action', 'SECRET'], 'agent.skill.policy.capability': 'SECRET' }]);
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.equal(counts.droppedContent, 3, "the SECRET flag, the SECRET capability and the resource's process.command_line");
+    assert.deepEqual(req.resources[0].scopes[0].items[0].attributes, { 'agent.skill.event.id': 'e', 'agent.skill.risk.flags': ['destructive_action'] });
   });
 
   it('tracks a bounded number of keys outside the registry per account and window; registry keys are never crowded out', () => {

@@ -6,7 +6,7 @@ import { CONTENT_ATTRIBUTES, isIdentityAttribute, METADATA_ALLOWLIST, METRIC_DIM
 import { OTHER_VALUE, type CardinalityScope } from './cardinality.js';
 import { DEFAULT_INGEST_LIMITS } from './limits.js';
 import { isForgeScopeName, isRegisteredSpanEventName, isScopeNameShape, isSeverityText, isVersionString, REDACTED_NAME, spanNameClass } from './names.js';
-import { fitsRegistryType, isRegisteredValue, REGISTERED_EVENT_NAMES } from './registry-values.js';
+import { fitsRegistryType, isRegisteredValue, outsideClosedSet, REGISTERED_EVENT_NAMES } from './registry-values.js';
 
 /**
  * Admission: what of a decoded request the hub keeps. Pure over its inputs (the cardinality
@@ -15,7 +15,7 @@ import { fitsRegistryType, isRegisteredValue, REGISTERED_EVENT_NAMES } from './r
  * - records past `maxRecords` are rejected (partial_success), the rest kept in order;
  * - without content opt-in, attributes outside the metadata-only allowlist, allowlisted
  *   attributes whose value does not have the registry's type (a kvlist, a string where a count
- *   is expected), log bodies, span status messages and trace state are dropped, and the free-form
+ *   is expected) or is outside a closed list of values (an array keeps its listed elements), log bodies, span status messages and trace state are dropped, and the free-form
  *   names (event and span event names, span names, scope, severity text) keep only what the
  *   registry defines (names.ts); metric points keep only the bounded metric dimensions;
  * - non-identity string values (array elements included) past the distinct-values limit fold
@@ -107,9 +107,18 @@ function admitString(key: string, value: string, ctx: Ctx): string {
   return admitted;
 }
 
-/** A repaired value, its string elements (non-identity keys) through the cardinality guard. */
+/**
+ * A repaired value, its string elements (non-identity keys) through the cardinality guard. For a
+ * metadata-only account, elements outside a closed list (the registry's `allowedValues`) are
+ * content and dropped, counted.
+ */
 function admitValue(key: string, v: OtlpValue, ctx: Ctx): OtlpValue {
-  const clean = cleanValue(v, ctx);
+  let clean = cleanValue(v, ctx);
+  if (!ctx.content && Array.isArray(clean) && clean.some((x) => outsideClosedSet(key, x))) {
+    const kept = clean.filter((x) => !outsideClosedSet(key, x));
+    ctx.droppedContent += clean.length - kept.length;
+    clean = kept;
+  }
   if (isIdentityAttribute(key)) return clean;
   if (typeof clean === 'string') return admitString(key, clean, ctx);
   if (!Array.isArray(clean)) return clean;
@@ -126,6 +135,7 @@ function admitValue(key: string, v: OtlpValue, ctx: Ctx): OtlpValue {
 /** Whether an attribute is content for a metadata-only account: outside the allowlist, the wrong type, or an unregistered event name. */
 function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>): boolean {
   if (!allowed.has(key) || !fitsRegistryType(key, v)) return true;
+  if (typeof v === 'string' && outsideClosedSet(key, v)) return true;
   return key === 'event.name' && !REGISTERED_EVENT_NAMES.has(v as string);
 }
 

@@ -135,11 +135,11 @@ describe('hub ingest governance', () => {
     assert.match(logPartial!.errorMessage!, /4 names redacted/);
     const span = testSpan('SECRET-SPAN-NAME tool input: rm -rf /', { 'agent.skill.event.id': 'c3' }, T0, T0 + 1, {
       traceState: 'secret=SECRET-TRACE-STATE',
-      events: [{ timeUnixNano: `${T0}000000`, name: 'SECRET-SPAN-EVENT-NAME', attributes: {} }],
+      events: [{ timeUnixNano: `${T0}000000`, name: 'SECRET-SPAN-EVENT-NAME', attributes: { 'agent.skill.risk.flags': ['SECRET-IN-RISK-FLAGS'] } }],
     });
     const tool = testSpan('execute_tool cat SECRET-FILE', { 'agent.skill.event.id': 'c4', 'agent.skill.activation.ids': ['act_t'], 'gen_ai.operation.name': 'execute_tool' }, T0, T0 + 1);
     const tracePartial = await send(tracesRequest([span, tool]), 'json');
-    assert.match(tracePartial!.errorMessage!, /1 attributes or bodies dropped/, 'the trace state');
+    assert.match(tracePartial!.errorMessage!, /2 attributes or bodies dropped/, 'the trace state and the unlisted risk flag');
     assert.match(tracePartial!.errorMessage!, /3 names redacted/);
     await f.telemetry.drain();
     const r = f.telemetry.reader();
@@ -147,7 +147,7 @@ describe('hub ingest governance', () => {
     assert.equal(r.getEvent(u.id, 'c4')!.eventName, 'span.agent.action', 'a redacted tool span is still a tool span');
     assert.equal(r.getEvent(u.id, 'c2')!.eventName, 'log');
     const health = [...f.storage.telemetry.rawBatches.listByReceipt()].reduce((n, b) => n + b.droppedContent, 0);
-    assert.equal(health, 11);
+    assert.equal(health, 12);
     // the raw blobs and the committed LMDB pages
     assert.deepEqual(storedBytes(f.dataDir).match(/SECRET[A-Z -]*/g) ?? [], []);
   });

@@ -37,6 +37,17 @@ function vocabulary(): Map<string, ReadonlySet<string>> {
 
 const VOCABULARY = vocabulary();
 
+/** Attributes (or array elements) the registry gives a closed set of values (`allowedValues`, unlike an enum's open member list). */
+const CLOSED: ReadonlyMap<string, ReadonlySet<string | number>> = new Map(
+  (Object.values(ATTRIBUTES) as { id: string; allowedValues?: readonly (string | number)[] }[]).filter((a) => a.allowedValues).map((a) => [a.id, new Set(a.allowedValues)]),
+);
+
+/** True when `key` takes a closed set of values and `value` is not one of them (content in disguise for a metadata-only account). */
+export function outsideClosedSet(key: string, value: OtlpValue): boolean {
+  const closed = CLOSED.get(key);
+  return closed !== undefined && !closed.has(value as string);
+}
+
 /** True when `value` is one of the registered values of `key` (an enum member, a closed-list element, a catalog event name). */
 export function isRegisteredValue(key: string, value: string): boolean {
   return VOCABULARY.get(key)?.has(value) === true;
