@@ -6,7 +6,7 @@ import { CardinalityGuard, OTHER_VALUE } from './cardinality.js';
 
 const logs = (attributes: Record<string, unknown>[], body?: string): OtlpLogsRequest => ({
   signal: 'logs',
-  resources: [{ resource: { attributes: { 'service.name': 'x', 'telemetry.sdk.name': 'opentelemetry', 'process.command_line': 'node secret.js' } }, scopes: [{ scope: { name: 's' }, items: attributes.map((a) => ({ timeUnixNano: '1', observedTimeUnixNano: '1', attributes: a as never, ...(body ? { body } : {}) })) }] }],
+  resources: [{ resource: { attributes: { 'service.name': 'x', 'telemetry.sdk.name': 'opentelemetry', 'process.command_line': 'node secret.js' } }, scopes: [{ scope: { name: 'sf-observer' }, items: attributes.map((a) => ({ timeUnixNano: '1', observedTimeUnixNano: '1', attributes: a as never, ...(body ? { body } : {}) })) }] }],
 });
 
 describe('hub ingest admission', () => {
@@ -22,11 +22,11 @@ describe('hub ingest admission', () => {
 
   it('drops content and non-allowlisted attributes (resource included) unless content collection is on, counting them', () => {
     const guard = new CardinalityGuard(100, 60_000, 10);
-    const req = logs([{ 'agent.skill.id': 'o/n:s', 'gen_ai.prompt': 'hi', 'custom.x': 1 }], 'a body');
+    const req = logs([{ 'agent.skill.id': 'o/n:s', 'agent.skill.event.id': 'evt_c', 'gen_ai.prompt': 'hi', 'custom.x': 1 }], 'a body');
     const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
     assert.deepEqual([counts.accepted, counts.droppedContent], [1, 4]);
     const [rec] = req.resources[0].scopes[0].items;
-    assert.deepEqual(rec.attributes, { 'agent.skill.id': 'o/n:s' });
+    assert.deepEqual(rec.attributes, { 'agent.skill.id': 'o/n:s', 'agent.skill.event.id': 'evt_c' });
     assert.equal(rec.body, undefined);
     assert.deepEqual(req.resources[0].resource.attributes, { 'service.name': 'x', 'telemetry.sdk.name': 'opentelemetry' });
     const kept = logs([{ 'gen_ai.prompt': 'hi' }], 'a body');
@@ -36,9 +36,9 @@ describe('hub ingest admission', () => {
 
   it('keeps the deprecated `event.name` log attribute for metadata-only accounts: it is the event name, not content', () => {
     const guard = new CardinalityGuard(100, 60_000, 10);
-    const req = logs([{ 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s' }]);
+    const req = logs([{ 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s', 'agent.skill.event.id': 'evt_old' }]);
     const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: guard.scope('a') });
-    assert.deepEqual(req.resources[0].scopes[0].items[0].attributes, { 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s' });
+    assert.deepEqual(req.resources[0].scopes[0].items[0].attributes, { 'event.name': 'agent.skill.selected', 'agent.skill.id': 'o/n:s', 'agent.skill.event.id': 'evt_old' });
     assert.equal(counts.droppedContent, 1, "only the resource's process.command_line");
   });
 
@@ -69,7 +69,7 @@ describe('hub ingest admission', () => {
   });
 
   it('keeps metric points to the bounded dimensions and rejects points past the per-request limit', () => {
-    const req: OtlpMetricsRequest = { signal: 'metrics', resources: [{ resource: { attributes: {} }, scopes: [{ scope: { name: 's' }, items: [
+    const req: OtlpMetricsRequest = { signal: 'metrics', resources: [{ resource: { attributes: {} }, scopes: [{ scope: { name: 'sf-observer' }, items: [
       { name: 'agent.skill.activation.count', data: { kind: 'sum', aggregationTemporality: 1, isMonotonic: true, dataPoints: [{ timeUnixNano: '1', asInt: 1, attributes: { 'agent.host.name': 'codex', 'agent.skill.id': 'o/n:s' } }] } },
       { name: 'other', data: { kind: 'gauge', dataPoints: [{ timeUnixNano: '1', asDouble: 1, attributes: {} }, { timeUnixNano: '1', asDouble: 2, attributes: {} }] } },
     ] }] }] };
@@ -84,5 +84,56 @@ describe('hub ingest admission', () => {
     const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
     assert.equal(counts.sanitized, 1);
     assert.equal(req.resources[0].scopes[0].items[0].attributes['agent.skill.trigger.source'], 'a\ufffdb');
+  });
+});
+
+describe('hub ingest cardinality guard bounds', () => {
+  const REGISTERED = new Set(['agent.skill.trigger.source']);
+
+  it('counts array elements against the distinct-values limit', () => {
+    const guard = new CardinalityGuard(2, 60_000, 10, Date.now, { registered: REGISTERED });
+    const req = logs(Array.from({ length: 4 }, (_, i) => ({ 'agent.skill.event.id': `e${i}`, 'agent.skill.risk.flags': [`flag-${i}`, 'destructive_action'] })));
+    // content on: a metadata-only account would drop the unlisted flags instead (see the next test)
+    const counts = admitRequest(req, { contentCollection: true, maxRecords: 10, cardinality: guard.scope('a') });
+    assert.equal(counts.foldedCardinality, 2);
+    const flags = req.resources[0].scopes[0].items.map((r) => r.attributes['agent.skill.risk.flags']);
+    assert.deepEqual(flags, [['flag-0', 'destructive_action'], ['flag-1', 'destructive_action'], [OTHER_VALUE, 'destructive_action'], [OTHER_VALUE, 'destructive_action']]);
+  });
+
+  it('drops elements outside a closed list of values for a metadata-only account, counting them', () => {
+    const req = logs([{ 'agent.skill.event.id': 'e', 'agent.skill.risk.flags': ['destructive_action', 'SECRET'], 'agent.skill.policy.capability': 'SECRET' }]);
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.equal(counts.droppedContent, 3, "the SECRET flag, the SECRET capability and the resource's process.command_line");
+    assert.deepEqual(req.resources[0].scopes[0].items[0].attributes, { 'agent.skill.event.id': 'e', 'agent.skill.risk.flags': ['destructive_action'] });
+  });
+
+  it('tracks a bounded number of keys outside the registry per account and window; registry keys are never crowded out', () => {
+    const guard = new CardinalityGuard(10, 60_000, 10, Date.now, { maxKeys: 3, registered: REGISTERED });
+    const scope = guard.scope('a');
+    for (let i = 0; i < 3; i++) assert.equal(scope.admit(`free.${i}`, 'v'), 'v');
+    for (let i = 3; i < 1000; i++) assert.equal(scope.admit(`free.${i}`, 'v'), OTHER_VALUE);
+    assert.equal(scope.folded, 997);
+    assert.equal(scope.admit('agent.skill.trigger.source', 'x'), 'x');
+  });
+
+  it('drops attribute keys past the key length limit with content on, counting them', () => {
+    const req = logs([{ 'agent.skill.event.id': 'e', [`k${'x'.repeat(300)}`]: 'v', short: 'v' }]);
+    const counts = admitRequest(req, { contentCollection: true, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a'), maxKeyLength: 256 });
+    assert.equal(counts.droppedLimits, 1);
+    assert.deepEqual(Object.keys(req.resources[0].scopes[0].items[0].attributes), ['agent.skill.event.id', 'short']);
+  });
+
+  it('stamps an id-less record with the fingerprint of the record as received, whatever admission then drops or folds', () => {
+    const stamp = (content: boolean, maxDistinct: number) => {
+      const guard = new CardinalityGuard(maxDistinct, 60_000, 10);
+      guard.scope('a').admit('gen_ai.request.model', 'other-model');
+      const req = logs([{ 'gen_ai.request.model': 'm', 'custom.note': 'n' }]);
+      const counts = admitRequest(req, { contentCollection: content, maxRecords: 10, cardinality: guard.scope('a') });
+      assert.equal(counts.stamped, 1);
+      return req.resources[0].scopes[0].items[0].attributes['agent.skill.event.id'];
+    };
+    const id = stamp(false, 1);
+    assert.match(String(id), /^fp_[0-9a-f]{32}$/);
+    assert.deepEqual([stamp(true, 1), stamp(false, 10), stamp(true, 10)], [id, id, id]);
   });
 });

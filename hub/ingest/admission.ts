@@ -1,17 +1,29 @@
 import type {
   OtlpAttributes, OtlpLogRecord, OtlpMetric, OtlpRequest, OtlpSpan, OtlpValue, ResourceGroup,
 } from '../../core/telemetry/otlp/index.js';
-import { isIdentityAttribute, METADATA_ALLOWLIST, METRIC_DIMENSIONS } from './allowlist.js';
-import type { CardinalityScope } from './cardinality.js';
+import { logFingerprint } from '../normalize/fingerprint.js';
+import { CONTENT_ATTRIBUTES, isIdentityAttribute, METADATA_ALLOWLIST, METRIC_DIMENSIONS } from './allowlist.js';
+import { OTHER_VALUE, type CardinalityScope } from './cardinality.js';
+import { DEFAULT_INGEST_LIMITS } from './limits.js';
+import { isForgeScopeName, isRegisteredSpanEventName, isScopeNameShape, isSeverityText, isVersionString, REDACTED_NAME, spanNameClass } from './names.js';
+import { fitsRegistryType, isRegisteredValue, outsideClosedSet, REGISTERED_EVENT_NAMES } from './registry-values.js';
 
 /**
  * Admission: what of a decoded request the hub keeps. Pure over its inputs (the cardinality
  * scope is the only state); mutates the request in place for speed and reports what it changed.
  *
  * - records past `maxRecords` are rejected (partial_success), the rest kept in order;
- * - without content opt-in, attributes outside the metadata-only allowlist, log bodies and span
- *   status messages are dropped (metric points keep only the bounded metric dimensions);
- * - non-identity string values past the distinct-values limit fold into `__other__`;
+ * - without content opt-in, attributes outside the metadata-only allowlist, allowlisted
+ *   attributes whose value does not have the registry's type (a kvlist, a string where a count
+ *   is expected) or is outside a closed list of values (an array keeps its listed elements), log bodies, span status messages and trace state are dropped, and the free-form
+ *   names (event and span event names, span names, scope, severity text) keep only what the
+ *   registry defines (names.ts); metric points keep only the bounded metric dimensions;
+ * - non-identity string values (array elements included) past the distinct-values limit fold
+ *   into `__other__`, except registered values (enum members, catalog event names), which are a
+ *   bounded vocabulary: so an always-retain event is never folded away;
+ * - attribute keys longer than `maxKeyLength` are dropped;
+ * - a log record without an event id gets the fingerprint of the record as received (before any
+ *   of the above) as its event id, so a retry dedupes however admission treats it by then;
  * - strings that are not well-formed UTF-16 (lone surrogates from JSON escapes) are repaired
  *   with U+FFFD, so nothing malformed reaches storage keys.
  */
@@ -19,24 +31,39 @@ import type { CardinalityScope } from './cardinality.js';
 export interface AdmissionCounts {
   accepted: number;
   rejected: number;
-  /** attributes, bodies and messages dropped by the metadata-only policy */
+  /** attributes (whole, when their value is not of the registered type), bodies, trace state and names dropped or redacted by the metadata-only policy */
   droppedContent: number;
+  /** of droppedContent: free-form names redacted (event, span, span event, scope, severity) */
+  redactedNames: number;
+  /** attributes dropped by the key length limit */
+  droppedLimits: number;
   /** values folded into `__other__` by the cardinality limit */
   foldedCardinality: number;
   /** strings repaired with U+FFFD */
   sanitized: number;
+  /** log records given the fingerprint of the record as received as their event id */
+  stamped: number;
 }
 
 export interface AdmissionOptions {
   contentCollection: boolean;
   maxRecords: number;
   cardinality: CardinalityScope;
+  /** attribute keys longer than this are dropped (counted in droppedLimits); default the ingest default */
+  maxKeyLength?: number;
 }
 
 interface Ctx extends AdmissionCounts {
   content: boolean;
   card: CardinalityScope;
+  maxKeyLength: number;
 }
+
+/** Pseudo-keys under which the guard counts the free-form names of a record. */
+const NAME_KEYS = ['<event_name>', '<severity_text>', '<span_name>', '<span_event_name>', '<scope_name>', '<scope_version>'];
+
+/** The bounded key vocabulary of the cardinality guard (never crowded out by free-form keys). */
+export const CARDINALITY_VOCABULARY: ReadonlySet<string> = new Set([...METADATA_ALLOWLIST, ...CONTENT_ATTRIBUTES, 'event.name', ...NAME_KEYS]);
 
 // ES2024 String methods (Node 20 has them; the project's TypeScript lib is ES2023)
 type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
@@ -72,6 +99,46 @@ function cleanValue(v: OtlpValue, ctx: Ctx): OtlpValue {
   return v;
 }
 
+/** One string value through the cardinality guard (registered values bypass it); counts a fold. */
+function admitString(key: string, value: string, ctx: Ctx): string {
+  if (isRegisteredValue(key, value)) return value;
+  const admitted = ctx.card.admit(key, value);
+  if (admitted !== value) ctx.foldedCardinality++;
+  return admitted;
+}
+
+/**
+ * A repaired value, its string elements (non-identity keys) through the cardinality guard. For a
+ * metadata-only account, elements outside a closed list (the registry's `allowedValues`) are
+ * content and dropped, counted.
+ */
+function admitValue(key: string, v: OtlpValue, ctx: Ctx): OtlpValue {
+  let clean = cleanValue(v, ctx);
+  if (!ctx.content && Array.isArray(clean) && clean.some((x) => outsideClosedSet(key, x))) {
+    const kept = clean.filter((x) => !outsideClosedSet(key, x));
+    ctx.droppedContent += clean.length - kept.length;
+    clean = kept;
+  }
+  if (isIdentityAttribute(key)) return clean;
+  if (typeof clean === 'string') return admitString(key, clean, ctx);
+  if (!Array.isArray(clean)) return clean;
+  let out: OtlpValue[] | undefined;
+  for (let i = 0; i < clean.length; i++) {
+    const x = clean[i];
+    if (typeof x !== 'string') continue;
+    const admitted = admitString(key, x, ctx);
+    if (admitted !== x) (out ??= clean.slice())[i] = admitted;
+  }
+  return out ?? clean;
+}
+
+/** Whether an attribute is content for a metadata-only account: outside the allowlist, the wrong type, or an unregistered event name. */
+function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>): boolean {
+  if (!allowed.has(key) || !fitsRegistryType(key, v)) return true;
+  if (typeof v === 'string' && outsideClosedSet(key, v)) return true;
+  return key === 'event.name' && !REGISTERED_EVENT_NAMES.has(v as string);
+}
+
 /** The admitted form of one attribute map (a new object only when something changed). */
 function admitAttributes(attrs: OtlpAttributes, allowed: ReadonlySet<string>, ctx: Ctx): OtlpAttributes {
   let out: OtlpAttributes | undefined;
@@ -79,24 +146,23 @@ function admitAttributes(attrs: OtlpAttributes, allowed: ReadonlySet<string>, ct
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const v = attrs[key];
-    let next: OtlpValue = v;
     let nextKey = key;
-    if (!allowed.has(key)) {
+    const drop = (count: 'droppedContent' | 'droppedLimits') => {
+      ctx[count]++;
+      out ??= copyUpTo(attrs, keys, i);
+    };
+    if (isContent(key, v, allowed)) {
       if (!ctx.content) {
-        ctx.droppedContent++;
-        out ??= copyUpTo(attrs, keys, i);
+        drop('droppedContent');
+        continue;
+      }
+      if (key.length > ctx.maxKeyLength) {
+        drop('droppedLimits');
         continue;
       }
       nextKey = cleanString(key, ctx);
     }
-    if (typeof v === 'string') {
-      next = cleanString(v, ctx);
-      if (!isIdentityAttribute(key)) {
-        const admitted = ctx.card.admit(key, next);
-        if (admitted !== next) ctx.foldedCardinality++;
-        next = admitted;
-      }
-    } else if (v !== null && typeof v === 'object') next = cleanValue(v, ctx);
+    const next = v !== null && typeof v === 'object' && !Array.isArray(v) ? cleanValue(v, ctx) : admitValue(nextKey, v, ctx);
     if (out) out[nextKey] = next;
     else if (next !== v || nextKey !== key) {
       out = copyUpTo(attrs, keys, i);
@@ -113,13 +179,42 @@ function copyUpTo(attrs: OtlpAttributes, keys: string[], end: number): OtlpAttri
 }
 
 /**
+ * How admission treats a free-form name: `registered` (the registry's vocabulary) is kept as is;
+ * `shaped` (metadata by its form, but open-ended) is kept through the cardinality guard; `free`
+ * is content: redacted for a metadata-only account, through the guard with content on.
+ */
+type NameClass = 'registered' | 'shaped' | 'free';
+
+/**
+ * A free-form name by its class: `redacted` (undefined: removed) replaces a free name for a
+ * metadata-only account (counted), and `folded` a name past the cardinality limit of its
+ * pseudo-key (counted).
+ */
+function admitName(name: string, kind: NameClass, pseudoKey: string, redacted: string | undefined, folded: string | undefined, ctx: Ctx): string | undefined {
+  const clean = cleanString(name, ctx);
+  if (kind === 'registered') return clean;
+  if (kind === 'free' && !ctx.content) {
+    ctx.droppedContent++;
+    ctx.redactedNames++;
+    return redacted;
+  }
+  const admitted = ctx.card.admit(pseudoKey, clean);
+  if (admitted === clean) return clean;
+  ctx.foldedCardinality++;
+  return folded;
+}
+
+/**
  * Log record attributes: the metadata allowlist plus the deprecated `event.name` attribute, which
- * older SDKs send instead of the EventName field. It is the event's name (metadata, not content),
- * so it is admitted for every account and the normalizer reads it (event.ts logEvent).
+ * older SDKs send instead of the EventName field. It is the event's name (metadata, not content,
+ * when it is a catalog event name), so it is admitted for every account and the normalizer reads
+ * it (event.ts logEvent).
  */
 const LOG_ALLOWLIST: ReadonlySet<string> = new Set([...METADATA_ALLOWLIST, 'event.name']);
 
-function admitLog(r: OtlpLogRecord, ctx: Ctx): void {
+function admitLog(r: OtlpLogRecord, ctx: Ctx, fingerprintOf: (() => string) | undefined): void {
+  // taken before anything changes the record: what was received, not what the current policy keeps
+  const fp = fingerprintOf?.();
   r.attributes = admitAttributes(r.attributes, LOG_ALLOWLIST, ctx);
   if (r.body !== undefined) {
     // an empty body (`"body": {}` from the JS SDK's JSON serializer) carries nothing to drop
@@ -129,18 +224,44 @@ function admitLog(r: OtlpLogRecord, ctx: Ctx): void {
       delete r.body;
     } else r.body = cleanValue(r.body, ctx);
   }
-  if (r.eventName !== undefined) r.eventName = ctx.card.admit('<event_name>', cleanString(r.eventName, ctx));
-  if (r.severityText !== undefined) r.severityText = ctx.card.admit('<severity_text>', cleanString(r.severityText, ctx));
+  if (r.eventName !== undefined) {
+    const name = admitName(r.eventName, REGISTERED_EVENT_NAMES.has(r.eventName) ? 'registered' : 'free', '<event_name>', undefined, OTHER_VALUE, ctx);
+    if (name === undefined) delete r.eventName;
+    else r.eventName = name;
+  }
+  if (r.severityText !== undefined) {
+    const text = admitName(r.severityText, isSeverityText(r.severityText) ? 'registered' : 'free', '<severity_text>', undefined, OTHER_VALUE, ctx);
+    if (text === undefined) delete r.severityText;
+    else r.severityText = text;
+  }
+  if (fp !== undefined) {
+    r.attributes = { ...r.attributes, 'agent.skill.event.id': fp };
+    ctx.stamped++;
+  }
+}
+
+function admitTraceState<T extends { traceState?: string }>(o: T, ctx: Ctx): void {
+  if (o.traceState === undefined || o.traceState === '') return;
+  if (!ctx.content) {
+    ctx.droppedContent++;
+    delete o.traceState;
+  } else o.traceState = cleanString(o.traceState, ctx);
 }
 
 function admitSpan(s: OtlpSpan, ctx: Ctx): void {
   s.attributes = admitAttributes(s.attributes, METADATA_ALLOWLIST, ctx);
-  s.name = cleanString(s.name, ctx);
+  const { kind, metadataForm } = spanNameClass(s.name, s.attributes);
+  // a redacted or folded span name keeps its operation, so the span keeps its kind
+  s.name = admitName(s.name, kind, '<span_name>', metadataForm, metadataForm, ctx)!;
+  admitTraceState(s, ctx);
   for (const e of s.events) {
-    e.name = cleanString(e.name, ctx);
+    e.name = admitName(e.name, isRegisteredSpanEventName(e.name) ? 'registered' : 'free', '<span_event_name>', REDACTED_NAME, OTHER_VALUE, ctx)!;
     e.attributes = admitAttributes(e.attributes, METADATA_ALLOWLIST, ctx);
   }
-  for (const l of s.links) l.attributes = admitAttributes(l.attributes, METADATA_ALLOWLIST, ctx);
+  for (const l of s.links) {
+    l.attributes = admitAttributes(l.attributes, METADATA_ALLOWLIST, ctx);
+    admitTraceState(l, ctx);
+  }
   if (s.status?.message !== undefined) {
     if (!ctx.content) {
       ctx.droppedContent++;
@@ -164,30 +285,54 @@ function admitMetric(m: OtlpMetric, ctx: Ctx): void {
   }
 }
 
+/** A scope's name and version: library identifiers and version strings are metadata (names.ts); anything else is a free-form name. */
+function admitScope(scope: { name: string; version?: string; attributes?: OtlpAttributes }, ctx: Ctx): void {
+  const nameClass: NameClass = isForgeScopeName(scope.name) ? 'registered' : isScopeNameShape(scope.name) ? 'shaped' : 'free';
+  scope.name = admitName(scope.name, nameClass, '<scope_name>', '', OTHER_VALUE, ctx)!;
+  if (scope.version !== undefined && scope.version !== '') {
+    const version = admitName(scope.version, isVersionString(scope.version) ? 'registered' : 'free', '<scope_version>', undefined, undefined, ctx);
+    if (version === undefined) delete scope.version;
+    else scope.version = version;
+  }
+  if (scope.attributes) scope.attributes = admitAttributes(scope.attributes, METADATA_ALLOWLIST, ctx);
+}
+
 const pointsOf = (m: OtlpMetric): number => ('dataPoints' in m.data ? m.data.dataPoints.length : 1);
 
-const COUNT_KEYS = ['accepted', 'rejected', 'droppedContent', 'foldedCardinality', 'sanitized'] as const;
-const snapshot = (c: AdmissionCounts): AdmissionCounts => ({ accepted: c.accepted, rejected: c.rejected, droppedContent: c.droppedContent, foldedCardinality: c.foldedCardinality, sanitized: c.sanitized });
+const COUNT_KEYS = ['accepted', 'rejected', 'droppedContent', 'redactedNames', 'droppedLimits', 'foldedCardinality', 'sanitized', 'stamped'] as const;
+const snapshot = (c: AdmissionCounts): AdmissionCounts => Object.fromEntries(COUNT_KEYS.map((k) => [k, c[k]])) as unknown as AdmissionCounts;
+
+/** An event id the normalizer reads (a non-empty string); anything else is replaced by the fingerprint. */
+const hasEventId = (r: OtlpLogRecord): boolean => {
+  const id = r.attributes['agent.skill.event.id'];
+  return typeof id === 'string' && id !== '';
+};
 
 /** Applies the admission policy to `req` in place and returns what it did, in total and per resource group. */
 export function admitRequest(req: OtlpRequest, options: AdmissionOptions): AdmissionCounts & { perResource: AdmissionCounts[] } {
   const ctx: Ctx = {
     content: options.contentCollection,
     card: options.cardinality,
+    maxKeyLength: options.maxKeyLength ?? DEFAULT_INGEST_LIMITS.maxAttributeKeyLength,
     accepted: 0,
     rejected: 0,
     droppedContent: 0,
+    redactedNames: 0,
+    droppedLimits: 0,
     foldedCardinality: 0,
     sanitized: 0,
+    stamped: 0,
   };
   let room = options.maxRecords;
   const perResource: AdmissionCounts[] = [];
+  // batch-local, in record order, as the normalizer counts occurrences of identical records
+  const occurrences = new Map<string, number>();
   for (const r of req.resources as ResourceGroup<unknown>[]) {
     const before = snapshot(ctx);
+    const instance = r.resource.attributes['service.instance.id'];
     r.resource.attributes = admitAttributes(r.resource.attributes, METADATA_ALLOWLIST, ctx);
     for (const s of r.scopes) {
-      s.scope.name = cleanString(s.scope.name, ctx);
-      if (s.scope.attributes) s.scope.attributes = admitAttributes(s.scope.attributes, METADATA_ALLOWLIST, ctx);
+      admitScope(s.scope, ctx);
       const kept: unknown[] = [];
       for (const item of s.items) {
         const weight = req.signal === 'metrics' ? pointsOf(item as OtlpMetric) : 1;
@@ -197,8 +342,10 @@ export function admitRequest(req: OtlpRequest, options: AdmissionOptions): Admis
         }
         room -= weight;
         ctx.accepted += weight;
-        if (req.signal === 'logs') admitLog(item as OtlpLogRecord, ctx);
-        else if (req.signal === 'traces') admitSpan(item as OtlpSpan, ctx);
+        if (req.signal === 'logs') {
+          const rec = item as OtlpLogRecord;
+          admitLog(rec, ctx, hasEventId(rec) ? undefined : () => logFingerprint(rec, instance, occurrences));
+        } else if (req.signal === 'traces') admitSpan(item as OtlpSpan, ctx);
         else admitMetric(item as OtlpMetric, ctx);
         kept.push(item);
       }

@@ -17,7 +17,9 @@ describe('hub OTLP ingest gateway', () => {
     const u = f.user('alice');
     const rec = skillRecord('agent.skill.selected', { 'agent.skill.event.id': 'old_sdk', 'event.name': 'agent.skill.selected', 'agent.skill.activation.id': 'act_old', 'agent.skill.id': 'o/k:a' }, T0);
     delete rec.eventName;
-    const res = await f.post('logs', await encodeOtlpRequest(logsRequest([rec]), 'protobuf'), { auth: u.device });
+    const req = logsRequest([rec]);
+    req.resources[0].scopes[0].scope = { name: 'sf-observer', version: '0.1.0' }; // Forge's own scope: nothing of it is redacted
+    const res = await f.post('logs', await encodeOtlpRequest(req, 'protobuf'), { auth: u.device });
     assert.equal(res.status, 200);
     await f.telemetry.drain();
     const e = f.telemetry.reader().getEvent(u.id, 'old_sdk')!;
@@ -32,10 +34,12 @@ describe('hub OTLP ingest gateway', () => {
     let now = T0;
     f = await telemetryFixture({ now: () => now });
     const u = f.user('alice');
-    const body = await encodeOtlpRequest(logsRequest([
+    const req = logsRequest([
       skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'a1', 'agent.skill.id': 'o/k:a', 'gen_ai.prompt': 'dropped' }, T0),
       skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'a1', 'agent.skill.id': 'o/k:a' }, T0 + 5),
-    ]), 'protobuf');
+    ]);
+    req.resources[0].scopes[0].scope = { name: 'sf-observer' };
+    const body = await encodeOtlpRequest(req, 'protobuf');
     const health = async () => (await f.getJson<HealthReport>('/api/v1/telemetry/health', u.pat));
     assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
     const first = await health();

@@ -91,18 +91,24 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
   const accountId = call.user.id;
   const body = decompressBody(call.body, call.contentEncoding, deps.limits.maxDecompressedBytes);
   const decoded = await decodeBody(call.signal, call.encoding, body, decoderLimits(deps.limits));
+  // the batch's identity is what was received: admission depends on state that changes between
+  // deliveries (the account's content setting, the cardinality window), so a retry of the same
+  // bytes must be recognised whatever admission makes of it this time
+  const receivedSha256 = sha256Hex(body);
   const settings = deps.telemetry.settings.get(accountId);
   const admitted = admitRequest(decoded.request, {
     contentCollection: settings?.contentCollection === true,
     maxRecords: deps.limits.maxRecordsPerRequest,
     cardinality: deps.cardinality.scope(accountId),
+    maxKeyLength: deps.limits.maxAttributeKeyLength,
   });
   const rejected = decoded.rejected + decoded.overLimit + admitted.rejected;
   const message = describe([
     [decoded.rejected, `${call.signal === 'traces' ? 'spans' : 'records'} rejected: missing or malformed trace/span id`],
     [admitted.rejected + decoded.overLimit, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
-    [admitted.droppedContent, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
-    [decoded.droppedByLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
+    [admitted.droppedContent - admitted.redactedNames, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
+    [admitted.redactedNames, 'names redacted: event, span, span event, scope or severity names the registry does not define (content collection is off)'],
+    [decoded.droppedByLimits + admitted.droppedLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
     [decoded.malformedIds, 'malformed trace, span or parent span ids dropped (their records were kept without them; ids are 16 and 8 bytes, hex in OTLP/JSON)'],
     [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
     [admitted.sanitized + decoded.repaired, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
@@ -114,7 +120,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     records: c.accepted,
     rejected: c.rejected + (i === 0 ? decoded.rejected + decoded.overLimit : 0),
     droppedContent: c.droppedContent,
-    droppedLimits: i === 0 ? decoded.droppedByLimits : 0,
+    droppedLimits: c.droppedLimits + (i === 0 ? decoded.droppedByLimits : 0),
     foldedCardinality: c.foldedCardinality,
     sanitized: c.sanitized + (i === 0 ? decoded.repaired : 0),
   }));
@@ -124,11 +130,11 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
 
   // the raw batch is what the hub admitted: the exact bytes when admission changed nothing,
   // otherwise the admitted request re-encoded (dropped content is never retained)
-  const verbatim = decoded.lossless && !partial && call.encoding === 'protobuf';
+  const verbatim = decoded.lossless && !partial && admitted.stamped === 0 && call.encoding === 'protobuf';
   const bytes = verbatim ? body : await encodeOtlpRequest(decoded.request, call.encoding);
-  const sha256 = sha256Hex(bytes);
+  const sha256 = verbatim ? receivedSha256 : sha256Hex(bytes);
   const record: RawBatchRecord = {
-    id: `rb_${sha256}`,
+    id: `rb_${receivedSha256}`,
     accountId,
     deviceId,
     signal: call.signal,
@@ -141,7 +147,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     records: admitted.accepted,
     rejected,
     droppedContent: admitted.droppedContent,
-    droppedLimits: decoded.droppedByLimits,
+    droppedLimits: decoded.droppedByLimits + admitted.droppedLimits,
     foldedCardinality: admitted.foldedCardinality,
     sanitized: admitted.sanitized + decoded.repaired,
     // the repository identity attached now, server-side (the normalizer resolves through it, live and on rebuild)

@@ -20,6 +20,10 @@ export interface IngestLimits {
   maxValueDepth: number;
   /** distinct string values one non-identity attribute key may take per account and window; new values past it fold into `__other__` */
   maxDistinctValuesPerKey: number;
+  /** attribute keys outside the registry the cardinality guard tracks per account and window; new values under further keys fold */
+  maxCardinalityKeysPerAccount: number;
+  /** characters of an attribute key; longer keys (only possible outside the registry, with content on) are dropped and counted */
+  maxAttributeKeyLength: number;
   /** length of the cardinality window */
   cardinalityWindowMs: number;
   /** accounts tracked by the cardinality guard at once (least recently seen are forgotten) */
@@ -44,6 +48,8 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = {
   maxAttributeValueLength: 4096,
   maxValueDepth: 64,
   maxDistinctValuesPerKey: 1000,
+  maxCardinalityKeysPerAccount: 256,
+  maxAttributeKeyLength: 256,
   cardinalityWindowMs: 60 * 60 * 1000,
   maxCardinalityAccounts: 10_000,
   maxIdentityLength: 128,

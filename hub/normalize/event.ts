@@ -3,6 +3,7 @@ import type { OtlpAttributes, OtlpLogRecord, OtlpSpan, OtlpSpanEvent } from '../
 import { EVENTS } from '../../schemas/generated/semconv.js';
 import { SERVER_AUTHORITATIVE } from '../ingest/allowlist.js';
 import type { JsonValue, ObservationEventRow, RepositoryResolution } from '../projections/rows.js';
+import { logFingerprint } from './fingerprint.js';
 import { idAttr, idList, isoNanos, jsonValue, nanosToMsFast, safeId, str } from './values.js';
 
 /**
@@ -37,27 +38,6 @@ function pickTime(timeNanos: string, observedNanos: string, receivedAtMs: number
   if (timeNanos !== '0' && plausible(timeNanos)) return { nanos: timeNanos, source: 'source' };
   if (observedNanos !== '0' && plausible(observedNanos)) return { nanos: observedNanos, source: 'observed' };
   return { nanos: `${receivedAtMs}000000`, source: 'received' };
-}
-
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => {
-    if (typeof x === 'bigint') return `${x}n`;
-    if (x instanceof Uint8Array) return Buffer.from(x).toString('base64');
-    if (x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return x;
-  });
-}
-
-/**
- * The dedupe identity of a record without agent.skill.event.id: a fingerprint of its content plus
- * its occurrence among identical records of the same batch (two identical records in one batch
- * stay two; the same batch delivered again dedupes). Marked `batch_fingerprint` (inferred).
- */
-export function fingerprint(parts: unknown, occurrences: Map<string, number>): string {
-  const base = createHash('sha256').update(canonical(parts)).digest('hex');
-  const n = occurrences.get(base) ?? 0;
-  occurrences.set(base, n + 1);
-  return n === 0 ? `fp_${base.slice(0, 32)}` : `fp_${createHash('sha256').update(`${base}:${n}`).digest('hex').slice(0, 32)}`;
 }
 
 /** Record attributes carried by a typed row field (dropped from `attributes` when the field holds them verbatim). */
@@ -121,7 +101,8 @@ function baseRow(
 ): ObservationEventRow {
   const r = res.attributes;
   const repo = ctx.resolveRepository(attrs, r);
-  const skillId = idAttr(attrs, 'agent.skill.id');
+  const rawSkillId = str(attrs, 'agent.skill.id');
+  const skillId = rawSkillId === undefined ? undefined : safeId(rawSkillId);
   // Every row gets every field, undefined when it has none: all rows share one object shape, so
   // the row encoder and the normalizer read them with monomorphic property loads. Undefined
   // fields are never stored (the row encodings and JSON leave them out).
@@ -152,7 +133,8 @@ function baseRow(
     agentName: str(attrs, 'gen_ai.agent.name'),
     model: str(attrs, 'gen_ai.request.model'),
     // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
-    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (skillId?.includes(':') ? skillId.slice(0, skillId.lastIndexOf(':')) : undefined),
+    // read off the id as sent: a hashed (h_…) id has no SKIT part left
+    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (rawSkillId?.includes(':') ? safeId(rawSkillId.slice(0, rawSkillId.lastIndexOf(':'))) : undefined),
     skillId,
     skillName: str(attrs, 'agent.skill.name'),
     artifactVersion: str(attrs, 'artifact.version'),
@@ -183,7 +165,8 @@ const OBSERVER_FINGERPRINT = /^fp_[0-9a-f]{32}$/;
 export function logEvent(ctx: BatchContext, res: ResourceContext, rec: OtlpLogRecord, occurrences: Map<string, number>): ObservationEventRow {
   const eventName = rec.eventName ?? str(rec.attributes, 'event.name') ?? 'log';
   const claimed = idAttr(rec.attributes, 'agent.skill.event.id');
-  const eventId = claimed ?? fingerprint(['log', eventName, rec.timeUnixNano, rec.observedTimeUnixNano, rec.traceId, rec.spanId, rec.attributes, res.attributes['service.instance.id']], occurrences);
+  // admission stamps the fingerprint of the record as received; raw batches stored before that get it here
+  const eventId = claimed ?? logFingerprint(rec, res.attributes['service.instance.id'], occurrences);
   const time = pickTime(rec.timeUnixNano, rec.observedTimeUnixNano, ctx.receivedAtMs);
   // an observer that had no event id either sends its own batch fingerprint (fp_<32 hex>, core/telemetry/normalize/pass-through.ts): still inferred dedupe
   const basis = claimed && !OBSERVER_FINGERPRINT.test(claimed) ? 'event_id' : 'batch_fingerprint';
@@ -209,7 +192,8 @@ export function spanKind(span: OtlpSpan): string {
   if (span.name === 'activate_skill' || span.name.startsWith('activate_skill ')) return 'span.agent.skill.activation';
   if (str(span.attributes, 'agent.turn.id') && (span.name === 'agent_turn' || span.name.startsWith('invoke_agent'))) return 'span.agent.turn';
   const linked = str(span.attributes, 'agent.skill.activation.id') !== undefined || span.attributes['agent.skill.activation.ids'] !== undefined;
-  if (linked && (str(span.attributes, 'gen_ai.operation.name') === 'execute_tool' || span.name.startsWith('execute_tool '))) return 'span.agent.action';
+  // `execute_tool` alone is a tool span whose tool name the hub redacted (hub/ingest/names.ts)
+  if (linked && (str(span.attributes, 'gen_ai.operation.name') === 'execute_tool' || span.name === 'execute_tool' || span.name.startsWith('execute_tool '))) return 'span.agent.action';
   return 'span';
 }
 
@@ -249,3 +233,4 @@ export function spanCatalogEvents(ctx: BatchContext, res: ResourceContext, span:
 }
 
 export { safeId };
+export { fingerprint } from './fingerprint.js';

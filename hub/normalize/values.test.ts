@@ -15,9 +15,10 @@ describe('hub normalizer values', () => {
     }
   });
 
-  it('safeId keeps printable ASCII ids up to 128 characters and hashes anything else', () => {
-    for (const id of ['evt_1', 'a', '~'.repeat(128), 'sha256:9f2b', '!#$%']) assert.equal(safeId(id), id);
-    for (const id of ['', 'has space', 'tab\there', 'é', 'x'.repeat(129), 'nul\u0000', 'del\u007f']) {
+  it('safeId keeps printable ASCII ids up to 194 characters (the longest registry-valid skill id) and hashes anything else', () => {
+    const longestSkillId = `${'o'.repeat(64)}/${'n'.repeat(64)}:${'s'.repeat(64)}`;
+    for (const id of ['evt_1', 'a', '~'.repeat(128), 'sha256:9f2b', '!#$%', longestSkillId]) assert.equal(safeId(id), id);
+    for (const id of ['', 'has space', 'tab\there', 'é', 'x'.repeat(195), 'nul\u0000', 'del\u007f']) {
       assert.match(safeId(id), /^h_[0-9a-f]{32}$/, JSON.stringify(id));
     }
     assert.equal(safeId('has space'), safeId('has space'), 'stable');

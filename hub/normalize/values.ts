@@ -35,10 +35,17 @@ export function strList(attrs: OtlpAttributes, key: string): string[] | undefine
   return out.length ? out : undefined;
 }
 
-/** Printable ASCII (0x21-0x7e), 1 to 128 characters (a loop: cheaper than a regex for ids this short). */
+/**
+ * The longest id stored as written: a contained skill id `<skit id>:<skill name>` at the schema
+ * maxima (schemas/json/skit-frontmatter.schema.json: skitId 129, skillName 64), so every
+ * registry-valid skill and SKIT id is kept readable and its SKIT can be read off it.
+ */
+export const MAX_SAFE_ID_LENGTH = 129 + 1 + 64;
+
+/** Printable ASCII (0x21-0x7e), 1 to MAX_SAFE_ID_LENGTH characters (a loop: cheaper than a regex for ids this short). */
 function isSafeId(value: string): boolean {
   const n = value.length;
-  if (n === 0 || n > 128) return false;
+  if (n === 0 || n > MAX_SAFE_ID_LENGTH) return false;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     if (c < 0x21 || c > 0x7e) return false;
@@ -47,7 +54,7 @@ function isSafeId(value: string): boolean {
 }
 
 /**
- * An identity value as stored in keys and rows: printable ASCII up to 128 characters as is,
+ * An identity value as stored in keys and rows: printable ASCII up to MAX_SAFE_ID_LENGTH characters as is,
  * anything else (control characters, spaces, very long or non-ASCII values) as `h_<sha256/32>`,
  * so attacker-chosen strings never shape LMDB keys (reliability-anchors.md #72).
  */

@@ -1,4 +1,5 @@
 import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
+import { CARDINALITY_VOCABULARY } from '../ingest/admission.js';
 import { CardinalityGuard } from '../ingest/cardinality.js';
 import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
 import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
@@ -28,6 +29,12 @@ export interface TelemetryConfig {
   /** a health row is stale after this long without an export (default 24 h) */
   staleAfterMs?: number;
   now?: () => number;
+  /**
+   * A clock that wall-clock corrections do not move (milliseconds), for the sweeper's sanity
+   * check of receipt times (retention.ts). Default `performance.now`; with an injected `now` and
+   * no `monotonicNow`, the injected clock is the whole truth (tests move time by moving it).
+   */
+  monotonicNow?: () => number;
 }
 
 /**
@@ -39,6 +46,10 @@ export class TelemetryService {
   readonly normalizerVersion: string;
   readonly staleAfterMs: number;
   readonly now: () => number;
+  private readonly monotonicNow: () => number;
+  private readonly startedMonotonicMs: number;
+  /** the earliest receipt stamp this process issued (its start until it stamps an earlier one) */
+  private earliestReceiptMs: number;
   private readonly cardinality: CardinalityGuard;
   private readonly worker: Normalizer;
   private readonly load: RawBatchLoader;
@@ -56,7 +67,13 @@ export class TelemetryService {
     this.normalizerVersion = config.normalizerVersion ?? NORMALIZER_VERSION;
     this.staleAfterMs = config.staleAfterMs ?? 24 * 60 * 60 * 1000;
     this.now = config.now ?? Date.now;
-    this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now);
+    this.monotonicNow = config.monotonicNow ?? (config.now ? this.now : () => performance.now());
+    this.startedMonotonicMs = this.monotonicNow();
+    this.earliestReceiptMs = this.now();
+    this.cardinality = new CardinalityGuard(this.limits.maxDistinctValuesPerKey, this.limits.cardinalityWindowMs, this.limits.maxCardinalityAccounts, this.now, {
+      maxKeys: this.limits.maxCardinalityKeysPerAccount,
+      registered: CARDINALITY_VOCABULARY,
+    });
     this.load = rawBatchLoader(storage.telemetry, decoderLimits(this.limits));
     const auto = config.autoNormalize !== false;
     const onError = (e: unknown) => console.error('hub telemetry: normalization failed (will retry):', e);
@@ -157,7 +174,11 @@ export class TelemetryService {
           if (!stored) this.countBacklog(record.accountId, -1);
           this.worker.queued(record, stored);
         },
-        now: this.now,
+        now: () => {
+          const t = this.now();
+          if (t < this.earliestReceiptMs) this.earliestReceiptMs = t;
+          return t;
+        },
       },
       call,
     );
@@ -189,7 +210,7 @@ export class TelemetryService {
   }
 
   sweep(nowMs = this.now()): Promise<SweepResult> {
-    return sweepRawBatches(this.storage.telemetry, nowMs);
+    return sweepRawBatches(this.storage.telemetry, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs });
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,91 @@
+import type { OtlpValue } from '../../core/telemetry/otlp/index.js';
+import { ATTRIBUTES, EVENTS, type AttributeType } from '../../schemas/generated/semconv.js';
+
+/**
+ * What the semconv registry says an admitted value may be: its type (a scalar, or an array of
+ * scalars), and for enums and closed lists the registered values. Used by admission to keep
+ * content out of allowlisted keys (a kvlist or a free-form string where the registry expects a
+ * count is content in disguise) and to keep registered vocabulary out of the cardinality guard.
+ */
+
+/** Catalog event names (the LogRecord EventName values the registry defines). */
+export const REGISTERED_EVENT_NAMES: ReadonlySet<string> = new Set(Object.keys(EVENTS));
+
+/** Keys the hub admits that are not registry attributes, with their type. */
+const EXTRA_TYPES: Record<string, AttributeType> = {
+  'telemetry.sdk.name': 'string',
+  'telemetry.sdk.language': 'string',
+  'telemetry.sdk.version': 'string',
+  'event.name': 'string',
+};
+
+const TYPES: ReadonlyMap<string, AttributeType> = new Map<string, AttributeType>([
+  ...Object.values(ATTRIBUTES).map((a) => [a.id, a.type] as [string, AttributeType]),
+  ...Object.entries(EXTRA_TYPES),
+]);
+
+function vocabulary(): Map<string, ReadonlySet<string>> {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const a of Object.values(ATTRIBUTES) as { id: string; members?: readonly { value: string | number }[]; allowedValues?: readonly (string | number)[] }[]) {
+    const values = [...(a.members ?? []).map((m) => m.value), ...(a.allowedValues ?? [])].filter((v): v is string => typeof v === 'string');
+    if (values.length) out.set(a.id, new Set(values));
+  }
+  // the deprecated name attribute takes the catalog's event names
+  out.set('event.name', REGISTERED_EVENT_NAMES);
+  return out;
+}
+
+const VOCABULARY = vocabulary();
+
+/** Attributes (or array elements) the registry gives a closed set of values (`allowedValues`, unlike an enum's open member list). */
+const CLOSED: ReadonlyMap<string, ReadonlySet<string | number>> = new Map(
+  (Object.values(ATTRIBUTES) as { id: string; allowedValues?: readonly (string | number)[] }[]).filter((a) => a.allowedValues).map((a) => [a.id, new Set(a.allowedValues)]),
+);
+
+/** True when `key` takes a closed set of values and `value` is not one of them (content in disguise for a metadata-only account). */
+export function outsideClosedSet(key: string, value: OtlpValue): boolean {
+  const closed = CLOSED.get(key);
+  return closed !== undefined && !closed.has(value as string);
+}
+
+/** True when `value` is one of the registered values of `key` (an enum member, a closed-list element, a catalog event name). */
+export function isRegisteredValue(key: string, value: string): boolean {
+  return VOCABULARY.get(key)?.has(value) === true;
+}
+
+const isInt = (v: OtlpValue): boolean => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+
+function scalarFits(type: string, v: OtlpValue): boolean {
+  switch (type) {
+    case 'string':
+    case 'enum':
+      return typeof v === 'string';
+    case 'int':
+      return isInt(v);
+    case 'double':
+      return typeof v === 'number' || typeof v === 'bigint';
+    case 'boolean':
+      return typeof v === 'boolean';
+    default:
+      return false;
+  }
+}
+
+/**
+ * True when `value` has the registry's type for `key` (any value fits a key the registry does not
+ * type). Arrays must be arrays of that scalar type; a kvlist, bytes or null never fits.
+ */
+export function fitsRegistryType(key: string, value: OtlpValue): boolean {
+  const type = TYPES.get(key);
+  if (type === undefined) return true;
+  if (type.endsWith('[]')) {
+    if (!Array.isArray(value)) return false;
+    const element = type.slice(0, -2);
+    for (const x of value) if (!scalarFits(element, x)) return false;
+    return true;
+  }
+  return scalarFits(type, value);
+}
+
+/** True when the registry (or the hub's extra metadata) types `key`. */
+export const isTypedKey = (key: string): boolean => TYPES.has(key);
