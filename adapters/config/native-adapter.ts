@@ -61,7 +61,10 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     }
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
-    const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
+    // without any record, an entry holding Forge's value for a skill Forge already shows is taken
+    // as Forge's; with one, the record (and Forge's write notes) alone say which entries are
+    // Forge's, so the user's own identical entry stays theirs
+    const adopt = new Set(previous ? [] : dests.filter((d) => d.forge).map((d) => d.skillId));
     const prevEdits = mergeEditsByFile((previous?.configEdits ?? []).filter(isManagedConfigEdit));
     return { skillRoot, file, destMap, adopt, prevEdits };
   };
