@@ -89,11 +89,13 @@ async function editUnlocked(file: string, backupDir: string, transform: ConfigTr
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
     assertUtf8(before);
-    assertNotWriteProtected(before);
     const next = transform(before);
+    const unchanged = next === undefined || (next !== null && before.exists && next === before.text) || (next === null && !before.exists);
+    // only an edit that is needed is refused: a protected file that already says it all is fine
+    if (!unchanged) assertNotWriteProtected(before);
     // a preflight: the transform ran every check; nothing is written
     if (dryRun) return { changed: false, before };
-    if (next === undefined || (next !== null && before.exists && next === before.text) || (next === null && !before.exists)) {
+    if (unchanged) {
       await settled?.(false);
       return { changed: false, before };
     }
