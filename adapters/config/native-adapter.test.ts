@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isSfError } from '../../core/errors/index.js';
 import type { HostAdapter } from '../../core/install/host-adapter.js';
@@ -232,4 +232,23 @@ describe('claude-code adapter: user scope', () => {
     await adapter.unproject(record, ctx);
     assert.equal(existsSync(join(dir, 'settings.json')), false);
   });
+});
+
+describe('codex adapter: a config.toml linked out of the home directory', () => {
+  let f: AdapterFixture;
+  beforeEach(async () => (f = await adapterFixture()));
+  afterEach(() => f.cleanup());
+
+  for (const scope of ['project', 'user'] as const) {
+    it(`is refused the same way at ${scope} scope (SF_E_UNSAFE_PATH), nothing written through the link`, async () => {
+      const outside = join(f.root, 'outside', 'config.toml');
+      await mkdir(dirname(outside), { recursive: true });
+      await writeFile(outside, 'model = "o3"\n');
+      await mkdir(join(f.home, '.codex'), { recursive: true });
+      await symlink(outside, join(f.home, '.codex', 'config.toml'));
+      const adapter = createCodexAdapter();
+      await assert.rejects(adapter.project(f.request(['beta']), f.ctx(scope)), (e: unknown) => isSfError(e, 'SF_E_UNSAFE_PATH') && /out of your home directory/.test(e.message));
+      assert.equal(readFileSync(outside, 'utf8'), 'model = "o3"\n');
+    });
+  }
 });

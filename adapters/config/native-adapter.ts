@@ -56,9 +56,9 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     if (ctx.scope === 'project' && ctx.projectRoot) {
       assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
       assertLandsInProject(file, ctx.projectRoot, `the ${spec.displayName} config file`);
-    } else {
-      assertLandsInHome(file, ctx.home, `the ${spec.displayName} config file`);
     }
+    // a config file in the home directory (Codex's, whatever the scope) must not lead out of it
+    assertLandsInHome(file, ctx.home, `the ${spec.displayName} config file`);
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
     // without any record, an entry holding Forge's value for a skill Forge already shows is taken
