@@ -66,4 +66,59 @@ describe('claude-code observability settings merge (golden files)', () => {
       await tmp.cleanup();
     }
   });
+
+  describe('an install killed after its settings write, before its record was kept', () => {
+    const original = '{\n  "model": "x"\n}\n';
+    const none = { entries: [], items: [] };
+
+    it('the next install owns the settings that install wrote, so uninstall gives the original bytes back', async () => {
+      const tmp = await tempDir();
+      try {
+        const file = join(tmp.path, 'settings.json');
+        const backups = join(tmp.path, 'b');
+        await writeFile(file, original);
+        await reconcileObserveJson(file, backups, 'json', undefined, claudeDesired(ctx)); // its record is lost
+        const again = await reconcileObserveJson(file, backups, 'json', undefined, claudeDesired(ctx));
+        assert.equal(again.edit?.managed.length, 6, 'Forge\'s own values are Forge\'s, not the user\'s');
+        await reconcileObserveJson(file, backups, 'json', again.edit, none);
+        assert.equal(await readFile(file, 'utf8'), original);
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+
+    it('a port change killed the same way is taken over by the next update', async () => {
+      const tmp = await tempDir();
+      try {
+        const file = join(tmp.path, 'settings.json');
+        const backups = join(tmp.path, 'b');
+        await writeFile(file, original);
+        const first = await reconcileObserveJson(file, backups, 'json', undefined, claudeDesired(ctx));
+        await reconcileObserveJson(file, backups, 'json', first.edit, claudeDesired({ ...ctx, port: 15555 })); // its record is lost
+        const update = await reconcileObserveJson(file, backups, 'json', first.edit, claudeDesired({ ...ctx, port: 15555 }));
+        assert.deepEqual(update.diagnostics, []);
+        await reconcileObserveJson(file, backups, 'json', update.edit, none);
+        assert.equal(await readFile(file, 'utf8'), original);
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+
+    it('a user\'s own identical value is still never taken over', async () => {
+      const tmp = await tempDir();
+      try {
+        const file = join(tmp.path, 'settings.json');
+        const backups = join(tmp.path, 'b');
+        const mine = '{\n  "env": {\n    "CLAUDE_CODE_ENABLE_TELEMETRY": "1"\n  }\n}\n';
+        await writeFile(file, mine);
+        await reconcileObserveJson(file, backups, 'json', undefined, claudeDesired(ctx));
+        const again = await reconcileObserveJson(file, backups, 'json', undefined, claudeDesired(ctx));
+        assert.ok(!again.edit?.managed.some((m) => m.path[1] === 'CLAUDE_CODE_ENABLE_TELEMETRY'));
+        await reconcileObserveJson(file, backups, 'json', again.edit, none);
+        assert.equal(await readFile(file, 'utf8'), mine);
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+  });
 });

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import type { ManagedConfigEdit } from '../config/managed.js';
 import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
 import { tempDir } from '../../test-support/index.js';
+import { isSfError } from '../../core/errors/index.js';
+import { parseTomlConfig } from '../config/toml-blocks.js';
 import { reconcileCodexConfig } from './reconcile-config.js';
+import { planCodexConfig } from './skills-config.js';
 
 const root = '/home/me/proj/.agents/skills';
 const skills = (phase: 'install' | 'remove') => phase === 'remove' ? [] : [
@@ -77,5 +80,57 @@ describe('codex [[skills.config]] separators', () => {
     } finally {
       await tmp.cleanup();
     }
+  });
+});
+
+describe('codex [[skills.config]] next to text that only looks like Forge\'s blocks', () => {
+  const beta = skills('install');
+  const block = `# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "${root}/beta/SKILL.md"\nenabled = false\n`;
+  const entries = (text: string) => ((parseTomlConfig(text, 'config.toml').skills as { config?: unknown[] } | undefined)?.config ?? []);
+  const betaOff = [{ path: `${root}/beta/SKILL.md`, enabled: false }];
+
+  for (const [kind, quotes] of [['basic', '"""'], ['literal', "'''"]] as const) {
+    it(`a copy of Forge's block quoted in a multi-line ${kind} string is text: the real block is kept`, () => {
+      const text = `notes = ${quotes}\nsf wrote this:\n${block}${quotes}\n\n${block}`;
+      const plan = planCodexConfig(text, 'config.toml', beta, '\n');
+      assert.equal(plan.text, text, 'nothing to change');
+      assert.deepEqual(entries(plan.text), betaOff);
+      // a reconcile of the other child keeps the real block too
+      const other = planCodexConfig(text, 'config.toml', beta.map((s) => ({ ...s, enabled: s.name === 'beta' ? false : s.enabled })), '\n');
+      assert.deepEqual(entries(other.text), betaOff);
+    });
+
+    it(`a quoted copy does not stand in for the block at install (${kind})`, () => {
+      const text = `notes = ${quotes}\n${block}${quotes}\n`;
+      const plan = planCodexConfig(text, 'config.toml', beta, '\n');
+      assert.deepEqual(entries(plan.text), betaOff, 'Forge\'s block was appended');
+      assert.ok(plan.text.startsWith(text));
+    });
+  }
+
+  it('marker-like lines that would not parse as key lines inside a string are no block (no internal error)', () => {
+    const text = 'x = """\n# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "abc\n"""\n';
+    const plan = planCodexConfig(text, 'config.toml', beta, '\n');
+    assert.ok(plan.text.startsWith(text));
+    assert.deepEqual(entries(plan.text), betaOff);
+    assert.equal(planCodexConfig(text, 'config.toml', beta.map((s) => ({ ...s, enabled: true })), '\n').text, text);
+  });
+
+  it('a """ in a comment or a one-line string opens no string', () => {
+    const text = `a = "say \\"\\"\\" here" # and """ there\nb = 'x"""'\n\n${block}`;
+    assert.deepEqual(entries(text), betaOff);
+    assert.equal(planCodexConfig(text, 'config.toml', beta, '\n').text, text, 'the real block is found');
+  });
+
+  it('a marked block whose key lines do not parse alone is not taken for Forge\'s (a clean error or the user\'s entry, never SF_E_INTERNAL)', () => {
+    const text = `# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "${root}/beta/SKILL.md"\nenabled = false\nnote = [\n  1,\n]\n`;
+    let plan;
+    try {
+      plan = planCodexConfig(text, 'config.toml', beta.map((s) => ({ ...s, enabled: true })), '\n');
+    } catch (e) {
+      assert.ok(isSfError(e) && e.code !== 'SF_E_INTERNAL', String(e));
+      return;
+    }
+    assert.equal(plan.text, text, 'the user\'s entry is left alone');
   });
 });

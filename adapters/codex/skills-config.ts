@@ -196,11 +196,21 @@ function verify(before: string, after: string, file: string, users: Entry[], own
   const ours = ownedBlocks(after).filter((x) => ownedBy(x, owner)).map((x) => x.values).sort(byPath);
   const expectedOurs = managed.map((m): Entry => ({ path: m.path[3], enabled: false })).sort(byPath);
   // every other installation's blocks (other SKITs, this SKIT in other places) stay exactly as they were
-  const others = (text: string) => ownedBlocks(text).filter((x) => !ownedBy(x, owner)).map((x) => ({ id: x.id, ...x.values }));
-  if (!isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(afterUsers, users) || !isDeepStrictEqual(ours, expectedOurs) || !isDeepStrictEqual(others(before), others(after))) {
+  const othersBlocks = (text: string) => ownedBlocks(text).filter((x) => !ownedBy(x, owner));
+  const others = (text: string) => othersBlocks(text).map((x) => ({ id: x.id, ...x.values }));
+  // what Codex will read: the user's entries, ours and the other installations' as parsed, not as
+  // found by the line scan (text that only looks like a block must not count as one)
+  const parsedAsPlanned = sameEntries(skillsConfig(b, file), [...users, ...expectedOurs, ...othersBlocks(before).map((x) => x.values)]);
+  if (!parsedAsPlanned || !isDeepStrictEqual(strip(a), strip(b)) || !isDeepStrictEqual(afterUsers, users) || !isDeepStrictEqual(ours, expectedOurs) || !isDeepStrictEqual(others(before), others(after))) {
     throw new SfError('SF_E_CONFIG', `${file}: editing Forge's [[skills.config]] entries would change other settings; refusing`, {
       location: { file, pointer: 'skills.config' },
       hint: 'Check the Forge-managed blocks (marked "# managed by sf") were not merged with your own keys; the file was not changed.',
     });
   }
+}
+
+/** The same entries in any order (each counted as often as it occurs). */
+function sameEntries(actual: Entry[], expected: Entry[]): boolean {
+  const canon = (list: Entry[]) => list.map((e) => JSON.stringify(e, Object.keys(e).sort())).sort();
+  return isDeepStrictEqual(canon(actual), canon(expected));
 }

@@ -64,6 +64,18 @@ describe('config file editing', () => {
     await assert.rejects(editConfigFile(dir, join(tmp.path, 'backups'), () => 'x = 1'), (e: unknown) => isSfError(e, 'SF_E_CONFIG') && e.message === `${dir} is a directory, not a config file`);
   });
 
+  it('lets a write-protected file be when no edit is needed (a SKIT whose children are all enabled)', async () => {
+    const file = join(tmp.path, 'config.toml');
+    writeFileSync(file, 'model = "o3"\n');
+    await chmod(file, 0o444);
+    for (const dryRun of [true, false]) {
+      assert.equal((await editConfigFile(file, join(tmp.path, 'backups'), (s) => s.text, dryRun)).changed, false);
+      assert.equal((await editConfigFile(file, join(tmp.path, 'backups'), () => undefined, dryRun)).changed, false);
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'model = "o3"\n');
+    assert.equal(statSync(file).mode & 0o777, 0o444);
+  });
+
   it('backs up the previous bytes (mode 0600, timestamped name) before replacing', async () => {
     const file = join(tmp.path, 'config.toml');
     await writeFile(file, 'model = "a"\n');

@@ -62,35 +62,47 @@ export interface EditOutcome {
 const MAX_ATTEMPTS = 3;
 
 /**
+ * Told, under the file's lock, what the edit does once the transform has settled it: just before
+ * the file is replaced (`written` true, with the backup of the previous bytes), or when nothing
+ * needs writing. Never in a dry run.
+ */
+export type EditSettled = (written: boolean, backup?: string) => Promise<void>;
+
+/**
  * One safe edit of a user's config file: read, transform (which must throw SF_E_CONFIG for a file
  * it cannot parse, before anything is written), back up the previous bytes, replace atomically.
  * If the file changes between our read and our write (the host rewrote it), the edit is redone
  * on the new content, a bounded number of times. `dryRun` stops after the transform.
  */
-export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform, dryRun = false): Promise<EditOutcome> {
+export async function editConfigFile(file: string, backupDir: string, transform: ConfigTransform, dryRun = false, settled?: EditSettled): Promise<EditOutcome> {
   if (dryRun) return editUnlocked(file, backupDir, transform, true);
   // sf commands editing one file (an install's skill entry and `sf observe install`'s settings in
   // the same settings.json) take turns: the changed-bytes check below cannot close the moment
   // between that check and the rename, where another sf's write would be lost
   const target = await resolveWriteTarget(file);
-  if (!existsSync(dirname(target))) return editUnlocked(file, backupDir, transform, false);
+  if (!existsSync(dirname(target))) return editUnlocked(file, backupDir, transform, false, settled);
   const lock = join(dirname(target), `.${basename(target)}.sf-lock`);
-  return withFileLock(lock, () => editUnlocked(file, backupDir, transform, false), { what: target });
+  return withFileLock(lock, () => editUnlocked(file, backupDir, transform, false, settled), { what: target });
 }
 
-async function editUnlocked(file: string, backupDir: string, transform: ConfigTransform, dryRun: boolean): Promise<EditOutcome> {
+async function editUnlocked(file: string, backupDir: string, transform: ConfigTransform, dryRun: boolean, settled?: EditSettled): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const before = readConfig(file);
     assertUtf8(before);
-    assertNotWriteProtected(before);
     const next = transform(before);
+    const unchanged = next === undefined || (next !== null && before.exists && next === before.text) || (next === null && !before.exists);
+    // only an edit that is needed is refused: a protected file that already says it all is fine
+    if (!unchanged) assertNotWriteProtected(before);
     // a preflight: the transform ran every check; nothing is written
     if (dryRun) return { changed: false, before };
-    if (next === undefined || (next !== null && before.exists && next === before.text)) return { changed: false, before };
-    if (next === null && !before.exists) return { changed: false, before };
+    if (unchanged) {
+      await settled?.(false);
+      return { changed: false, before };
+    }
     const backup = before.bytes && before.bytes.length > 0 ? await writeBackup(file, before.bytes, backupDir) : undefined;
     const current = readConfig(file);
     if (!sameBytes(current.bytes, before.bytes)) continue;
+    await settled?.(true, backup);
     if (next === null) {
       await removeFileDurable(await resolveWriteTarget(file));
     } else {

@@ -5,6 +5,7 @@ import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig } from './json-edit.js';
 import { removeJsonText, setJsonText } from './json-text-edit.js';
 import { planEntries, type DesiredEntry, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
+import { noteWrite, readWriteNote, skitOf, withNotedEntries } from './write-note.js';
 
 export interface JsonReconcileOptions {
   file: string;
@@ -38,25 +39,33 @@ export interface JsonReconcileResult {
  */
 export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<JsonReconcileResult> {
   let result: JsonReconcileResult = { diagnostics: [] };
+  // the SKIT whose entries these are, by which Forge's write notes for this file are kept
+  const ownerSkill = o.desired[0]?.skillId ?? o.previous?.managed[0]?.skillId;
+  const owner = ownerSkill === undefined ? undefined : skitOf(ownerSkill);
   const outcome = await editConfigFile(o.file, o.backupDir, (snap) => {
     const doc = parseJsonConfig(snap.text, o.file);
-    const origin = configOrigin(o.previous, snap);
-    const plan = planEntries((p) => getPath(doc, p), o.previous?.managed ?? [], o.desired, o.file, o.disabledValue, o.adopt);
+    const note = owner === undefined ? undefined : readWriteNote(o.backupDir, o.file, owner);
+    // entries Forge wrote in a command that was interrupted before its record was kept
+    const previous = withNotedEntries(o.previous, note, doc, () => ({ file: o.file, format: o.format, origin: 'existing' as const, managed: [], created: [] }));
+    const origin = configOrigin(previous, snap);
+    const plan = planEntries((p) => getPath(doc, p), previous?.managed ?? [], o.desired, o.file, o.disabledValue, o.adopt);
     refuseIf(plan.fatal, o.file);
-    const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, o.previous?.created ?? [], o.previous?.expanded ?? []);
-    applied.created = withForgeOnlyContainers(parseJsonConfig(applied.text, o.file), plan.managed, applied.created);
+    const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, previous?.created ?? [], previous?.expanded ?? []);
     if (o.validate) refuseIf(o.validate(parseJsonConfig(applied.text, o.file)).filter((d) => d.severity === 'error'), o.file);
     const empty = plan.managed.length === 0 && isDeepStrictEqual(parseJsonConfig(applied.text, o.file), {});
     const next = textToWrite(origin, snap, applied.text, empty);
     result = {
       diagnostics: plan.diagnostics,
       edit: plan.managed.length === 0 ? undefined : {
-        file: o.file, backup: o.previous?.backup, format: o.format, ...origin,
+        file: o.file, backup: previous?.backup, format: o.format, ...origin,
         managed: plan.managed, created: applied.created, ...(applied.expanded.length ? { expanded: applied.expanded } : {}),
       },
     };
     return next;
-  }, o.dryRun);
+  }, o.dryRun, async (_written, backup) => {
+    if (result.edit && !result.edit.backup && backup) result.edit.backup = backup;
+    if (owner !== undefined) await noteWrite(o.backupDir, o.file, owner, result.edit);
+  });
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
   return result;
 }
@@ -106,26 +115,6 @@ function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOpti
     }
   }
   return { text, created, expanded };
-}
-
-/**
- * Containers that hold nothing but Forge's entries count as Forge's too, so they go with the last
- * entry (this matters after an adoption, when the record that created them was not passed in).
- */
-function withForgeOnlyContainers(doc: unknown, managed: ManagedEntry[], created: string[][]): string[][] {
-  const out = [...created];
-  const owned = new Set([...managed.map((m) => key(m.path)), ...out.map(key)]);
-  const parents = [...new Set(managed.flatMap((m) => Array.from({ length: m.path.length - 1 }, (_, i) => key(m.path.slice(0, i + 1)))))];
-  for (const k of parents.sort((a, b) => JSON.parse(b).length - JSON.parse(a).length)) {
-    const path = JSON.parse(k) as string[];
-    const obj = getPath(doc, path);
-    if (owned.has(k) || !isJsonObject(obj)) continue;
-    if (Object.keys(obj).every((child) => owned.has(key([...path, child])))) {
-      out.push(path);
-      owned.add(k);
-    }
-  }
-  return out;
 }
 
 const isUnder = (path: string[], parent: string[]): boolean => parent.every((k, i) => path[i] === k) && path.length > parent.length;

@@ -28,6 +28,11 @@ function lineIndent(text: string, offset: number): { indent: string; ownLine: bo
   return { indent, ownLine: before.trim() === '' };
 }
 
+/** Whether container `node` (an object or list holding the edited spot; none: the document) is written on one line. */
+function onOneLine(text: string, node: Node | undefined): boolean {
+  return node !== undefined && !text.slice(node.offset, node.offset + node.length).includes('\n');
+}
+
 /** `value` as JSON at `indent` (multi-line), or compact on one line when `indent` is null. */
 const render = (value: unknown, indent: string | null, u: string, eol: string) => (indent === null ? JSON.stringify(value) : JSON.stringify(value, null, u).replace(/\n/g, eol + indent));
 
@@ -54,6 +59,7 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   if (kids.length === 0) {
     const { indent } = lineIndent(t.text, node.offset);
     const inner = t.text.slice(node.offset + 1, close);
+    if (inner.trim() === '' && onOneLine(t.text, node.parent?.parent)) return t.text.slice(0, node.offset + 1) + entry(null) + t.text.slice(close);
     if (inner.trim() === '') return t.text.slice(0, node.offset + 1) + t.eol + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
     // an empty container holding comments: they stay, and the entry goes on a line after them
     const head = t.text.slice(0, close).replace(/[ \t]*$/, '');
@@ -79,8 +85,55 @@ function cutChild(t: Text, node: Node, i: number): string {
     if (rest.trim() === '' || lineStart <= node.offset || t.text.slice(lineStart, kid.offset).trim() !== '') return t.text.slice(0, node.offset + 1) + t.text.slice(close);
     return t.text.slice(0, lineStart) + t.text.slice(kid.offset + kid.length + (after ? after[0].length : 0));
   }
-  if (i === kids.length - 1) return t.text.slice(0, kids[i - 1].offset + kids[i - 1].length) + t.text.slice(kids[i].offset + kids[i].length);
-  return t.text.slice(0, kids[i].offset) + t.text.slice(kids[i + 1].offset);
+  const kid = kids[i];
+  const start = kid.offset;
+  const end = kid.offset + kid.length;
+  const close = node.offset + node.length - 1;
+  const { ownLine } = lineIndent(t.text, start);
+  const lineStart = t.text.lastIndexOf('\n', start - 1) + 1;
+  const last = i === kids.length - 1;
+  const prevEnd = i > 0 ? kids[i - 1].offset + kids[i - 1].length : node.offset + 1;
+  // the last child with only a comma and blanks before it: exactly what insertLast added
+  if (last && onlyBlank(t.text.slice(prevEnd, start).replace(',', '')) && commaIn(t.text, prevEnd, start) !== undefined) return t.text.slice(0, prevEnd) + t.text.slice(end);
+  // a child followed by a comma (one in the middle, or a last one with a trailing comma) goes
+  // with that comma; comments around it are the user's and stay
+  const comma = commaIn(t.text, end, last ? close : kids[i + 1].offset);
+  if (comma !== undefined) {
+    if (!onlyBlank(t.text.slice(end, comma))) return cut(t.text, [start, end], [comma, comma + 1]);
+    let to = comma + 1 + /^[ \t]*/.exec(t.text.slice(comma + 1))![0].length;
+    const eol = /^\r?\n/.exec(t.text.slice(to));
+    // the whole line when nothing else is on it
+    if (ownLine && eol) return cut(t.text, [lineStart, to + eol[0].length]);
+    return cut(t.text, [start, to]);
+  }
+  // the last child, with comments before it: it goes with the comma after the previous one
+  const sep = commaIn(t.text, prevEnd, start);
+  if (sep === undefined) return t.text.slice(0, prevEnd) + t.text.slice(end);
+  const eol = /^[ \t]*\r?\n/.exec(t.text.slice(end));
+  if (ownLine) return cut(t.text, [sep, sep + 1], [lineStart, eol ? end + eol[0].length : end]);
+  return cut(t.text, [sep, sep + 1], [start - /[ \t]*$/.exec(t.text.slice(0, start))![0].length, end]);
+}
+
+// jsonc-parser's SyntaxKind values (a const enum, not importable at run time)
+const SCAN_COMMA = 5;
+const SCAN_EOF = 17;
+
+const onlyBlank = (s: string): boolean => s.trim() === '';
+
+/** Offset of the first comma token in `text[from, to)` (comments skipped), if any. */
+function commaIn(text: string, from: number, to: number): number | undefined {
+  const scanner = jsoncLib().createScanner(text.slice(from, to), false);
+  for (let kind = scanner.scan(); kind !== SCAN_EOF; kind = scanner.scan()) {
+    if (kind === SCAN_COMMA) return from + scanner.getTokenOffset();
+  }
+  return undefined;
+}
+
+/** `text` without the given (disjoint) ranges. */
+function cut(text: string, ...ranges: [number, number][]): string {
+  let out = text;
+  for (const [a, b] of [...ranges].sort((x, y) => y[0] - x[0])) out = out.slice(0, a) + out.slice(b);
+  return out;
 }
 
 function root(t: Text): Node {
@@ -97,7 +150,9 @@ export function setJsonText(text: string, path: JsonPath, value: unknown, eol: s
   const existing = findNodeAtLocation(tree, path);
   if (existing) {
     const { indent } = lineIndent(t.text, existing.parent?.offset ?? existing.offset);
-    const out = t.text.slice(0, existing.offset) + render(value, indent, unit(t.text), eol) + t.text.slice(existing.offset + existing.length);
+    // inside an object written on one line the new value stays on that line
+    const at = onOneLine(t.text, existing.parent?.parent) ? null : indent;
+    const out = t.text.slice(0, existing.offset) + render(value, at, unit(t.text), eol) + t.text.slice(existing.offset + existing.length);
     return verified({ ...t, text }, out, path, value);
   }
   let depth = path.length - 1;

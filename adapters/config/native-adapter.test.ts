@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isSfError } from '../../core/errors/index.js';
 import type { HostAdapter } from '../../core/install/host-adapter.js';
@@ -20,6 +20,9 @@ interface HostCase {
   userFile: string;
   conflict: string;
   invalid: string;
+  /** JSON hosts: the user's own entry that already switches beta off, and an empty container of the user's */
+  userOff?: string;
+  userEmptyContainer?: string[];
 }
 
 const cases: HostCase[] = [
@@ -31,6 +34,8 @@ const cases: HostCase[] = [
     userFile: '{\n  // mine\n  "model": "opus"\n}\n',
     conflict: '{ "skillOverrides": { "beta": "on" } }\n',
     invalid: '{ "model": \n',
+    userOff: '{\n  "permissions": {"allow": []},\n  "skillOverrides": {\n    "beta": "off"\n  }\n}\n',
+    userEmptyContainer: ['{"a":1,"skillOverrides":{}}', '{\n  "skillOverrides": {\n    // none yet\n  }\n}\n'],
   },
   {
     adapter: createCodexAdapter(),
@@ -52,6 +57,8 @@ const cases: HostCase[] = [
     userFile: '{\n  "theme": "tokyonight", // mine\n}\n',
     conflict: '{ "permission": { "skill": { "beta": "allow" } } }\n',
     invalid: '{ "permission": { \n',
+    userOff: '{\n  // I never want beta\n  "permission": {\n    "skill": {\n      "beta": "deny" // mine\n    }\n  }\n}\n',
+    userEmptyContainer: ['{ "permission": { "skill": {} } }\n', '{\n  "permission": {\n    // mine\n    "skill": {}\n  }\n}\n'],
   },
 ];
 
@@ -140,6 +147,49 @@ for (const c of cases) {
       assert.equal(readFileSync(file, 'utf8'), c.userFile);
     });
 
+    if (c.userOff) {
+      it('the user\'s own entry that already switches a child off stays theirs: disable, enable and remove leave it', async () => {
+        const file = c.configFile(f);
+        await write(file, c.userOff!);
+        let record = await c.adapter.project(f.request([]), f.ctx());
+        record = await c.adapter.setEnablement(f.request(['beta']), record, f.ctx());
+        assert.equal(readFileSync(file, 'utf8'), c.userOff, 'nothing to write: the user already says it');
+        assert.deepEqual(record.configEdits, [], 'Forge does not take the user\'s entry over');
+        record = await c.adapter.setEnablement(f.request([]), record, f.ctx());
+        assert.equal(readFileSync(file, 'utf8'), c.userOff, 'enable leaves the user\'s entry');
+        record = await c.adapter.setEnablement(f.request(['beta']), record, f.ctx());
+        await c.adapter.unproject(record, f.ctx());
+        assert.equal(readFileSync(file, 'utf8'), c.userOff, 'remove leaves the user\'s entry');
+      });
+
+      it('an entry Forge wrote in a command that was interrupted before its record was kept is still Forge\'s when the command is run again', async () => {
+        const file = c.configFile(f);
+        await write(file, c.userFile);
+        const installed = await c.adapter.project(f.request([]), f.ctx());
+        await c.adapter.setEnablement(f.request(['beta']), installed, f.ctx());
+        // recovery replays the step with the record from before it
+        const replayed = await c.adapter.setEnablement(f.request(['beta']), installed, f.ctx());
+        assert.equal(replayed.configEdits.length, 1, 'Forge owns the entry it wrote');
+        await c.adapter.unproject(replayed, f.ctx());
+        assert.equal(readFileSync(file, 'utf8'), c.userFile);
+      });
+
+      for (const [i, original] of c.userEmptyContainer!.entries()) {
+        it(`a container the user already had stays when Forge's last entry leaves it (${i + 1})`, async () => {
+          const file = c.configFile(f);
+          await write(file, original);
+          let record = await c.adapter.project(f.request([]), f.ctx());
+          record = await c.adapter.setEnablement(f.request(['beta']), record, f.ctx());
+          assert.ok(c.betaOff(readFileSync(file, 'utf8'), f));
+          const enabled = await c.adapter.setEnablement(f.request([]), record, f.ctx());
+          assert.equal(readFileSync(file, 'utf8'), original, 'enable gives the original bytes back');
+          record = await c.adapter.setEnablement(f.request(['beta']), enabled, f.ctx());
+          await c.adapter.unproject(record, f.ctx());
+          assert.equal(readFileSync(file, 'utf8'), original, 'remove gives the original bytes back');
+        });
+      }
+    }
+
     it('detect reports the config it finds', async () => {
       const file = c.configFile(f);
       await write(file, c.userFile);
@@ -182,4 +232,23 @@ describe('claude-code adapter: user scope', () => {
     await adapter.unproject(record, ctx);
     assert.equal(existsSync(join(dir, 'settings.json')), false);
   });
+});
+
+describe('codex adapter: a config.toml linked out of the home directory', () => {
+  let f: AdapterFixture;
+  beforeEach(async () => (f = await adapterFixture()));
+  afterEach(() => f.cleanup());
+
+  for (const scope of ['project', 'user'] as const) {
+    it(`is refused the same way at ${scope} scope (SF_E_UNSAFE_PATH), nothing written through the link`, async () => {
+      const outside = join(f.root, 'outside', 'config.toml');
+      await mkdir(dirname(outside), { recursive: true });
+      await writeFile(outside, 'model = "o3"\n');
+      await mkdir(join(f.home, '.codex'), { recursive: true });
+      await symlink(outside, join(f.home, '.codex', 'config.toml'));
+      const adapter = createCodexAdapter();
+      await assert.rejects(adapter.project(f.request(['beta']), f.ctx(scope)), (e: unknown) => isSfError(e, 'SF_E_UNSAFE_PATH') && /out of your home directory/.test(e.message));
+      assert.equal(readFileSync(outside, 'utf8'), 'model = "o3"\n');
+    });
+  }
 });

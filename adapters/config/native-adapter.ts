@@ -56,12 +56,15 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     if (ctx.scope === 'project' && ctx.projectRoot) {
       assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
       assertLandsInProject(file, ctx.projectRoot, `the ${spec.displayName} config file`);
-    } else {
-      assertLandsInHome(file, ctx.home, `the ${spec.displayName} config file`);
     }
+    // a config file in the home directory (Codex's, whatever the scope) must not lead out of it
+    assertLandsInHome(file, ctx.home, `the ${spec.displayName} config file`);
     const dests = await checkDestinations(req, skillRoot, storeRoot(ctx), previous);
     const destMap = new Map(dests.map((d) => [d.skillId, d.dest]));
-    const adopt = new Set(dests.filter((d) => d.forge).map((d) => d.skillId));
+    // without any record, an entry holding Forge's value for a skill Forge already shows is taken
+    // as Forge's; with one, the record (and Forge's write notes) alone say which entries are
+    // Forge's, so the user's own identical entry stays theirs
+    const adopt = new Set(previous ? [] : dests.filter((d) => d.forge).map((d) => d.skillId));
     const prevEdits = mergeEditsByFile((previous?.configEdits ?? []).filter(isManagedConfigEdit));
     return { skillRoot, file, destMap, adopt, prevEdits };
   };

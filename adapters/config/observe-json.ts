@@ -5,6 +5,7 @@ import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
 import { appendJsonItem, removeJsonItem, removeJsonText, setJsonText } from './json-text-edit.js';
 import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
+import { noteWrite, readWriteNote, withNotedEntries } from './write-note.js';
 
 /**
  * Forge's observability settings in a JSON/JSONC host config (Claude Code's `env` keys and its
@@ -150,16 +151,22 @@ function pruneCreated(text: () => string, write: (t: string) => void, created: s
 export async function reconcileObserveJson(file: string, backupDir: string, format: 'json' | 'jsonc', previous: ObserveConfigEdit | undefined, desired: ObserveJsonDesired): Promise<ObserveJsonResult> {
   let result: ObserveJsonResult = { diagnostics: [] };
   const outcome = await editConfigFile(file, backupDir, (snap) => {
-    const origin = configOrigin(previous, snap);
-    const plan = planObserveJson(snap.text, file, snap.shape.eol, previous, desired);
+    // settings Forge wrote in an install that was killed before its record was kept
+    const noted = readWriteNote(backupDir, file, OBSERVE_OWNER);
+    const owned = withNotedEntries(previous, noted, parseJsonConfig(snap.text, file), () => ({ file, format, origin: 'existing' as const, managed: [], created: [], items: [] }));
+    const origin = configOrigin(owned, snap);
+    const plan = planObserveJson(snap.text, file, snap.shape.eol, owned, desired);
     const owns = plan.managed.length > 0 || plan.items.length > 0;
     const empty = !owns && isDeepStrictEqual(parseJsonConfig(plan.text, file), {});
     const next = textToWrite(origin, snap, plan.text, empty);
     result = {
       diagnostics: plan.diagnostics,
-      edit: owns ? { file, backup: previous?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
+      edit: owns ? { file, backup: owned?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
     };
     return next;
+  }, false, async (_written, backup) => {
+    if (result.edit && !result.edit.backup && backup) result.edit.backup = backup;
+    await noteWrite(backupDir, file, OBSERVE_OWNER, result.edit);
   });
   if (result.edit && !result.edit.backup && outcome.backup) result.edit.backup = outcome.backup;
   return result;

@@ -1,5 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { SfError } from '../../core/errors/index.js';
+import { linesStartingInString } from './toml-strings.js';
 
 /**
  * Forge owns whole array-of-tables entries in a user's TOML file, each introduced by a marker
@@ -61,20 +62,39 @@ export function splitLines(text: string): string[] {
 
 const KEY_LINE = /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/;
 
-/** Every Forge-managed block in `text`: a marker line, then a `[[...]]` header, then key lines. */
+/**
+ * The key lines of a block starting at `from`: each begins outside a multi-line string. Parsed
+ * alone they must be key/value pairs; lines that do not parse that way (a value continued on the
+ * next line, say) make the candidate no block of Forge's (undefined).
+ */
+export function blockBody(lines: readonly string[], inString: readonly boolean[], from: number): { end: number; values: Record<string, unknown> } | undefined {
+  let end = from;
+  while (end < lines.length && !inString[end] && KEY_LINE.test(lines[end])) end++;
+  try {
+    return { end, values: plain(parse(lines.slice(from, end).join(''))) };
+  } catch (e) {
+    if (e instanceof TomlError || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Every Forge-managed block in `text`: a marker line, then a `[[...]]` header, then key lines.
+ * Lines inside a multi-line string are text, never a block, whatever they look like.
+ */
 export function findManagedBlocks(text: string): TomlBlock[] {
   const lines = splitLines(text);
+  const inString = linesStartingInString(lines);
   const blocks: TomlBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trimEnd();
-    if (!line.startsWith(MARKER)) continue;
+    if (inString[i] || !line.startsWith(MARKER)) continue;
     const header = lines[i + 1]?.trim();
-    if (!header || !/^\[\[[^\]]+\]\]$/.test(header)) continue;
-    let end = i + 2;
-    while (end < lines.length && KEY_LINE.test(lines[end])) end++;
-    const values = plain(parse(lines.slice(i + 2, end).join('')));
-    blocks.push({ id: line.slice(MARKER.length).trim(), header, start: i, end, values });
-    i = end - 1;
+    if (!header || inString[i + 1] || !/^\[\[[^\]]+\]\]$/.test(header)) continue;
+    const body = blockBody(lines, inString, i + 2);
+    if (!body) continue;
+    blocks.push({ id: line.slice(MARKER.length).trim(), header, start: i, end: body.end, values: body.values });
+    i = body.end - 1;
   }
   return blocks;
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
+import { linesStartingInString } from './toml-strings.js';
 import { MARKER, appendBlocks, parseTomlConfig, rewriteBlocks, separatorBefore, splitLines, type TomlBlock } from './toml-blocks.js';
 
 /**
@@ -54,11 +55,13 @@ const KEY_LINE = /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/;
 /** Forge's blocks for `table` with marker `id` in `text`. */
 export function findManagedTables(text: string, table: string, id: string): TomlBlock[] {
   const lines = splitLines(text);
+  // lines inside a multi-line string are text, whatever they look like
+  const inString = linesStartingInString(lines);
   const out: TomlBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trimEnd() !== `${MARKER} ${id}` || lines[i + 1]?.trim() !== `[${table}]`) continue;
+    if (inString[i] || inString[i + 1] || lines[i].trimEnd() !== `${MARKER} ${id}` || lines[i + 1]?.trim() !== `[${table}]`) continue;
     let end = i + 2;
-    while (end < lines.length && KEY_LINE.test(lines[end])) end++;
+    while (end < lines.length && !inString[end] && KEY_LINE.test(lines[end])) end++;
     let values: Record<string, unknown> = {};
     try {
       values = parseTomlConfig(lines.slice(i + 2, end).join(''), 'block');

@@ -10,6 +10,7 @@ import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../l
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { crossHostExposure } from './cross-host.js';
+import { checkConfigTemps } from './doctor-temp.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
@@ -213,6 +214,7 @@ async function checkLeftovers(session: Session, lib: Library, fix: boolean): Pro
     findings.push(finding);
   }
   findings.push(...(await checkScratch(session, fix)));
+  findings.push(...(await checkConfigTemps(session, lib, fix)));
   return findings;
 }
 

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { removeJsonText, setJsonText } from './json-text-edit.js';
+
+const FILE = '/p/opencode.jsonc';
+const remove = (text: string, path: string[]) => removeJsonText(text, path, '\n', FILE);
+const set = (text: string, path: string[], value: unknown) => setJsonText(text, path, value, '\n', FILE);
+
+describe('JSON text edits keep the user\'s comments (adapters/config/json-text-edit.ts)', () => {
+  it('removing an entry before the user\'s own keeps the user\'s comment line', () => {
+    const text = '{\n  "skill": {\n    "summarize": "deny",\n    // keep my-skill off: it leaks secrets\n    "my-skill": "deny"\n  }\n}\n';
+    assert.equal(remove(text, ['skill', 'summarize']), '{\n  "skill": {\n    // keep my-skill off: it leaks secrets\n    "my-skill": "deny"\n  }\n}\n');
+  });
+
+  it('removing the last entry keeps a comment line before it', () => {
+    const text = '{\n  "skill": {\n    "mine": "deny",\n    // about the next one\n    "summarize": "deny"\n  }\n}\n';
+    assert.equal(remove(text, ['skill', 'summarize']), '{\n  "skill": {\n    "mine": "deny"\n    // about the next one\n  }\n}\n');
+  });
+
+  it('removing the last entry keeps a comment at the end of the previous sibling\'s line', () => {
+    const text = '{\n  "skill": {\n    "mine": "deny", // mine\n    "summarize": "deny"\n  }\n}\n';
+    assert.equal(remove(text, ['skill', 'summarize']), '{\n  "skill": {\n    "mine": "deny" // mine\n  }\n}\n');
+  });
+
+  it('removing an entry keeps a comment after it on its own line', () => {
+    const text = '{\n  "summarize": "deny", // forge\'s neighbour\n  "b": 1\n}\n';
+    assert.equal(remove(text, ['summarize']), '{\n  // forge\'s neighbour\n  "b": 1\n}\n');
+  });
+
+  it('adding then removing gives the bytes back, on separate lines and on one line', () => {
+    for (const text of ['{\n  "a": 1\n}\n', '{"a": 1}', '{\n  "a": 1}', '{"a": 1, "b": {"c": 2}}', '{\n  "a": 1, // mine\n  "b": 2\n}\n']) {
+      const added = set(text, ['z'], 'deny');
+      assert.equal(remove(added, ['z']), text, JSON.stringify(text));
+    }
+  });
+});
+
+describe('JSON text edits in objects written on one line stay on that line', () => {
+  it('an entry added to an empty container on one line goes on that line', () => {
+    const text = '{"model": "x", "skillOverrides": {}}';
+    const added = set(text, ['skillOverrides', 'summarize'], 'off');
+    assert.equal(added, '{"model": "x", "skillOverrides": {"summarize": "off"}}');
+    assert.equal(remove(added, ['skillOverrides', 'summarize']), text);
+  });
+
+  it('a value replaced inside a one-line object is written on that line', () => {
+    const text = '{"permission": {"skill": "ask", "bash": "allow"}, "model": "m"}';
+    assert.equal(set(text, ['permission', 'skill'], { '*': 'ask' }), '{"permission": {"skill": {"*":"ask"}, "bash": "allow"}, "model": "m"}');
+  });
+
+  it('an empty container spread over lines still gets the entry on a line of its own', () => {
+    assert.equal(set('{\n  "skillOverrides": {\n  }\n}\n', ['skillOverrides', 'summarize'], 'off'), '{\n  "skillOverrides": {\n    "summarize": "off"\n  }\n}\n');
+  });
+});
