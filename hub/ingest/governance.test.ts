@@ -81,7 +81,7 @@ describe('hub ingest governance', () => {
     await hub({});
     const y = [0, 1, 2].map((i) => idless('agent.user.intervention', { 'agent.skill.id': 'acme/deploy:release', 'agent.user.intervention.type': 'correction', 'custom.note': 'n' }, T0 + i));
     await send(observerLogs(structuredClone(y)));
-    const put = await f.app.request('/api/v1/telemetry/accounts/alice/settings', { method: 'PUT', body: JSON.stringify({ contentCollection: true }), headers: { 'content-type': 'application/json', ...u.pat } });
+    const put = await f.app.request('/api/v1/telemetry/accounts/alice/settings', { method: 'PUT', body: JSON.stringify({ contentCollection: true }), headers: { 'content-type': 'application/json', ...u.manage } });
     assert.equal(put.status, 200);
     await send(observerLogs(structuredClone(y)));
     // JSON bytes of the same records: another raw batch, the same fingerprints
@@ -93,7 +93,7 @@ describe('hub ingest governance', () => {
 
   it('never folds registered event names or enum values; what it folds is counted and reported', async () => {
     await hub({ maxDistinctValuesPerKey: 3 });
-    const put = await f.app.request('/api/v1/telemetry/accounts/alice/settings', { method: 'PUT', body: JSON.stringify({ contentCollection: true }), headers: { 'content-type': 'application/json', ...u.pat } });
+    const put = await f.app.request('/api/v1/telemetry/accounts/alice/settings', { method: 'PUT', body: JSON.stringify({ contentCollection: true }), headers: { 'content-type': 'application/json', ...u.manage } });
     assert.equal(put.status, 200);
     // one adapter fills the account's budget of event names and of two non-identity keys (array elements count)
     assert.equal(await send(observerLogs([0, 1, 2].map((i) => skillRecord(`custom.event.${i}`, { 'gen_ai.request.model': `m${i}`, 'agent.skill.reason.codes': [`rc${i}`] as never }, T0 + i)))), undefined);
