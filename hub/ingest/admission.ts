@@ -6,7 +6,7 @@ import { CONTENT_ATTRIBUTES, isIdentityAttribute, METADATA_ALLOWLIST, METRIC_DIM
 import { OTHER_VALUE, type CardinalityScope } from './cardinality.js';
 import { DEFAULT_INGEST_LIMITS } from './limits.js';
 import { isForgeScopeName, isRegisteredSpanEventName, isScopeNameShape, isSeverityText, isVersionString, REDACTED_NAME, spanNameClass } from './names.js';
-import { fitsRegistryType, isRegisteredValue, outsideClosedSet, REGISTERED_EVENT_NAMES } from './registry-values.js';
+import { fitsType, keyFacts, REGISTERED_EVENT_NAMES, type KeyFacts } from './registry-values.js';
 
 /**
  * Admission: what of a decoded request the hub keeps. Pure over its inputs (the cardinality
@@ -99,9 +99,11 @@ function cleanValue(v: OtlpValue, ctx: Ctx): OtlpValue {
   return v;
 }
 
+const outsideClosed = (facts: KeyFacts | undefined, x: OtlpValue): boolean => facts?.closed !== undefined && !facts.closed.has(x as string);
+
 /** One string value through the cardinality guard (registered values bypass it); counts a fold. */
-function admitString(key: string, value: string, ctx: Ctx): string {
-  if (isRegisteredValue(key, value)) return value;
+function admitString(key: string, value: string, facts: KeyFacts | undefined, ctx: Ctx): string {
+  if (facts?.vocabulary?.has(value) === true) return value;
   const admitted = ctx.card.admit(key, value);
   if (admitted !== value) ctx.foldedCardinality++;
   return admitted;
@@ -112,30 +114,31 @@ function admitString(key: string, value: string, ctx: Ctx): string {
  * metadata-only account, elements outside a closed list (the registry's `allowedValues`) are
  * content and dropped, counted.
  */
-function admitValue(key: string, v: OtlpValue, ctx: Ctx): OtlpValue {
+function admitValue(key: string, v: OtlpValue, facts: KeyFacts | undefined, ctx: Ctx): OtlpValue {
   let clean = cleanValue(v, ctx);
-  if (!ctx.content && Array.isArray(clean) && clean.some((x) => outsideClosedSet(key, x))) {
-    const kept = clean.filter((x) => !outsideClosedSet(key, x));
+  if (!ctx.content && Array.isArray(clean) && clean.some((x) => outsideClosed(facts, x))) {
+    const kept = clean.filter((x) => !outsideClosed(facts, x));
     ctx.droppedContent += clean.length - kept.length;
     clean = kept;
   }
-  if (isIdentityAttribute(key)) return clean;
-  if (typeof clean === 'string') return admitString(key, clean, ctx);
+  // registry keys know whether they are identity; others (content-on accounts) ask the rule
+  if (facts ? facts.identity : isIdentityAttribute(key)) return clean;
+  if (typeof clean === 'string') return admitString(key, clean, facts, ctx);
   if (!Array.isArray(clean)) return clean;
   let out: OtlpValue[] | undefined;
   for (let i = 0; i < clean.length; i++) {
     const x = clean[i];
     if (typeof x !== 'string') continue;
-    const admitted = admitString(key, x, ctx);
+    const admitted = admitString(key, x, facts, ctx);
     if (admitted !== x) (out ??= clean.slice())[i] = admitted;
   }
   return out ?? clean;
 }
 
 /** Whether an attribute is content for a metadata-only account: outside the allowlist, the wrong type, or an unregistered event name. */
-function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>): boolean {
-  if (!allowed.has(key) || !fitsRegistryType(key, v)) return true;
-  if (typeof v === 'string' && outsideClosedSet(key, v)) return true;
+function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>, facts: KeyFacts | undefined): boolean {
+  if (!allowed.has(key) || !fitsType(facts, v)) return true;
+  if (typeof v === 'string' && outsideClosed(facts, v)) return true;
   return key === 'event.name' && !REGISTERED_EVENT_NAMES.has(v as string);
 }
 
@@ -147,22 +150,17 @@ function admitAttributes(attrs: OtlpAttributes, allowed: ReadonlySet<string>, ct
     const key = keys[i];
     const v = attrs[key];
     let nextKey = key;
-    const drop = (count: 'droppedContent' | 'droppedLimits') => {
-      ctx[count]++;
-      out ??= copyUpTo(attrs, keys, i);
-    };
-    if (isContent(key, v, allowed)) {
-      if (!ctx.content) {
-        drop('droppedContent');
-        continue;
-      }
-      if (key.length > ctx.maxKeyLength) {
-        drop('droppedLimits');
+    const facts = keyFacts(key);
+    if (isContent(key, v, allowed, facts)) {
+      const dropped = !ctx.content ? 'droppedContent' : key.length > ctx.maxKeyLength ? 'droppedLimits' : undefined;
+      if (dropped) {
+        ctx[dropped]++;
+        out ??= copyUpTo(attrs, keys, i);
         continue;
       }
       nextKey = cleanString(key, ctx);
     }
-    const next = v !== null && typeof v === 'object' && !Array.isArray(v) ? cleanValue(v, ctx) : admitValue(nextKey, v, ctx);
+    const next = v !== null && typeof v === 'object' && !Array.isArray(v) ? cleanValue(v, ctx) : admitValue(nextKey, v, nextKey === key ? facts : keyFacts(nextKey), ctx);
     if (out) out[nextKey] = next;
     else if (next !== v || nextKey !== key) {
       out = copyUpTo(attrs, keys, i);

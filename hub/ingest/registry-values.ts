@@ -1,5 +1,6 @@
 import type { OtlpValue } from '../../core/telemetry/otlp/index.js';
 import { ATTRIBUTES, EVENTS, type AttributeType } from '../../schemas/generated/semconv.js';
+import { isIdentityAttribute } from './allowlist.js';
 
 /**
  * What the semconv registry says an admitted value may be: its type (a scalar, or an array of
@@ -42,17 +43,6 @@ const CLOSED: ReadonlyMap<string, ReadonlySet<string | number>> = new Map(
   (Object.values(ATTRIBUTES) as { id: string; allowedValues?: readonly (string | number)[] }[]).filter((a) => a.allowedValues).map((a) => [a.id, new Set(a.allowedValues)]),
 );
 
-/** True when `key` takes a closed set of values and `value` is not one of them (content in disguise for a metadata-only account). */
-export function outsideClosedSet(key: string, value: OtlpValue): boolean {
-  const closed = CLOSED.get(key);
-  return closed !== undefined && !closed.has(value as string);
-}
-
-/** True when `value` is one of the registered values of `key` (an enum member, a closed-list element, a catalog event name). */
-export function isRegisteredValue(key: string, value: string): boolean {
-  return VOCABULARY.get(key)?.has(value) === true;
-}
-
 const isInt = (v: OtlpValue): boolean => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
 
 function scalarFits(type: string, v: OtlpValue): boolean {
@@ -71,13 +61,39 @@ function scalarFits(type: string, v: OtlpValue): boolean {
   }
 }
 
+
 /**
- * True when `value` has the registry's type for `key` (any value fits a key the registry does not
- * type). Arrays must be arrays of that scalar type; a kvlist, bytes or null never fits.
+ * Everything admission asks of one typed key, found with one lookup per attribute (admission
+ * runs for every attribute of every record: separate maps cost several hash lookups each).
  */
-export function fitsRegistryType(key: string, value: OtlpValue): boolean {
-  const type = TYPES.get(key);
-  if (type === undefined) return true;
+export interface KeyFacts {
+  type: AttributeType;
+  /** the closed list of values (`allowedValues`), if the registry gives one */
+  closed?: ReadonlySet<string | number>;
+  /** registered values that bypass the cardinality guard (enum members, closed-list elements, event names) */
+  vocabulary?: ReadonlySet<string>;
+  /** identity attributes are exempt from the cardinality guard */
+  identity: boolean;
+}
+
+const KEY_FACTS: ReadonlyMap<string, KeyFacts> = new Map(
+  [...TYPES].map(([key, type]) => {
+    const facts: KeyFacts = { type, identity: isIdentityAttribute(key) };
+    const closed = CLOSED.get(key);
+    const vocabulary = VOCABULARY.get(key);
+    if (closed) facts.closed = closed;
+    if (vocabulary) facts.vocabulary = vocabulary;
+    return [key, facts];
+  }),
+);
+
+/** What the registry says of `key`; undefined for a key it does not type. */
+export const keyFacts = (key: string): KeyFacts | undefined => KEY_FACTS.get(key);
+
+/** fitsRegistryType with the key's facts already looked up. */
+export function fitsType(facts: KeyFacts | undefined, value: OtlpValue): boolean {
+  if (facts === undefined) return true;
+  const type = facts.type;
   if (type.endsWith('[]')) {
     if (!Array.isArray(value)) return false;
     const element = type.slice(0, -2);
@@ -86,6 +102,3 @@ export function fitsRegistryType(key: string, value: OtlpValue): boolean {
   }
   return scalarFits(type, value);
 }
-
-/** True when the registry (or the hub's extra metadata) types `key`. */
-export const isTypedKey = (key: string): boolean => TYPES.has(key);
