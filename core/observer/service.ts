@@ -116,17 +116,24 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
 
   const counters = { logs: 0, traces: 0, metrics: 0, pluginEvents: 0, outbox: 0, rejectedMessages: 0, events: 0, spans: 0, errors: 0 };
   let lastError: string | undefined;
-  const submit = (produce: () => NormalizedOutput) => {
+  const normalize = (produce: () => NormalizedOutput): NormalizedOutput | undefined => {
     try {
       const out = produce();
       counters.events += out.events.length;
       counters.spans += out.spans.length;
-      pipeline.submit(out);
+      return out;
     } catch (e) {
       // fail open: a record the normalizer cannot handle is dropped and counted, never fatal
       counters.errors++;
       lastError = (e as Error).message.slice(0, 300);
+      return undefined;
     }
+  };
+  // journaled before it returns: a failure to store (disk full) reaches the caller, which must
+  // not acknowledge what it sent
+  const submit = (produce: () => NormalizedOutput) => {
+    const out = normalize(produce);
+    if (out) pipeline.submit(out);
   };
 
   const handlePlugin = async (raw: unknown): Promise<boolean> => {
@@ -184,8 +191,8 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   // one request after the other, in arrival order: a host's later batch (a tool result) must never
   // be normalized before its earlier one (the tool decision)
   let otlpChain: Promise<void> = Promise.resolve();
-  const onOtlp = (req: OtlpRequest) => {
-    otlpChain = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? registerSessions(req) : undefined)).then(() => {
+  const onOtlp = (req: OtlpRequest): Promise<void> => {
+    const step = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? registerSessions(req) : undefined)).then(() => {
       if (req.signal === 'logs') {
         counters.logs++;
         submit(() => normalizer.logs(req));
@@ -197,8 +204,13 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
         submit(() => normalizer.traces(req));
       }
     });
+    // the chain goes on after a request that could not be stored; that request's sender hears of it
+    otlpChain = step.catch(() => undefined);
+    return step;
   };
 
+  // what a crashed observer had journaled goes to the queues before anything new
+  pipeline.flush();
   const socket = await startSocketServer(paths.socket, dispatch);
   cleanups.push(() => socket.close());
   const receiver = await startReceiver(options.port ?? config.receiver.port, {
@@ -236,11 +248,14 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     outboxBusy = true;
     try {
       const { events, offset } = await readOutboxFrom(paths.outbox, store.getOffset('outbox'));
+      const outs: NormalizedOutput[] = [];
       for (const rec of events) {
         counters.outbox++;
-        submit(() => normalizer.inventory(rec));
+        const out = normalize(() => normalizer.inventory(rec));
+        if (out) outs.push(out);
       }
-      store.setOffset('outbox', offset);
+      // the offset moves in the transaction that journals the records: a crash re-reads them or has them
+      pipeline.submit({ events: outs.flatMap((o) => o.events), spans: outs.flatMap((o) => o.spans), metrics: outs.flatMap((o) => o.metrics) }, { name: 'outbox', value: offset });
     } finally {
       outboxBusy = false;
     }

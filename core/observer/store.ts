@@ -12,7 +12,13 @@ import type { OtlpSignal } from '../telemetry/otlp/types.js';
  *   q\0<dest>\0<16-digit n>  -> QueueItem
  *   size\0<dest>             -> { items, records }
  *   stats\0<dest>            -> DestinationStats
- *   meta:qseq | meta:eventseq | offset\0<name>
+ *   j\0<16-digit n>          -> JournalEntry (accepted, not yet batched)
+ *   meta:qseq | meta:jseq | meta:eventseq | offset\0<name>
+ *
+ * The journal is what makes an acknowledgement durable: normalized output is written to it before
+ * the receiver answers (or a tail offset moves), and a flush moves it into every destination's
+ * queue in the same transaction that deletes it, so a crash loses nothing accepted and copies
+ * nothing twice.
  */
 
 export interface QueueItem {
@@ -26,6 +32,15 @@ export interface QueueItem {
   attempts: number;
   nextAttemptAt: number;
 }
+
+/** Normalized output accepted but not yet batched (the pipeline's buffer, on disk). */
+export interface JournalEntry {
+  events: unknown[];
+  spans: unknown[];
+}
+
+/** One request for every destination's queue. */
+export type OutgoingItem = Omit<QueueItem, 'attempts' | 'nextAttemptAt' | 'enqueuedAt'>;
 
 export interface CanaryResult {
   ok: boolean;
@@ -57,6 +72,8 @@ export interface QueueSize {
 const Q = 'q\u0000';
 const qKey = (dest: string, n: number) => `${Q}${dest}\u0000${String(n).padStart(16, '0')}`;
 const qPrefix = (dest: string) => `${Q}${dest}\u0000`;
+const J = 'j\u0000';
+const jKey = (n: number) => `${J}${String(n).padStart(16, '0')}`;
 const next = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 const emptyStats = (): DestinationStats => ({ delivered: 0, retried: 0, dropped: 0, droppedBy: {} });
 
@@ -112,21 +129,63 @@ export class ObserverStore {
    * Appends an item to a destination's queue; while the queue holds more than `maxRecords`
    * records the oldest items are dropped (counted as dropped: queue_full). Returns dropped records.
    */
-  enqueue(dest: string, item: Omit<QueueItem, 'attempts' | 'nextAttemptAt' | 'enqueuedAt'>, maxRecords: number, now = Date.now()): number {
+  enqueue(dest: string, item: OutgoingItem, maxRecords: number, now = Date.now()): number {
+    return this.db.transactionSync(() => this.enqueueInTxn(dest, item, maxRecords, now));
+  }
+
+  private enqueueInTxn(dest: string, item: OutgoingItem, maxRecords: number, now: number): number {
+    const n = ((this.db.get('meta:qseq') as number | undefined) ?? 0) + 1;
+    this.db.putSync('meta:qseq', n);
+    this.db.putSync(qKey(dest, n), { ...item, enqueuedAt: now, attempts: 0, nextAttemptAt: now } satisfies QueueItem);
+    this.resize(dest, 1, item.records);
+    let dropped = 0;
+    while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
+      // the oldest item that holds no always-retain event goes first; only then the oldest of all
+      const victim = this.oldestDroppable(dest) ?? this.head(dest);
+      if (!victim) break;
+      dropped += victim.item.records;
+      this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
+    }
+    return dropped;
+  }
+
+  /**
+   * Journals accepted output (and moves a tail offset with it, in the same transaction): once
+   * this returns, a crash before the next flush loses none of it.
+   */
+  appendJournal(entry: JournalEntry, offset?: { name: string; value: number }): void {
+    this.db.transactionSync(() => {
+      const n = ((this.db.get('meta:jseq') as number | undefined) ?? 0) + 1;
+      this.db.putSync('meta:jseq', n);
+      this.db.putSync(jKey(n), entry);
+      if (offset) this.db.putSync(`offset\u0000${offset.name}`, offset.value);
+    });
+  }
+
+  /** Records (events and spans) in the journal: what a stopped observer accepted but had not queued. */
+  journalRecords(): number {
+    let n = 0;
+    for (const { value } of this.db.getRange({ start: J, end: next(J) })) n += (value as JournalEntry).events.length + (value as JournalEntry).spans.length;
+    return n;
+  }
+
+  /**
+   * Moves the whole journal into every destination's queue in one transaction: `build` turns the
+   * journaled entries into requests. Returns the requests queued.
+   */
+  drainJournal(build: (entries: JournalEntry[]) => OutgoingItem[], dests: readonly string[], maxRecords: number, now = Date.now()): OutgoingItem[] {
     return this.db.transactionSync(() => {
-      const n = ((this.db.get('meta:qseq') as number | undefined) ?? 0) + 1;
-      this.db.putSync('meta:qseq', n);
-      this.db.putSync(qKey(dest, n), { ...item, enqueuedAt: now, attempts: 0, nextAttemptAt: now } satisfies QueueItem);
-      this.resize(dest, 1, item.records);
-      let dropped = 0;
-      while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
-        // the oldest item that holds no always-retain event goes first; only then the oldest of all
-        const victim = this.oldestDroppable(dest) ?? this.head(dest);
-        if (!victim) break;
-        dropped += victim.item.records;
-        this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
+      const keys: string[] = [];
+      const entries: JournalEntry[] = [];
+      for (const { key, value } of this.db.getRange({ start: J, end: next(J) })) {
+        keys.push(key as string);
+        entries.push(value as JournalEntry);
       }
-      return dropped;
+      if (!entries.length) return [];
+      const items = build(entries);
+      for (const item of items) for (const dest of dests) this.enqueueInTxn(dest, item, maxRecords, now);
+      for (const key of keys) this.db.removeSync(key);
+      return items;
     });
   }
 
