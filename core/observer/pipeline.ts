@@ -10,7 +10,7 @@ import { recordCount, type OtlpRequest, type OtlpSpan, type OtlpValue, type Reso
 import { nowNanos } from '../telemetry/time.js';
 import { SEMCONV_SCHEMA_URL } from '../../schemas/generated/semconv.js';
 import type { DeliveryWorker } from './delivery.js';
-import { redactAttributes } from './redact.js';
+import { redactAttributes, redactText } from './redact.js';
 import type { ObserverStore, OutgoingItem } from './store.js';
 
 /**
@@ -109,7 +109,8 @@ function batchRequests(entries: readonly { events: ObservationEnvelope[]; spans:
   const spans = entries.flatMap((e) => e.spans);
   const items: OutgoingItem[] = [];
   if (events.length) {
-    const redacted = events.map((e) => ({ ...e, attributes: redactAttributes(e.attributes) }));
+    // every string that leaves: attributes, the resource and a body (the same rules, so a value masked in one place is not sent in clear in another)
+    const redacted = events.map((e) => ({ ...e, resource: redactAttributes(e.resource), attributes: redactAttributes(e.attributes), ...(e.body !== undefined ? { body: redactText(e.body) } : {}) }));
     // a batch holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
     const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
     items.push({ signal: 'logs', body: serialize(envelopesToLogsRequest(redacted)), records: events.length, ...(retain ? { retain } : {}) });
@@ -120,11 +121,13 @@ function batchRequests(entries: readonly { events: ObservationEnvelope[]; spans:
 
 function spansRequest(spans: readonly ResourceSpan[]): OtlpRequest {
   const groups = new Map<string, ResourceGroup<OtlpSpan>>();
-  for (const { resource, span } of spans) {
+  for (const { resource: raw, span } of spans) {
+    const resource = redactAttributes(raw);
     const key = JSON.stringify(Object.entries(resource).sort());
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { resource: { attributes: { ...resource } }, scopes: [{ scope: { ...OBSERVER_SCOPE }, schemaUrl: SEMCONV_SCHEMA_URL, items: [] }] }));
-    g.scopes[0].items.push({ ...span, attributes: redactAttributes(span.attributes) });
+    // the activation span is named after the skill, and a skill name comes from model-written tool arguments
+    g.scopes[0].items.push({ ...span, name: redactText(span.name), attributes: redactAttributes(span.attributes) });
   }
   return { signal: 'traces', resources: [...groups.values()] };
 }
