@@ -23,7 +23,7 @@ export interface ObserverStatus {
   /** why collector mode was not used although enabled (fail-open fallback) */
   collectorProblem?: string;
   sessions: number;
-  received: { logs: number; traces: number; metrics: number; pluginEvents: number; outbox: number; rejectedMessages: number };
+  received: { logs: number; traces: number; metrics: number; pluginEvents: number; outbox: number; rejectedMessages: number; /** OTLP exports answered 429 (busy); the hosts send them again */ refusedExports?: number };
   normalized: { events: number; spans: number };
   /** normalization failures (a bug or an event that broke the convention); the input was dropped */
   errors: number;
