@@ -6,8 +6,13 @@
  * are removed before anything leaves the machine.
  */
 
-/** Attribute keys that are removed (Go RE2 and JS compatible). */
-export const BLOCKED_KEY_PATTERN = '(?i).*(token|secret|password|passwd|api[_-]?key|authorization|cookie|credential).*';
+/**
+ * Attribute keys that are removed (Go RE2 and JS compatible). `token` only as a credential: a
+ * whole key segment (`token`, `auth.token`, `token.value`) or a name ending in `_token`/`-token`
+ * (`github_token`, `x-auth-token`); counts such as gen_ai.usage.input_tokens and
+ * agent.skill.instructions.token_count are registry metadata and stay.
+ */
+export const BLOCKED_KEY_PATTERN = '(?i).*(secret|password|passwd|api[_-]?key|authorization|cookie|credential|(^|[._-])token($|\\.)).*';
 
 /** Values masked wherever they appear in a string attribute (Go RE2 and JS compatible). */
 export const BLOCKED_VALUE_PATTERNS = [
