@@ -130,10 +130,11 @@ export class DeliveryWorker {
         await this.sleep(item.nextAttemptAt - now());
         continue;
       }
+      this.store.markSending(name, key);
       const res = await deliver(this.target, item, this.stopping.signal);
       // cut short by stop(): the item stays queued as it was, for the next start
       if (this.stopping.signal.aborted && res.kind === 'retry') break;
-      if (res.kind === 'ok') this.store.ack(name, key, res.partial?.rejected ?? 0);
+      if (res.kind === 'ok') this.store.ack(name, key, res.partial);
       else if (res.kind === 'fail') this.store.drop(name, key, 'rejected', res.error);
       else this.store.retry(name, key, now() + (res.retryAfterMs ?? backoffMs(item.attempts, this.opts.baseBackoffMs ?? 1000, this.opts.maxBackoffMs ?? 60_000)), res.error);
     }

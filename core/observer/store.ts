@@ -78,7 +78,19 @@ const next = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefi
 const emptyStats = (): DestinationStats => ({ delivered: 0, retried: 0, dropped: 0, droppedBy: {} });
 
 export class ObserverStore {
+  /** per destination, the item its worker is sending now (never a queue_full victim) */
+  private readonly sending = new Map<string, string>();
+
   private constructor(private readonly db: RootDatabase<unknown, string>) {}
+
+  /** The worker is about to send `key`: making room in the queue must not drop it meanwhile. */
+  markSending(dest: string, key: string): void {
+    this.sending.set(dest, key);
+  }
+
+  private doneSending(dest: string, key: string): void {
+    if (this.sending.get(dest) === key) this.sending.delete(dest);
+  }
 
   static async open(path: string): Promise<ObserverStore> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -140,8 +152,9 @@ export class ObserverStore {
     this.resize(dest, 1, item.records);
     let dropped = 0;
     while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
-      // the oldest item that holds no always-retain event goes first; only then the oldest of all
-      const victim = this.oldestDroppable(dest) ?? this.head(dest);
+      // the oldest item that holds no always-retain event goes first; only then the oldest of all;
+      // never the one being sent (its destination may be storing it right now)
+      const victim = this.oldestDroppable(dest, false) ?? this.oldestDroppable(dest, true);
       if (!victim) break;
       dropped += victim.item.records;
       this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
@@ -189,10 +202,11 @@ export class ObserverStore {
     });
   }
 
-  /** The oldest item without an always-retain event (the one being added included). */
-  private oldestDroppable(dest: string): { key: string; item: QueueItem } | undefined {
+  /** The oldest item not being sent, without an always-retain event unless `retainToo` (the one being added included). */
+  private oldestDroppable(dest: string, retainToo: boolean): { key: string; item: QueueItem } | undefined {
+    const inFlight = this.sending.get(dest);
     for (const { key, value } of this.db.getRange({ start: qPrefix(dest), end: next(qPrefix(dest)) })) {
-      if (!(value as QueueItem).retain) return { key: key as string, item: value as QueueItem };
+      if (key !== inFlight && (retainToo || !(value as QueueItem).retain)) return { key: key as string, item: value as QueueItem };
     }
     return undefined;
   }
@@ -203,26 +217,35 @@ export class ObserverStore {
     return undefined;
   }
 
-  /** The destination accepted the item. `rejected` records of a partial success count as dropped. */
-  ack(dest: string, key: string, rejected = 0): void {
+  /**
+   * The destination accepted the item. Records a partial success rejected count as dropped
+   * (never more than the item held, whatever the destination claims), and its message is the
+   * last error.
+   */
+  ack(dest: string, key: string, partial?: { rejected: number; errorMessage?: string }): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (!item) return;
       this.db.removeSync(key);
       this.resize(dest, -1, -item.records);
+      const rejected = Math.min(item.records, Math.max(0, Math.trunc(partial?.rejected ?? 0)));
       this.bump(dest, (s) => {
         s.delivered += item.records - rejected;
         if (rejected) {
           s.dropped += rejected;
           s.droppedBy.rejected = (s.droppedBy.rejected ?? 0) + rejected;
         }
-        s.lastSuccessAt = Date.now();
+        const now = Date.now();
+        s.lastSuccessAt = now;
+        if (rejected || partial?.errorMessage) Object.assign(s, { lastError: `partial success: ${(partial?.errorMessage || `${rejected} record(s) rejected`).slice(0, 300)}`, lastErrorAt: now });
       });
     });
   }
 
   /** A retryable failure: reschedule (counted as retried). */
   retry(dest: string, key: string, nextAttemptAt: number, error: string): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (!item) return;
@@ -233,6 +256,7 @@ export class ObserverStore {
 
   /** Gives up on an item (counted as dropped under `reason`). */
   drop(dest: string, key: string, reason: string, error?: string): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (item) this.dropInTxn(dest, key, item, reason, error);
