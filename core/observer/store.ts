@@ -220,7 +220,7 @@ export class ObserverStore {
   /**
    * The destination accepted the item. Records a partial success rejected count as dropped
    * (never more than the item held, whatever the destination claims), and its message is the
-   * last error.
+   * last error; a full success clears the last error.
    */
   ack(dest: string, key: string, partial?: { rejected: number; errorMessage?: string }): void {
     this.doneSending(dest, key);
@@ -239,6 +239,11 @@ export class ObserverStore {
         const now = Date.now();
         s.lastSuccessAt = now;
         if (rejected || partial?.errorMessage) Object.assign(s, { lastError: `partial success: ${(partial?.errorMessage || `${rejected} record(s) rejected`).slice(0, 300)}`, lastErrorAt: now });
+        else {
+          // the destination works now: an earlier error is history, not its state
+          delete s.lastError;
+          delete s.lastErrorAt;
+        }
       });
     });
   }
