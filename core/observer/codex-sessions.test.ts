@@ -47,4 +47,22 @@ describe('Codex session registration from rollout files', () => {
       await tmp.cleanup();
     }
   });
+
+  it('finds the rollout of a conversation started days ago (resumed, or running across midnights)', async () => {
+    const tmp = await tempDir();
+    try {
+      // Codex conversation ids are UUIDv7: the first 48 bits are the start time in ms
+      const started = new Date(Date.now() - 3 * 86_400_000);
+      const hex = started.getTime().toString(16).padStart(12, '0');
+      const v7 = `${hex.slice(0, 8)}-${hex.slice(8)}-7811-a6d8-d7a6749bb675`;
+      await rollout(tmp.path, started, v7, JSON.stringify({ type: 'session_meta', payload: { id: v7, cwd: '/work/resumed' } }));
+      assert.equal(await codexSessionCwd(tmp.path, v7), '/work/resumed');
+      // an id that names no time: the most recent day directories are searched
+      const plain = 'aaaaaaaa-1111-4222-8333-444444444444';
+      await rollout(tmp.path, new Date(Date.now() - 10 * 86_400_000), plain, JSON.stringify({ type: 'session_meta', payload: { id: plain, cwd: '/work/older' } }));
+      assert.equal(await codexSessionCwd(tmp.path, plain), '/work/older');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 });

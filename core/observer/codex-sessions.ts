@@ -10,9 +10,15 @@ import { isHostSessionId, type HostSessionLookup } from './host-sessions.js';
  * conversation's working directory in the first line (`session_meta`) of its rollout file,
  * $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<conversation id>.jsonl. The observer reads that
  * line for a conversation id it sees in Codex's logs (see host-sessions.ts).
+ *
+ * The day directory is the day the conversation started, and a resumed conversation keeps
+ * appending to that file, so "today" is not enough: the id (a UUIDv7 holds its start time) says
+ * where to look, and otherwise the most recent day directories are searched.
  */
 
 const MAX_FIRST_LINE = 1024 * 1024;
+/** day directories searched, newest first, for an id that names no start time */
+const MAX_SCANNED_DAYS = 90;
 
 /** $CODEX_HOME, else ~/.codex, for the observer's environment. */
 export const codexHomeOf = (env: NodeJS.ProcessEnv): string => env.CODEX_HOME || join(userHome(env), '.codex');
@@ -30,28 +36,68 @@ function dayDirs(sessions: string, at: Date): string[] {
   return [...out];
 }
 
+/** The start time a UUIDv7 id holds (its first 48 bits, Unix ms), or undefined for another id. */
+export function uuidV7Time(id: string): Date | undefined {
+  const m = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(id);
+  return m ? new Date(Number.parseInt(m[1] + m[2], 16)) : undefined;
+}
+
+/** Entries of a directory (none when it is missing or unreadable). */
+async function listing(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'EACCES')) return [];
+    throw e;
+  }
+}
+
+/** The most recent existing sessions/YYYY/MM/DD directories, newest first. */
+async function recentDayDirs(sessions: string, max: number): Promise<string[]> {
+  const out: string[] = [];
+  const desc = (names: string[], digits: number) => names.filter((n) => n.length === digits && /^\d+$/.test(n)).sort().reverse();
+  for (const y of desc(await listing(sessions), 4)) {
+    for (const m of desc(await listing(join(sessions, y)), 2)) {
+      for (const d of desc(await listing(join(sessions, y, m)), 2)) {
+        out.push(join(sessions, y, m, d));
+        if (out.length >= max) return out;
+      }
+    }
+  }
+  return out;
+}
+
+/** The rollout file of conversation `id`: on the days it likely started, else on the most recent days. */
+async function rolloutOf(sessions: string, id: string, at: Date): Promise<string | undefined> {
+  const started = uuidV7Time(id);
+  const likely = [...new Set([...(started ? dayDirs(sessions, started) : []), ...dayDirs(sessions, at)])];
+  const inDir = async (dir: string) => {
+    const name = (await listing(dir)).find((n) => n.startsWith('rollout-') && n.endsWith(`-${id}.jsonl`));
+    return name ? join(dir, name) : undefined;
+  };
+  for (const dir of likely) {
+    const file = await inDir(dir);
+    if (file) return file;
+  }
+  // only when the likely days do not have it: the scan costs a directory listing per day
+  for (const dir of await recentDayDirs(sessions, MAX_SCANNED_DAYS)) {
+    const file = likely.includes(dir) ? undefined : await inDir(dir);
+    if (file) return file;
+  }
+  return undefined;
+}
+
 /** The cwd Codex recorded for conversation `id`, or undefined when no rollout file says. */
 export async function codexSessionCwd(codexHome: string, id: string, at: Date = new Date()): Promise<string | undefined> {
   if (!isHostSessionId(id)) return undefined;
-  for (const dir of dayDirs(join(codexHome, 'sessions'), at)) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch (e) {
-      if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'EACCES')) continue;
-      throw e;
-    }
-    const name = names.find((n) => n.startsWith('rollout-') && n.endsWith(`-${id}.jsonl`));
-    if (!name) continue;
-    const line = await firstLine(join(dir, name), MAX_FIRST_LINE);
-    if (!line) return undefined;
-    try {
-      const meta = JSON.parse(line) as { type?: unknown; payload?: { id?: unknown; cwd?: unknown } };
-      if (meta.type === 'session_meta' && meta.payload?.id === id && typeof meta.payload.cwd === 'string' && meta.payload.cwd.startsWith('/')) return meta.payload.cwd;
-    } catch (e) {
-      if (!(e instanceof SyntaxError)) throw e;
-    }
-    return undefined;
+  const file = await rolloutOf(join(codexHome, 'sessions'), id, at);
+  const line = file ? await firstLine(file, MAX_FIRST_LINE) : undefined;
+  if (!line) return undefined;
+  try {
+    const meta = JSON.parse(line) as { type?: unknown; payload?: { id?: unknown; cwd?: unknown } };
+    if (meta.type === 'session_meta' && meta.payload?.id === id && typeof meta.payload.cwd === 'string' && meta.payload.cwd.startsWith('/')) return meta.payload.cwd;
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
   }
   return undefined;
 }

@@ -24,6 +24,16 @@ describe('observe config ($SF_HOME/config.json "observe")', () => {
     bad({ links: [{ repository: 'nope', path: '/x' }] }, /links\[0\]\.repository/);
     bad({ receiver: { port: 70000 } }, /receiver\.port/);
     assert.throws(() => parseObserveConfig({ receiver: { port: 99999 } }), (e) => e instanceof SfError && /"observe\.receiver\.port"/.test(e.hint ?? '') && !/destination remove/.test(e.hint ?? ''));
+    // the tuning settings the observer runs with: a busy loop, a negative queue or a string age are mistakes
+    bad({ metrics: { intervalMs: 0 } }, /observe\.metrics\.intervalMs: must be a whole number from 1000/);
+    bad({ queue: { maxRecords: -5 } }, /observe\.queue\.maxRecords: must be a whole number from 1 .*got -5/);
+    bad({ queue: { maxAgeHours: 'x' } }, /observe\.queue\.maxAgeHours: must be a number .*got "x"/);
+    bad({ batch: { maxRecords: 2.5 } }, /observe\.batch\.maxRecords/);
+    bad({ batch: { delayMs: -1 } }, /observe\.batch\.delayMs/);
+    bad({ collector: { port: 'x' } }, /observe\.collector\.port/);
+    bad({ queue: 5 }, /observe\.queue: must be an object/);
+    assert.throws(() => parseObserveConfig({ queue: { maxRecords: 0 } }), (e) => e instanceof SfError && /"observe\.queue\.maxRecords"/.test(e.hint ?? ''));
+    assert.deepEqual(parseObserveConfig({ queue: { maxAgeHours: 0.5 }, batch: { delayMs: 0 } }).queue, { maxRecords: DEFAULT_OBSERVE_CONFIG.queue.maxRecords, maxAgeHours: 0.5 });
     bad(null, /observe: must be a JSON object/);
     bad([], /observe: must be a JSON object/);
   });

@@ -128,6 +128,34 @@ function checkDestination(d: unknown, i: number, file: string): DestinationConfi
   return o as unknown as DestinationConfig;
 }
 
+/**
+ * Bounds of the numeric tuning settings: a value outside them is a mistake, not a preference
+ * (metrics every 0 ms exported in a busy loop, a negative queue dropped everything, a string age
+ * never expired anything).
+ */
+export const NUMERIC_SETTINGS = {
+  'queue.maxRecords': { min: 1, max: 10_000_000, integer: true },
+  'queue.maxAgeHours': { min: 0.001, max: 8760, integer: false },
+  'batch.maxRecords': { min: 1, max: 100_000, integer: true },
+  'batch.delayMs': { min: 0, max: 3_600_000, integer: true },
+  'metrics.intervalMs': { min: 1000, max: 86_400_000, integer: true },
+  'collector.port': { min: 1, max: 65535, integer: true },
+} as const;
+
+/** `observe.<section>.<key>`, checked against NUMERIC_SETTINGS (absent: the default). */
+function numberSetting(o: Record<string, any>, path: keyof typeof NUMERIC_SETTINGS, fallback: number, file: string): number {
+  const [section, key] = path.split('.');
+  const group = o[section];
+  if (group !== undefined && (group === null || typeof group !== 'object' || Array.isArray(group))) bad(section, 'must be an object', file);
+  const v = group?.[key];
+  if (v === undefined) return fallback;
+  const { min, max, integer } = NUMERIC_SETTINGS[path];
+  if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < min || v > max) {
+    bad(path, `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got ${JSON.stringify(v)})`, file);
+  }
+  return v;
+}
+
 /** Parses the `observe` object (undefined: defaults); throws SF_E_CONFIG naming the bad entry. */
 export function parseObserveConfig(raw: unknown, file = 'config.json'): ObserveConfig {
   if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) bad('', 'must be a JSON object', file);
@@ -151,10 +179,10 @@ export function parseObserveConfig(raw: unknown, file = 'config.json'): ObserveC
     content: { enabled: o.content?.enabled === true },
     destinations,
     links,
-    queue: { maxRecords: o.queue?.maxRecords ?? d.queue.maxRecords, maxAgeHours: o.queue?.maxAgeHours ?? d.queue.maxAgeHours },
-    batch: { maxRecords: o.batch?.maxRecords ?? d.batch.maxRecords, delayMs: o.batch?.delayMs ?? d.batch.delayMs },
-    metrics: { intervalMs: o.metrics?.intervalMs ?? d.metrics.intervalMs },
-    collector: { enabled: o.collector?.enabled === true, ...(typeof o.collector?.binary === 'string' ? { binary: o.collector.binary } : {}), port: o.collector?.port ?? d.collector.port },
+    queue: { maxRecords: numberSetting(o, 'queue.maxRecords', d.queue.maxRecords, file), maxAgeHours: numberSetting(o, 'queue.maxAgeHours', d.queue.maxAgeHours, file) },
+    batch: { maxRecords: numberSetting(o, 'batch.maxRecords', d.batch.maxRecords, file), delayMs: numberSetting(o, 'batch.delayMs', d.batch.delayMs, file) },
+    metrics: { intervalMs: numberSetting(o, 'metrics.intervalMs', d.metrics.intervalMs, file) },
+    collector: { enabled: o.collector?.enabled === true, ...(typeof o.collector?.binary === 'string' ? { binary: o.collector.binary } : {}), port: numberSetting(o, 'collector.port', d.collector.port, file) },
     ...(typeof o.deviceId === 'string' ? { deviceId: o.deviceId } : {}),
   };
 }

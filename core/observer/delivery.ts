@@ -52,7 +52,7 @@ export async function appendToFileDestination(path: string, line: string, rotati
   }
 }
 
-async function deliver(target: Target, item: QueueItem): Promise<SendResult> {
+async function deliver(target: Target, item: QueueItem, abort: AbortSignal): Promise<SendResult> {
   if (target.kind === 'file') {
     try {
       await appendToFileDestination(target.path, item.body, target.rotation);
@@ -69,7 +69,7 @@ async function deliver(target: Target, item: QueueItem): Promise<SendResult> {
   }
   const json = target.protocol === 'json';
   const body = json ? Buffer.from(item.body) : await jsonObjectToProtobuf(item.signal, JSON.parse(item.body) as Record<string, unknown>);
-  return sendOtlp({ url: `${target.endpoint}/v1/${item.signal}`, body, contentType: json ? 'application/json' : 'application/x-protobuf', headers, signal: item.signal });
+  return sendOtlp({ url: `${target.endpoint}/v1/${item.signal}`, body, contentType: json ? 'application/json' : 'application/x-protobuf', headers, signal: item.signal, abort });
 }
 
 export class DeliveryWorker {
@@ -77,6 +77,8 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
   private loopDone: Promise<void> | undefined;
+  /** ends the attempt in flight when the worker stops: shutdown never waits for a destination */
+  private readonly stopping = new AbortController();
 
   constructor(readonly target: Target, private readonly store: ObserverStore, private readonly opts: DeliveryOptions) {}
 
@@ -93,6 +95,7 @@ export class DeliveryWorker {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.wake();
     await this.loopDone;
   }
@@ -127,8 +130,11 @@ export class DeliveryWorker {
         await this.sleep(item.nextAttemptAt - now());
         continue;
       }
-      const res = await deliver(this.target, item);
-      if (res.kind === 'ok') this.store.ack(name, key, res.partial?.rejected ?? 0);
+      this.store.markSending(name, key);
+      const res = await deliver(this.target, item, this.stopping.signal);
+      // cut short by stop(): the item stays queued as it was, for the next start
+      if (this.stopping.signal.aborted && res.kind === 'retry') break;
+      if (res.kind === 'ok') this.store.ack(name, key, res.partial);
       else if (res.kind === 'fail') this.store.drop(name, key, 'rejected', res.error);
       else this.store.retry(name, key, now() + (res.retryAfterMs ?? backoffMs(item.attempts, this.opts.baseBackoffMs ?? 1000, this.opts.maxBackoffMs ?? 60_000)), res.error);
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
-import { HostSessionSource, hostSessionIds, type HostSessionLookup } from './host-sessions.js';
+import { HostSessionSource, MAX_LOOKUPS_PER_REQUEST, hostSessionIds, type HostSessionLookup } from './host-sessions.js';
 
 const A = 'aaaaaaaa-1111-4222-8333-444444444444';
 const B = 'bbbbbbbb-1111-4222-8333-444444444444';
@@ -35,6 +35,15 @@ describe('host session registration from the hosts\' own records', () => {
     assert.deepEqual(hostSessionIds(claude(A, A, B), 'claude-code', 'session.id'), [A, B]);
     assert.deepEqual(hostSessionIds(logs('', 'com.anthropic.claude_code.events', [A]), 'claude-code', 'session.id'), [A]);
     assert.deepEqual(hostSessionIds(logs('codex_exec', 'codex_otel', [A]), 'claude-code', 'session.id'), []);
+  });
+
+  it('looks up a bounded number of unknown sessions per request; the rest wait for a later request', async () => {
+    const w = world();
+    const ids = Array.from({ length: 200 }, (_, i) => `cccccccc-1111-4222-8333-${String(i).padStart(12, '0')}`);
+    await w.source.registerFrom(claude(...ids));
+    assert.equal(w.asked.length, MAX_LOOKUPS_PER_REQUEST, 'one request costs a bounded number of lookups');
+    await w.source.registerFrom(claude(...ids));
+    assert.equal(new Set(w.asked).size, 2 * MAX_LOOKUPS_PER_REQUEST, 'the next request looks up the ones not looked up yet');
   });
 
   it('registers a session whose record appears on a later request, then only touches it', async () => {

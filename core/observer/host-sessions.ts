@@ -59,6 +59,12 @@ export interface RetryPolicy {
 
 const DEFAULT_RETRY: RetryPolicy = { attempts: 5, cooldownMs: 10 * 60_000 };
 const MAX_MISSES = 10_000;
+/**
+ * Unknown sessions looked up per request at most: a lookup reads directories and files, and one
+ * request naming thousands of unknown ids must not hold every host's telemetry behind it for
+ * minutes. The rest are looked up on later requests (real requests name a handful).
+ */
+export const MAX_LOOKUPS_PER_REQUEST = 16;
 
 /**
  * Registers the sessions of one host from its logs. A session the registry knows is only
@@ -78,11 +84,18 @@ export class HostSessionSource {
 
   async registerFrom(req: OtlpLogsRequest): Promise<void> {
     const { host } = this.lookup;
+    const now = this.now();
+    const due: string[] = [];
     for (const id of hostSessionIds(req, host, this.lookup.attribute)) {
       if (this.sink.touch(host, id)) continue;
       const miss = this.misses.get(id);
-      const now = this.now();
       if (miss && miss.attempts >= this.retry.attempts && now - miss.last < this.retry.cooldownMs) continue;
+      due.push(id);
+    }
+    // ids never looked up go first: ones that missed before cannot starve them under the cap
+    const fresh = due.filter((id) => !this.misses.has(id));
+    for (const id of [...fresh, ...due.filter((id) => this.misses.has(id))].slice(0, MAX_LOOKUPS_PER_REQUEST)) {
+      const miss = this.misses.get(id);
       const found = isHostSessionId(id) ? await this.lookup.find(id) : undefined;
       if (found) {
         this.misses.delete(id);

@@ -7,7 +7,9 @@ import type { OtlpSignal } from '../telemetry/otlp/types.js';
 /**
  * One OTLP/HTTP POST with the spec's retry semantics: 2xx is success (with any partial_success),
  * 429/502/503/504 and network errors are retryable (honouring Retry-After), every other status is
- * permanent. Responses are read up to 64 KiB and every request times out (CVE-2026-44967 class).
+ * permanent. Responses are read up to 64 KiB and every request has a deadline on the whole
+ * exchange, not only an idle timeout (CVE-2026-44967 class): a destination that trickles its
+ * response a byte at a time is never idle, and must not hold its delivery worker for good.
  */
 
 export type SendResult =
@@ -20,8 +22,11 @@ export interface SendOptions {
   body: Uint8Array;
   contentType: 'application/x-protobuf' | 'application/json';
   headers: Record<string, string>;
+  /** deadline for the whole exchange, connect to last response byte (default 10 s) */
   timeoutMs?: number;
   signal?: OtlpSignal;
+  /** ends the attempt early (a stopping observer); it resolves as retryable */
+  abort?: AbortSignal;
 }
 
 const MAX_RESPONSE = 64 * 1024;
@@ -37,14 +42,30 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 
 /** POSTs an OTLP body; never throws. */
 export function sendOtlp(opts: SendOptions): Promise<SendResult> {
-  return new Promise((resolve) => {
+  return new Promise((resolveOnce) => {
     let url: URL;
     try {
       url = new URL(opts.url);
     } catch (e) {
-      resolve({ kind: 'fail', status: 0, error: `invalid URL: ${(e as Error).message}` });
+      resolveOnce({ kind: 'fail', status: 0, error: `invalid URL: ${(e as Error).message}` });
       return;
     }
+    const timeoutMs = opts.timeoutMs ?? 10_000;
+    let settled = false;
+    const resolve = (r: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      opts.abort?.removeEventListener('abort', onAbort);
+      resolveOnce(r);
+    };
+    // ends the exchange wherever it is (connecting, sending, reading a trickling body)
+    const giveUp = (error: string) => {
+      resolve({ kind: 'retry', error });
+      req.destroy(new Error(error));
+    };
+    const deadline = setTimeout(() => giveUp(`no complete response within ${timeoutMs} ms`), timeoutMs);
+    const onAbort = () => giveUp('the observer is stopping');
     const compress = opts.body.byteLength > 1024;
     const body = compress ? gzipSync(opts.body) : opts.body;
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
@@ -56,27 +77,28 @@ export function sendOtlp(opts: SendOptions): Promise<SendResult> {
         'user-agent': 'forge-sf-observer',
         ...(compress ? { 'content-encoding': 'gzip' } : {}),
       },
-      timeout: opts.timeoutMs ?? 10_000,
+      timeout: timeoutMs,
     });
-    req.on('timeout', () => req.destroy(new Error(`no response within ${opts.timeoutMs ?? 10_000} ms`)));
+    if (opts.abort?.aborted) onAbort();
+    else opts.abort?.addEventListener('abort', onAbort);
+    req.on('timeout', () => giveUp(`no response within ${timeoutMs} ms`));
     req.on('error', (e) => resolve({ kind: 'retry', error: e.message }));
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let complete = false;
       res.on('data', (c: Buffer) => {
         size += c.length;
         if (size <= MAX_RESPONSE) chunks.push(c);
         else res.destroy();
       });
-      let finished = false;
       const done = async () => {
-        if (finished) return;
-        finished = true;
+        if (settled) return;
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
           const type = String(res.headers['content-type'] ?? '');
           let partial: PartialSuccess | undefined;
-          if (opts.signal && size <= MAX_RESPONSE && (type.startsWith('application/x-protobuf') || type.startsWith('application/json'))) {
+          if (complete && opts.signal && size <= MAX_RESPONSE && (type.startsWith('application/x-protobuf') || type.startsWith('application/json'))) {
             partial = await decodeExportResponse(opts.signal, type.startsWith('application/json') ? 'json' : 'protobuf', Buffer.concat(chunks)).catch(() => undefined);
           }
           resolve({ kind: 'ok', status, ...(partial ? { partial } : {}) });
@@ -84,7 +106,10 @@ export function sendOtlp(opts: SendOptions): Promise<SendResult> {
           resolve({ kind: 'retry', status, error: `HTTP ${status}`, retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined) });
         } else resolve({ kind: 'fail', status, error: `HTTP ${status}` });
       };
-      res.on('end', () => void done());
+      res.on('end', () => {
+        complete = true;
+        void done();
+      });
       res.on('close', () => void done());
       res.on('error', (e) => resolve({ kind: 'retry', error: e.message }));
     });

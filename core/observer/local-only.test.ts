@@ -18,7 +18,7 @@ describe('observer receiver: loopback only, never a web page', () => {
     const seen: unknown[] = [];
     before(async () => {
       receiver = await startReceiver(0, {
-        otlp: (req) => void seen.push(req),
+        otlp: async (req) => void seen.push(req),
         pluginEvents: async (items) => {
           seen.push(...items);
           return { accepted: items.length, rejected: 0 };

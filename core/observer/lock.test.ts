@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { processStartMs, stillRunningSince } from '../runtime/processes.js';
-import { tempDir } from '../../test-support/index.js';
+import { sfBin, tempDir } from '../../test-support/index.js';
+import { waitFor } from '../../test-support/otlp-sink.js';
 import { acquirePidLock, runningHolder } from './lock.js';
 
 describe('observer pid lock: a reused pid is not a running observer', () => {
@@ -45,5 +46,46 @@ describe('observer pid lock: a reused pid is not a running observer', () => {
     await writeFile(file, `${other.pid}\n`);
     assert.equal(await runningHolder(file), other.pid);
     await assert.rejects(acquirePidLock(file), (e) => isSfError(e, 'SF_E_CONFLICT') && e.message.includes(`pid ${other.pid}`));
+  });
+});
+
+describe('observer pid lock: two real daemons started at once (built CLI)', function () {
+  this.timeout(180_000);
+
+  const start = (home: string) => {
+    let output = '';
+    const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, output: () => output, exited };
+  };
+
+  it('lets exactly one run, round after round, over a stale pid file and over none', async () => {
+    const tmp = await tempDir('sf-pid-race-');
+    try {
+      for (let round = 0; round < 30; round++) {
+        const home = join(tmp.path, `home${round}`);
+        await mkdir(join(home, 'run'), { recursive: true });
+        // even rounds: what a crash leaves (a pid no process has); odd rounds: no pid file at all
+        if (round % 2 === 0) await writeFile(join(home, 'run', 'observe.pid'), `${2 ** 22 + 12345}\n`);
+        const daemons = [start(home), start(home)];
+        try {
+          // each either listens or exits (refused): wait until both have decided
+          await waitFor(() => daemons.every((d) => d.output().includes('listening on') || d.child.exitCode !== null), 60_000, `round ${round}: both daemons to start or refuse`);
+          const running = daemons.filter((d) => d.child.exitCode === null);
+          assert.equal(running.length, 1, `round ${round}: ${daemons.map((d) => d.output().trim()).join(' | ')}`);
+          const refused = daemons.find((d) => d.child.exitCode !== null)!;
+          assert.equal(refused.child.exitCode, 4, refused.output());
+          assert.match(refused.output(), /already running for this user/);
+          running[0].child.kill('SIGTERM');
+          assert.equal(await running[0].exited, 0);
+        } finally {
+          for (const d of daemons) if (d.child.exitCode === null) d.child.kill('SIGKILL');
+        }
+      }
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });

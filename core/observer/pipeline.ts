@@ -10,8 +10,8 @@ import { recordCount, type OtlpRequest, type OtlpSpan, type OtlpValue, type Reso
 import { nowNanos } from '../telemetry/time.js';
 import { SEMCONV_SCHEMA_URL } from '../../schemas/generated/semconv.js';
 import type { DeliveryWorker } from './delivery.js';
-import { redactAttributes } from './redact.js';
-import type { ObserverStore } from './store.js';
+import { redactAttributes, redactText } from './redact.js';
+import type { ObserverStore, OutgoingItem } from './store.js';
 
 /**
  * Batches normalized output and hands it to every destination's queue: events become one
@@ -19,6 +19,10 @@ import type { ObserverStore } from './store.js';
  * whichever first); client metrics are exported cumulatively on their own interval. Everything
  * is redacted once more on the way out. Queueing is synchronous and local: it never waits for a
  * destination.
+ *
+ * The batch being gathered lives in the store's journal, not in memory: `submit` returns only
+ * once the output is on disk, so whatever the observer acknowledged survives a crash inside the
+ * batch window, and the flush moves the journal into the queues in one transaction.
  */
 
 export interface PipelineOptions {
@@ -32,41 +36,44 @@ export interface PipelineOptions {
 }
 
 export class ExportPipeline {
-  private events: ObservationEnvelope[] = [];
-  private spans: ResourceSpan[] = [];
+  /** records in the journal, for the size trigger */
+  private buffered: number;
   private timer: NodeJS.Timeout | undefined;
   readonly metrics = new ClientMetrics(nowNanos());
   /** records handed to the destination queues, per signal */
   readonly queued = { logs: 0, traces: 0, metrics: 0 };
   private lastDropped = 0;
 
-  constructor(private readonly opts: PipelineOptions) {}
+  constructor(private readonly opts: PipelineOptions) {
+    // what a stopped (or crashed) observer journaled is queued by the first flush
+    this.buffered = opts.store.journalRecords();
+  }
 
-  /** Accepts one normalizer output; flushes when the batch is full, else within the batch delay. */
-  submit(out: NormalizedOutput): void {
+  /**
+   * Accepts one normalizer output, durably (journaled before this returns), with the tail offset
+   * it consumed, if any; flushes when the batch is full, else within the batch delay.
+   */
+  submit(out: NormalizedOutput, offset?: { name: string; value: number }): void {
     for (const m of out.metrics) this.metrics.record(m.name, m.value, m.attributes);
-    if (out.events.length === 0 && out.spans.length === 0) return;
-    this.events.push(...out.events);
-    this.spans.push(...out.spans);
-    if (this.events.length + this.spans.length >= this.opts.maxBatchRecords) this.flush();
+    if (out.events.length === 0 && out.spans.length === 0) {
+      if (offset) this.opts.store.setOffset(offset.name, offset.value);
+      return;
+    }
+    this.opts.store.appendJournal({ events: out.events, spans: out.spans }, offset);
+    this.buffered += out.events.length + out.spans.length;
+    if (this.buffered >= this.opts.maxBatchRecords) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.opts.batchDelayMs);
   }
 
-  /** Queues everything buffered now. */
+  /** Queues everything journaled now. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const events = this.events;
-    const spans = this.spans;
-    this.events = [];
-    this.spans = [];
-    if (events.length) {
-      const redacted = events.map((e) => ({ ...e, attributes: redactAttributes(e.attributes) }));
-      // a batch holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
-      const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
-      this.enqueue(envelopesToLogsRequest(redacted), events.length, retain);
-    }
-    if (spans.length) this.enqueue(spansRequest(spans), spans.length);
+    this.buffered = 0;
+    const names = this.opts.workers.map((w) => w.target.name);
+    const items = this.opts.store.drainJournal((entries) => batchRequests(entries as { events: ObservationEnvelope[]; spans: ResourceSpan[] }[]), names, this.opts.maxQueueRecords);
+    for (const item of items) this.queued[item.signal] += item.records;
+    if (items.length) for (const w of this.opts.workers) w.wake();
   }
 
   /** Queues the cumulative client metrics (with drops seen since the last export counted). */
@@ -80,10 +87,10 @@ export class ExportPipeline {
     if (req) this.enqueue(req, recordCount(req));
   }
 
-  private enqueue(req: OtlpRequest, records: number, retain = false): void {
-    const body = JSON.stringify(otlpJsonObject(req, numberKindOf));
+  private enqueue(req: OtlpRequest, records: number): void {
+    const body = serialize(req);
     for (const w of this.opts.workers) {
-      this.opts.store.enqueue(w.target.name, { signal: req.signal, body, records, ...(retain ? { retain } : {}) }, this.opts.maxQueueRecords);
+      this.opts.store.enqueue(w.target.name, { signal: req.signal, body, records }, this.opts.maxQueueRecords);
       w.wake();
     }
     this.queued[req.signal] += records;
@@ -94,13 +101,33 @@ export class ExportPipeline {
   }
 }
 
+const serialize = (req: OtlpRequest) => JSON.stringify(otlpJsonObject(req, numberKindOf));
+
+/** The journaled entries as one logs request and one traces request, redacted. */
+function batchRequests(entries: readonly { events: ObservationEnvelope[]; spans: ResourceSpan[] }[]): OutgoingItem[] {
+  const events = entries.flatMap((e) => e.events);
+  const spans = entries.flatMap((e) => e.spans);
+  const items: OutgoingItem[] = [];
+  if (events.length) {
+    // every string that leaves: attributes, the resource and a body (the same rules, so a value masked in one place is not sent in clear in another)
+    const redacted = events.map((e) => ({ ...e, resource: redactAttributes(e.resource), attributes: redactAttributes(e.attributes), ...(e.body !== undefined ? { body: redactText(e.body) } : {}) }));
+    // a batch holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
+    const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
+    items.push({ signal: 'logs', body: serialize(envelopesToLogsRequest(redacted)), records: events.length, ...(retain ? { retain } : {}) });
+  }
+  if (spans.length) items.push({ signal: 'traces', body: serialize(spansRequest(spans)), records: spans.length });
+  return items;
+}
+
 function spansRequest(spans: readonly ResourceSpan[]): OtlpRequest {
   const groups = new Map<string, ResourceGroup<OtlpSpan>>();
-  for (const { resource, span } of spans) {
+  for (const { resource: raw, span } of spans) {
+    const resource = redactAttributes(raw);
     const key = JSON.stringify(Object.entries(resource).sort());
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { resource: { attributes: { ...resource } }, scopes: [{ scope: { ...OBSERVER_SCOPE }, schemaUrl: SEMCONV_SCHEMA_URL, items: [] }] }));
-    g.scopes[0].items.push({ ...span, attributes: redactAttributes(span.attributes) });
+    // the activation span is named after the skill, and a skill name comes from model-written tool arguments
+    g.scopes[0].items.push({ ...span, name: redactText(span.name), attributes: redactAttributes(span.attributes) });
   }
   return { signal: 'traces', resources: [...groups.values()] };
 }

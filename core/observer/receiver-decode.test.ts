@@ -8,7 +8,7 @@ describe('observer receiver: hostile protobuf from a local host costs the bad va
   let receiver: Receiver;
   const received: OtlpRequest[] = [];
   before(async () => {
-    const handlers = { otlp: (r: OtlpRequest) => void received.push(r), pluginEvents: async () => ({ accepted: 0, rejected: 0 }), messages: async (items: unknown[]) => items, health: () => ({ ok: true }) };
+    const handlers = { otlp: async (r: OtlpRequest) => void received.push(r), pluginEvents: async () => ({ accepted: 0, rejected: 0 }), messages: async (items: unknown[]) => items, health: () => ({ ok: true }) };
     receiver = await startReceiver(0, handlers, DEFAULT_OTLP_LIMITS, '127.0.0.1');
   });
   after(() => receiver.close());

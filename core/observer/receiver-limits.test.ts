@@ -6,7 +6,7 @@ import { RECEIVER_CONNECTION_LIMITS, startReceiver, type Receiver } from './rece
 describe('observer receiver: connection limits (a local process cannot hold it open)', () => {
   let receiver: Receiver;
   before(async () => {
-    const handlers = { otlp: () => undefined, pluginEvents: async () => ({ accepted: 0, rejected: 0 }), messages: async (items: unknown[]) => items, health: () => ({ ok: true }) };
+    const handlers = { otlp: async () => undefined, pluginEvents: async () => ({ accepted: 0, rejected: 0 }), messages: async (items: unknown[]) => items, health: () => ({ ok: true }) };
     receiver = await startReceiver(0, handlers, DEFAULT_OTLP_LIMITS, '127.0.0.1', { ...RECEIVER_CONNECTION_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 });
   });
   after(() => receiver.close());

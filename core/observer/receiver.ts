@@ -15,8 +15,9 @@ import type { OtlpRequest, OtlpSignal } from '../telemetry/otlp/types.js';
  * The observer's OTLP/HTTP receiver on 127.0.0.1 for the hosts' native telemetry, plus two Forge
  * routes for adapters that cannot use the Unix socket (the OpenCode plugin runs in Bun):
  *   POST /v1/logs | /v1/traces | /v1/metrics   protobuf or JSON, gzip/deflate; 200 with an empty
- *        Export*ServiceResponse as soon as the body decodes — normalization happens afterwards,
- *        so the host never waits for it; 400 (google.rpc.Status), 413, 415, 405 otherwise
+ *        Export*ServiceResponse once the request's output is journaled (durable: a 200 is never
+ *        lost to a crash); 429 or 503 with Retry-After while the observer is overloaded or cannot
+ *        write; 400 (google.rpc.Status), 413, 415, 405 otherwise
  *   POST /forge/v1/events     a plugin event, an array of them, or {"events": [...]}
  *   POST /forge/v1/messages   session-registry messages (same protocol as the socket)
  *   GET  /healthz
@@ -25,7 +26,11 @@ import type { OtlpRequest, OtlpSignal } from '../telemetry/otlp/types.js';
  */
 
 export interface ReceiverHandlers {
-  otlp(req: OtlpRequest): void;
+  /**
+   * Takes one decoded request; resolves once its output is durable. Rejects with SF_E_RATE_LIMIT
+   * (data.retryAfterSeconds) to refuse it while overloaded.
+   */
+  otlp(req: OtlpRequest): Promise<void>;
   pluginEvents(events: unknown[]): Promise<{ accepted: number; rejected: number }>;
   messages(messages: unknown[]): Promise<unknown[]>;
   health(): Record<string, unknown>;
@@ -67,9 +72,12 @@ const sendJson = (res: ServerResponse, status: number, value: unknown) => {
   res.end(JSON.stringify(value));
 };
 
-async function sendStatus(res: ServerResponse, status: number, encoding: OtlpEncoding, message: string): Promise<void> {
-  res.writeHead(status, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' });
-  res.end(await encodeRpcStatus(encoding, status === 400 ? 3 : status === 413 ? 8 : 2, message));
+// google.rpc.Code: INVALID_ARGUMENT, RESOURCE_EXHAUSTED, UNAVAILABLE, UNKNOWN
+const RPC_CODES: Record<number, number> = { 400: 3, 413: 8, 429: 8, 503: 14 };
+
+async function sendStatus(res: ServerResponse, status: number, encoding: OtlpEncoding, message: string, retryAfterSeconds?: number): Promise<void> {
+  res.writeHead(status, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf', ...(retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {}) });
+  res.end(await encodeRpcStatus(encoding, RPC_CODES[status] ?? 2, message));
 }
 
 async function handleOtlp(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal, handlers: ReceiverHandlers, limits: OtlpLimits): Promise<void> {
@@ -94,10 +102,15 @@ async function handleOtlp(req: IncomingMessage, res: ServerResponse, signal: Otl
     const status = code === 'SF_E_LIMIT' ? 413 : code === 'SF_E_MEDIA_TYPE' ? 415 : 400;
     return sendStatus(res, status, encoding, (e as Error).message);
   }
+  try {
+    await handlers.otlp(decoded);
+  } catch (e) {
+    // OTLP/HTTP: 429 and 503 with Retry-After make the exporter retry the same request later
+    if (isSfError(e, 'SF_E_RATE_LIMIT')) return sendStatus(res, 429, encoding, e.message, (e.data as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds ?? 1);
+    return sendStatus(res, 503, encoding, `the observer could not store the request: ${(e as Error).message}`, 5);
+  }
   res.writeHead(200, { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' });
   res.end(await encodeExportResponse(signal, encoding));
-  // after the response: the host is never slowed by normalization or export
-  setImmediate(() => handlers.otlp(decoded));
 }
 
 async function handleJson(req: IncomingMessage, res: ServerResponse, limits: OtlpLimits, use: (items: unknown[]) => Promise<unknown>): Promise<void> {

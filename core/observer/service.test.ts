@@ -18,7 +18,7 @@ import { startOtlpSink, waitFor, type OtlpSink } from '../../test-support/otlp-s
 import { GREETINGS, HELLO_HASH, captureRequest, greetingsInstall } from '../../test-support/telemetry.js';
 import { encodeOtlpRequest } from '../telemetry/otlp/encode.js';
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from './config.js';
-import { startObserver, type ObserverHandle } from './service.js';
+import { startObserver, type ObserverHandle, type ObserverOptions } from './service.js';
 import { sendObserverMessage } from './socket-client.js';
 
 const SESSION = 'cc0fce32-f629-46aa-bab4-1eeb5519e738';
@@ -33,7 +33,7 @@ interface World {
   cleanup: () => Promise<void>;
 }
 
-async function world(extra: Partial<ObserveConfig> = {}): Promise<World> {
+async function world(extra: Partial<ObserveConfig> = {}, options: Partial<ObserverOptions> = {}): Promise<World> {
   const tmp = await tempDir('sf-observer-');
   const home = join(tmp.path, 'sf-home');
   const project = await realpath(await mkdir(join(tmp.path, 'proj'), { recursive: true }).then(() => join(tmp.path, 'proj')));
@@ -58,7 +58,7 @@ async function world(extra: Partial<ObserveConfig> = {}): Promise<World> {
   };
   const observer = await startObserver({
     env: { SF_HOME: home, HOME: tmp.path, TEAM_KEY: 'team-secret', HUB_DEVICE_TOKEN: 'sfd_device_token' }, port: 0, config,
-    retry: { baseBackoffMs: 30, maxBackoffMs: 100 }, outboxPollMs: 50, housekeepingMs: 100,
+    retry: { baseBackoffMs: 30, maxBackoffMs: 100 }, outboxPollMs: 50, housekeepingMs: 100, ...options,
   });
   return {
     home, project, file, generic, hub, observer,
@@ -257,6 +257,22 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     assert.deepEqual(events.map((e) => e.event_name), ['agent.skill.inventory.changed', 'agent.user.intervention']);
     assert.equal(events[0].attributes['agent.skill.inventory.action'], 'disabled');
     assert.equal(w.observer.status().received.outbox, 1);
+  });
+
+  it('answers 429 with Retry-After while normalization is backed up, and accepts again once it caught up', async () => {
+    w = await world({}, { maxPendingExports: 1 });
+    const body = await readFile(new URL('../../fixtures/host-otlp/claude-tool-details/logs.json', import.meta.url));
+    const post = async () => {
+      const res = await fetch(`${w.observer.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.arrayBuffer();
+      return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    };
+    const answers = await Promise.all(Array.from({ length: 12 }, post));
+    const refused = answers.filter((a) => a.status === 429);
+    assert.ok(answers.some((a) => a.status === 200), JSON.stringify(answers));
+    assert.ok(refused.length > 0, JSON.stringify(answers));
+    for (const r of refused) assert.ok(Number(r.retryAfter) >= 1, JSON.stringify(r));
+    assert.equal((await post()).status, 200, 'a single export is accepted once the backlog is gone');
   });
 
   it('is one per user: a second observer on the same $SF_HOME refuses to start', async () => {

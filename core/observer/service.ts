@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { arch, type as osType } from 'node:os';
 import { observerPluginEventSchema, type ObserverPluginEvent } from '../../schemas/generated/observer-plugin-event.js';
 import { observerSocketMessageSchema, type ObserverSocketMessage } from '../../schemas/generated/observer-socket-message.js';
-import { hasErrno } from '../errors/index.js';
+import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { checkSchema } from '../skit/schemas.js';
 import { resolveSkill } from '../telemetry/enrich/skill-index.js';
@@ -52,6 +52,8 @@ export interface ObserverOptions {
   housekeepingMs?: number;
   canaryIntervalMs?: number;
   retry?: { baseBackoffMs: number; maxBackoffMs: number };
+  /** OTLP exports waiting for normalization at most; more are refused with 429 (default 32) */
+  maxPendingExports?: number;
 }
 
 export interface ObserverHandle {
@@ -114,19 +116,26 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     session: (host, id) => sessions.info(host, id), settleAfterSeconds: options.settleAfterSeconds,
   });
 
-  const counters = { logs: 0, traces: 0, metrics: 0, pluginEvents: 0, outbox: 0, rejectedMessages: 0, events: 0, spans: 0, errors: 0 };
+  const counters = { logs: 0, traces: 0, metrics: 0, pluginEvents: 0, outbox: 0, rejectedMessages: 0, refusedExports: 0, events: 0, spans: 0, errors: 0 };
   let lastError: string | undefined;
-  const submit = (produce: () => NormalizedOutput) => {
+  const normalize = (produce: () => NormalizedOutput): NormalizedOutput | undefined => {
     try {
       const out = produce();
       counters.events += out.events.length;
       counters.spans += out.spans.length;
-      pipeline.submit(out);
+      return out;
     } catch (e) {
       // fail open: a record the normalizer cannot handle is dropped and counted, never fatal
       counters.errors++;
       lastError = (e as Error).message.slice(0, 300);
+      return undefined;
     }
+  };
+  // journaled before it returns: a failure to store (disk full) reaches the caller, which must
+  // not acknowledge what it sent
+  const submit = (produce: () => NormalizedOutput) => {
+    const out = normalize(produce);
+    if (out) pipeline.submit(out);
   };
 
   const handlePlugin = async (raw: unknown): Promise<boolean> => {
@@ -184,8 +193,19 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   // one request after the other, in arrival order: a host's later batch (a tool result) must never
   // be normalized before its earlier one (the tool decision)
   let otlpChain: Promise<void> = Promise.resolve();
-  const onOtlp = (req: OtlpRequest) => {
-    otlpChain = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? registerSessions(req) : undefined)).then(() => {
+  // back-pressure: decoded requests wait in memory, and a host's exporter gives up after a few
+  // seconds; past this many the receiver answers 429 + Retry-After and the host retries later
+  const maxPending = options.maxPendingExports ?? 32;
+  let pendingExports = 0;
+  const onOtlp = (req: OtlpRequest): Promise<void> => {
+    if (pendingExports >= maxPending) {
+      counters.refusedExports++;
+      throw new SfError('SF_E_RATE_LIMIT', `the observer is busy: ${pendingExports} exports are waiting to be normalized`, {
+        hint: 'retry after the Retry-After delay (OTLP exporters do this on their own)', data: { retryAfterSeconds: 2 },
+      });
+    }
+    pendingExports++;
+    const step = otlpChain.then(() => library.refresh().catch(() => undefined)).then(() => (req.signal === 'logs' ? registerSessions(req) : undefined)).then(() => {
       if (req.signal === 'logs') {
         counters.logs++;
         submit(() => normalizer.logs(req));
@@ -197,8 +217,13 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
         submit(() => normalizer.traces(req));
       }
     });
+    // the chain goes on after a request that could not be stored; that request's sender hears of it
+    otlpChain = step.catch(() => undefined).finally(() => void pendingExports--);
+    return step;
   };
 
+  // what a crashed observer had journaled goes to the queues before anything new
+  pipeline.flush();
   const socket = await startSocketServer(paths.socket, dispatch);
   cleanups.push(() => socket.close());
   const receiver = await startReceiver(options.port ?? config.receiver.port, {
@@ -220,7 +245,7 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     pid: process.pid, version: FORGE_VERSION, startedAt, updatedAt: new Date().toISOString(), url: receiver.url, socket: paths.socket,
     mode: collectorTarget ? 'collector' : 'fanout', ...(collector && 'problem' in collector ? { collectorProblem: collector.problem } : {}),
     sessions: sessions.list().length,
-    received: { logs: counters.logs, traces: counters.traces, metrics: counters.metrics, pluginEvents: counters.pluginEvents, outbox: counters.outbox, rejectedMessages: counters.rejectedMessages },
+    received: { logs: counters.logs, traces: counters.traces, metrics: counters.metrics, pluginEvents: counters.pluginEvents, outbox: counters.outbox, rejectedMessages: counters.rejectedMessages, refusedExports: counters.refusedExports },
     normalized: { events: counters.events, spans: counters.spans },
     errors: counters.errors, ...(lastError ? { lastError } : {}),
     destinations: targets.map((t) => ({ name: t.name, type: t.type, queued: store.size(t.name), ...store.stats(t.name) })),
@@ -236,11 +261,14 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     outboxBusy = true;
     try {
       const { events, offset } = await readOutboxFrom(paths.outbox, store.getOffset('outbox'));
+      const outs: NormalizedOutput[] = [];
       for (const rec of events) {
         counters.outbox++;
-        submit(() => normalizer.inventory(rec));
+        const out = normalize(() => normalizer.inventory(rec));
+        if (out) outs.push(out);
       }
-      store.setOffset('outbox', offset);
+      // the offset moves in the transaction that journals the records: a crash re-reads them or has them
+      pipeline.submit({ events: outs.flatMap((o) => o.events), spans: outs.flatMap((o) => o.spans), metrics: outs.flatMap((o) => o.metrics) }, { name: 'outbox', value: offset });
     } finally {
       outboxBusy = false;
     }

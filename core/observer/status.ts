@@ -23,12 +23,23 @@ export interface ObserverStatus {
   /** why collector mode was not used although enabled (fail-open fallback) */
   collectorProblem?: string;
   sessions: number;
-  received: { logs: number; traces: number; metrics: number; pluginEvents: number; outbox: number; rejectedMessages: number };
+  received: { logs: number; traces: number; metrics: number; pluginEvents: number; outbox: number; rejectedMessages: number; /** OTLP exports answered 429 (busy); the hosts send them again */ refusedExports?: number };
   normalized: { events: number; spans: number };
   /** normalization failures (a bug or an event that broke the convention); the input was dropped */
   errors: number;
   lastError?: string;
   destinations: DestinationStatus[];
+}
+
+/**
+ * What is wrong with a destination now, or undefined. The canary runs every few minutes: a
+ * delivery since it failed outranks it; an error since the last delivery, with records still
+ * queued, is a destination failing now.
+ */
+export function destinationProblem(d: DestinationStatus): string | undefined {
+  if (d.lastError !== undefined && d.queued.items > 0 && (d.lastErrorAt ?? 0) > (d.lastSuccessAt ?? 0)) return `fails to deliver: ${d.lastError}`;
+  if (d.canary && !d.canary.ok && !((d.lastSuccessAt ?? 0) > d.canary.at)) return `fails its canary: ${d.canary.error ?? `HTTP ${d.canary.status}`}`;
+  return undefined;
 }
 
 /** The last status the observer wrote ($SF_HOME/run/observe.status.json), or undefined. */

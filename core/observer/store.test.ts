@@ -33,8 +33,8 @@ describe('observer LMDB store', () => {
       assert.deepEqual(store.stats('a').droppedBy, { queue_full: 20 });
       const head = store.head('a')!;
       store.retry('a', head.key, Date.now() + 1000, 'HTTP 503');
-      store.ack('a', head.key, 2);
-      assert.deepEqual({ ...store.stats('a'), lastSuccessAt: 0, lastErrorAt: 0 }, { delivered: 8, retried: 10, dropped: 22, droppedBy: { queue_full: 20, rejected: 2 }, lastError: 'HTTP 503', lastErrorAt: 0, lastSuccessAt: 0 });
+      store.ack('a', head.key, { rejected: 2 });
+      assert.deepEqual({ ...store.stats('a'), lastSuccessAt: 0, lastErrorAt: 0 }, { delivered: 8, retried: 10, dropped: 22, droppedBy: { queue_full: 20, rejected: 2 }, lastError: 'partial success: 2 record(s) rejected', lastErrorAt: 0, lastSuccessAt: 0 });
       store.enqueue('b', { signal: 'traces', body: '{}', records: 1 }, 10);
       store.purge('b');
       assert.deepEqual(store.stats('b').droppedBy, { destination_removed: 1 });
@@ -43,6 +43,42 @@ describe('observer LMDB store', () => {
       assert.deepEqual(store.size('a'), { items: 2, records: 20 });
       assert.equal(store.stats('a').delivered, 8);
       assert.deepEqual(store.knownDestinations().sort(), ['a', 'b']);
+      await store.close();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('counts a partial success by the records sent: rejected is clamped, and its message is the last error', async () => {
+    const tmp = await tempDir();
+    try {
+      const store = await ObserverStore.open(join(tmp.path, 'q.lmdb'));
+      store.enqueue('d', { signal: 'logs', body: '{}', records: 3 }, 100);
+      const sent = store.head('d')!;
+      store.markSending('d', sent.key);
+      store.ack('d', sent.key, { rejected: 1000, errorMessage: 'quota exceeded' });
+      const s = store.stats('d');
+      assert.deepEqual({ delivered: s.delivered, dropped: s.dropped, droppedBy: s.droppedBy, lastError: s.lastError }, { delivered: 0, dropped: 3, droppedBy: { rejected: 3 }, lastError: 'partial success: quota exceeded' });
+      await store.close();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('never drops the item being sent to make room: its delivery counts as delivered', async () => {
+    const tmp = await tempDir();
+    try {
+      const store = await ObserverStore.open(join(tmp.path, 'q.lmdb'));
+      store.enqueue('d', { signal: 'logs', body: '{"a":1}', records: 5 }, 10);
+      const inFlight = store.head('d')!;
+      store.markSending('d', inFlight.key); // what the delivery worker does before it sends
+      store.enqueue('d', { signal: 'logs', body: '{"a":2}', records: 5 }, 10);
+      store.enqueue('d', { signal: 'logs', body: '{"a":3}', records: 5 }, 10);
+      store.ack('d', inFlight.key);
+      const s = store.stats('d');
+      assert.deepEqual({ delivered: s.delivered, dropped: s.dropped }, { delivered: 5, dropped: 5 }, 'the in-flight batch was delivered; the next oldest made room');
+      assert.deepEqual(store.size('d'), { items: 1, records: 5 });
+      assert.equal(store.head('d')!.item.body, '{"a":3}');
       await store.close();
     } finally {
       await tmp.cleanup();

@@ -12,7 +12,13 @@ import type { OtlpSignal } from '../telemetry/otlp/types.js';
  *   q\0<dest>\0<16-digit n>  -> QueueItem
  *   size\0<dest>             -> { items, records }
  *   stats\0<dest>            -> DestinationStats
- *   meta:qseq | meta:eventseq | offset\0<name>
+ *   j\0<16-digit n>          -> JournalEntry (accepted, not yet batched)
+ *   meta:qseq | meta:jseq | meta:eventseq | offset\0<name>
+ *
+ * The journal is what makes an acknowledgement durable: normalized output is written to it before
+ * the receiver answers (or a tail offset moves), and a flush moves it into every destination's
+ * queue in the same transaction that deletes it, so a crash loses nothing accepted and copies
+ * nothing twice.
  */
 
 export interface QueueItem {
@@ -26,6 +32,15 @@ export interface QueueItem {
   attempts: number;
   nextAttemptAt: number;
 }
+
+/** Normalized output accepted but not yet batched (the pipeline's buffer, on disk). */
+export interface JournalEntry {
+  events: unknown[];
+  spans: unknown[];
+}
+
+/** One request for every destination's queue. */
+export type OutgoingItem = Omit<QueueItem, 'attempts' | 'nextAttemptAt' | 'enqueuedAt'>;
 
 export interface CanaryResult {
   ok: boolean;
@@ -57,11 +72,25 @@ export interface QueueSize {
 const Q = 'q\u0000';
 const qKey = (dest: string, n: number) => `${Q}${dest}\u0000${String(n).padStart(16, '0')}`;
 const qPrefix = (dest: string) => `${Q}${dest}\u0000`;
+const J = 'j\u0000';
+const jKey = (n: number) => `${J}${String(n).padStart(16, '0')}`;
 const next = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 const emptyStats = (): DestinationStats => ({ delivered: 0, retried: 0, dropped: 0, droppedBy: {} });
 
 export class ObserverStore {
+  /** per destination, the item its worker is sending now (never a queue_full victim) */
+  private readonly sending = new Map<string, string>();
+
   private constructor(private readonly db: RootDatabase<unknown, string>) {}
+
+  /** The worker is about to send `key`: making room in the queue must not drop it meanwhile. */
+  markSending(dest: string, key: string): void {
+    this.sending.set(dest, key);
+  }
+
+  private doneSending(dest: string, key: string): void {
+    if (this.sending.get(dest) === key) this.sending.delete(dest);
+  }
 
   static async open(path: string): Promise<ObserverStore> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -112,28 +141,72 @@ export class ObserverStore {
    * Appends an item to a destination's queue; while the queue holds more than `maxRecords`
    * records the oldest items are dropped (counted as dropped: queue_full). Returns dropped records.
    */
-  enqueue(dest: string, item: Omit<QueueItem, 'attempts' | 'nextAttemptAt' | 'enqueuedAt'>, maxRecords: number, now = Date.now()): number {
-    return this.db.transactionSync(() => {
-      const n = ((this.db.get('meta:qseq') as number | undefined) ?? 0) + 1;
-      this.db.putSync('meta:qseq', n);
-      this.db.putSync(qKey(dest, n), { ...item, enqueuedAt: now, attempts: 0, nextAttemptAt: now } satisfies QueueItem);
-      this.resize(dest, 1, item.records);
-      let dropped = 0;
-      while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
-        // the oldest item that holds no always-retain event goes first; only then the oldest of all
-        const victim = this.oldestDroppable(dest) ?? this.head(dest);
-        if (!victim) break;
-        dropped += victim.item.records;
-        this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
-      }
-      return dropped;
+  enqueue(dest: string, item: OutgoingItem, maxRecords: number, now = Date.now()): number {
+    return this.db.transactionSync(() => this.enqueueInTxn(dest, item, maxRecords, now));
+  }
+
+  private enqueueInTxn(dest: string, item: OutgoingItem, maxRecords: number, now: number): number {
+    const n = ((this.db.get('meta:qseq') as number | undefined) ?? 0) + 1;
+    this.db.putSync('meta:qseq', n);
+    this.db.putSync(qKey(dest, n), { ...item, enqueuedAt: now, attempts: 0, nextAttemptAt: now } satisfies QueueItem);
+    this.resize(dest, 1, item.records);
+    let dropped = 0;
+    while (this.size(dest).records > maxRecords && this.size(dest).items > 1) {
+      // the oldest item that holds no always-retain event goes first; only then the oldest of all;
+      // never the one being sent (its destination may be storing it right now)
+      const victim = this.oldestDroppable(dest, false) ?? this.oldestDroppable(dest, true);
+      if (!victim) break;
+      dropped += victim.item.records;
+      this.dropInTxn(dest, victim.key, victim.item, 'queue_full');
+    }
+    return dropped;
+  }
+
+  /**
+   * Journals accepted output (and moves a tail offset with it, in the same transaction): once
+   * this returns, a crash before the next flush loses none of it.
+   */
+  appendJournal(entry: JournalEntry, offset?: { name: string; value: number }): void {
+    this.db.transactionSync(() => {
+      const n = ((this.db.get('meta:jseq') as number | undefined) ?? 0) + 1;
+      this.db.putSync('meta:jseq', n);
+      this.db.putSync(jKey(n), entry);
+      if (offset) this.db.putSync(`offset\u0000${offset.name}`, offset.value);
     });
   }
 
-  /** The oldest item without an always-retain event (the one being added included). */
-  private oldestDroppable(dest: string): { key: string; item: QueueItem } | undefined {
+  /** Records (events and spans) in the journal: what a stopped observer accepted but had not queued. */
+  journalRecords(): number {
+    let n = 0;
+    for (const { value } of this.db.getRange({ start: J, end: next(J) })) n += (value as JournalEntry).events.length + (value as JournalEntry).spans.length;
+    return n;
+  }
+
+  /**
+   * Moves the whole journal into every destination's queue in one transaction: `build` turns the
+   * journaled entries into requests. Returns the requests queued.
+   */
+  drainJournal(build: (entries: JournalEntry[]) => OutgoingItem[], dests: readonly string[], maxRecords: number, now = Date.now()): OutgoingItem[] {
+    return this.db.transactionSync(() => {
+      const keys: string[] = [];
+      const entries: JournalEntry[] = [];
+      for (const { key, value } of this.db.getRange({ start: J, end: next(J) })) {
+        keys.push(key as string);
+        entries.push(value as JournalEntry);
+      }
+      if (!entries.length) return [];
+      const items = build(entries);
+      for (const item of items) for (const dest of dests) this.enqueueInTxn(dest, item, maxRecords, now);
+      for (const key of keys) this.db.removeSync(key);
+      return items;
+    });
+  }
+
+  /** The oldest item not being sent, without an always-retain event unless `retainToo` (the one being added included). */
+  private oldestDroppable(dest: string, retainToo: boolean): { key: string; item: QueueItem } | undefined {
+    const inFlight = this.sending.get(dest);
     for (const { key, value } of this.db.getRange({ start: qPrefix(dest), end: next(qPrefix(dest)) })) {
-      if (!(value as QueueItem).retain) return { key: key as string, item: value as QueueItem };
+      if (key !== inFlight && (retainToo || !(value as QueueItem).retain)) return { key: key as string, item: value as QueueItem };
     }
     return undefined;
   }
@@ -144,26 +217,40 @@ export class ObserverStore {
     return undefined;
   }
 
-  /** The destination accepted the item. `rejected` records of a partial success count as dropped. */
-  ack(dest: string, key: string, rejected = 0): void {
+  /**
+   * The destination accepted the item. Records a partial success rejected count as dropped
+   * (never more than the item held, whatever the destination claims), and its message is the
+   * last error; a full success clears the last error.
+   */
+  ack(dest: string, key: string, partial?: { rejected: number; errorMessage?: string }): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (!item) return;
       this.db.removeSync(key);
       this.resize(dest, -1, -item.records);
+      const rejected = Math.min(item.records, Math.max(0, Math.trunc(partial?.rejected ?? 0)));
       this.bump(dest, (s) => {
         s.delivered += item.records - rejected;
         if (rejected) {
           s.dropped += rejected;
           s.droppedBy.rejected = (s.droppedBy.rejected ?? 0) + rejected;
         }
-        s.lastSuccessAt = Date.now();
+        const now = Date.now();
+        s.lastSuccessAt = now;
+        if (rejected || partial?.errorMessage) Object.assign(s, { lastError: `partial success: ${(partial?.errorMessage || `${rejected} record(s) rejected`).slice(0, 300)}`, lastErrorAt: now });
+        else {
+          // the destination works now: an earlier error is history, not its state
+          delete s.lastError;
+          delete s.lastErrorAt;
+        }
       });
     });
   }
 
   /** A retryable failure: reschedule (counted as retried). */
   retry(dest: string, key: string, nextAttemptAt: number, error: string): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (!item) return;
@@ -174,6 +261,7 @@ export class ObserverStore {
 
   /** Gives up on an item (counted as dropped under `reason`). */
   drop(dest: string, key: string, reason: string, error?: string): void {
+    this.doneSending(dest, key);
     this.db.transactionSync(() => {
       const item = this.db.get(key) as QueueItem | undefined;
       if (item) this.dropInTxn(dest, key, item, reason, error);

@@ -3,7 +3,7 @@ import { SPANS, type SpanDefinition } from '../../schemas/generated/semconv.js';
 import { SfError } from '../errors/index.js';
 import { attributeProblem } from './attributes.js';
 import { isGitAiId, isSpanId, isTraceId } from './ids.js';
-import { actionTypeOf } from './normalize/actions.js';
+import { actionTypeOf, metadataToolName } from './normalize/actions.js';
 import type { OtlpAttributes, OtlpSpan } from './otlp/types.js';
 
 /**
@@ -105,10 +105,11 @@ export function annotateActionSpan(span: OtlpSpan, activationIds: readonly strin
   // message or trace state (free text), error.type only as a type
   if ('error.type' in attributes && !isErrorType(attributes['error.type'])) attributes['error.type'] = '_OTHER';
   const { status, traceState: _state, ...kept } = rest;
-  const tool = span.attributes['gen_ai.tool.name'];
+  const tool = metadataToolName(span.attributes['gen_ai.tool.name']);
+  if (tool === undefined) delete attributes['gen_ai.tool.name'];
   return {
     ...kept,
-    name: typeof tool === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(tool) ? `execute_tool ${tool}` : 'execute_tool',
+    name: tool !== undefined ? `execute_tool ${tool}` : 'execute_tool',
     ...(status ? { status: { code: status.code } } : {}),
     attributes,
     events: [],

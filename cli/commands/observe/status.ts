@@ -9,7 +9,7 @@ export const statusCommand = command({
   description: 'Show the observer, its destinations and queues, and the hosts it observes',
   args: { json: flag({ long: 'json', description: 'print the status as JSON' }) },
   handler: async ({ json }) => {
-    const [{ describeDestination }, { probeObserver }] = await Promise.all([import('../../../core/observer/destination-spec.js'), import('./observer-state.js')]);
+    const [{ describeDestination }, { probeObserver }, { destinationProblem }] = await Promise.all([import('../../../core/observer/destination-spec.js'), import('./observer-state.js'), import('../../../core/observer/status.js')]);
     const state = await loadObserveState();
     const probe = await probeObserver(state);
     const s = probe.status;
@@ -19,6 +19,8 @@ export const statusCommand = command({
         name: d.name, type: d.type, target: describeDestination(d),
         queued: live?.queued ?? null, delivered: live?.delivered ?? null, retried: live?.retried ?? null, dropped: live?.dropped ?? null,
         droppedBy: live?.droppedBy ?? {}, canary: live?.canary ?? null, lastError: live?.lastError ?? null,
+        // what is wrong now (an error or failed canary older than a later delivery is not)
+        problem: live ? destinationProblem(live) ?? null : null,
       };
     });
     const hosts = Object.values(state.record?.hosts ?? {}).map((h) => ({
@@ -41,9 +43,9 @@ export const statusCommand = command({
     if (s) out(`  sessions ${s.sessions}; received logs ${s.received.logs}, metrics ${s.received.metrics}, traces ${s.received.traces}, plugin events ${s.received.pluginEvents}, inventory ${s.received.outbox}; normalized events ${s.normalized.events}, spans ${s.normalized.spans}; errors ${s.errors}`);
     out(`install: ${result.installed ? `yes (port ${result.port}, content collection ${result.content ? 'on' : 'off'})` : 'no — run `sf observe install`'}`);
     if (destinations.length === 0) out('destinations: none');
-    else printTable(['destination', 'target', 'queued', 'delivered', 'retried', 'dropped', 'canary'], destinations.map((d) => [
+    else printTable(['destination', 'target', 'queued', 'delivered', 'retried', 'dropped', 'state'], destinations.map((d) => [
       d.name, d.target, d.queued ? `${d.queued.records} rec` : '-', d.delivered ?? '-', d.retried ?? '-', d.dropped ?? '-',
-      d.canary ? (d.canary.ok ? 'ok' : `failing: ${d.canary.error ?? d.canary.status ?? ''}`) : '-',
+      d.problem ?? (d.canary ? 'ok' : '-'),
     ]));
     for (const h of hosts) out(`host ${h.agent}: ${[...h.configs, ...h.files].map(sanitize).join(', ')}`);
     for (const l of result.links) out(`link ${sanitize(l.path)} -> ${sanitize(l.repository)}`);

@@ -24,6 +24,12 @@ const TOOL_TYPES: Readonly<Record<string, AgentActionType>> = {
   read: 'filesystem.read', grep: 'filesystem.read', glob: 'filesystem.read', list: 'filesystem.read', webfetch: 'network.request', websearch: 'network.request',
 };
 
+/**
+ * A host's tool name as metadata: a plain identifier (`Bash`, `mcp__github__create_issue`), else
+ * undefined. Some hosts put the command line or a path in it, which is content.
+ */
+export const metadataToolName = (tool: unknown): string | undefined => (typeof tool === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(tool) ? tool : undefined);
+
 /** agent.action.type of a host tool name ('other' when unknown). */
 // own properties only: a tool named "constructor" must not find Object.prototype's
 export const actionTypeOf = (tool: string): AgentActionType => (Object.hasOwn(TOOL_TYPES, tool) ? TOOL_TYPES[tool] : 'other');
@@ -101,7 +107,8 @@ export function emitAction(engine: NormalizerEngine, input: ActionInput): void {
     'session.id': input.sessionId,
     'agent.turn.id': input.turnId,
     'gen_ai.conversation.id': input.conversationId,
-    'gen_ai.tool.name': input.tool,
+    // the type above is mapped from the raw name; only a plain identifier is sent
+    'gen_ai.tool.name': metadataToolName(input.tool),
     'gen_ai.tool.call.id': input.callId,
     'forge.repository.resolution': session?.repositoryResolved ? undefined : 'repo_unresolved',
     'error.type': input.success === false ? 'tool_error' : undefined,

@@ -53,6 +53,26 @@ describe('observer privacy: metadata only unless content is on', () => {
     assert.equal(s.attributes['error.type'], '_OTHER');
   });
 
+  it('a free-text host tool name (a command line) is kept neither on the tool span nor on agent.action.completed', async () => {
+    const n = createNormalizer(fakeContext(captureLibrary(), { [SESSION]: { cwd: '/$WORK/proj', repositoryResolved: true, fingerprints: {} } }));
+    const req = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
+    const items = req.resources[0].scopes[0].items;
+    const result = items.find((r) => r.attributes['event.name'] === 'tool_result')!;
+    items.push({ ...result, attributes: { ...result.attributes, tool_name: 'cat /home/alice/LEAK_TOOL', tool_use_id: 'toolu_leak_1' } });
+    const out = n.logs(req);
+    const actions = out.events.filter((e) => e.event_name === 'agent.action.completed');
+    assert.equal(actions.length, 1, 'the tool call is still an action');
+    assert.doesNotMatch(JSON.stringify(actions), LEAK);
+    const span: OtlpSpan = {
+      traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 'execute_tool', kind: 1, startTimeUnixNano: '1796000000000000000', endTimeUnixNano: '1796000000100000000',
+      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'Read LEAK_TOOLNAME /home/alice/x', 'session.id': SESSION }, events: [], links: [],
+    };
+    const traced = n.traces({ signal: 'traces', resources: [{ resource: { attributes: { 'service.name': 'claude-code' } }, scopes: [{ scope: { name: 'claude' }, items: [span] }] }] } as OtlpTracesRequest);
+    assert.equal(traced.spans.length, 1);
+    assert.equal(traced.spans[0].span.name, 'execute_tool');
+    assert.doesNotMatch(JSON.stringify(traced.spans[0].span), LEAK);
+  });
+
   it('a Skill tool argument that is not a skill name is not exported as one', async () => {
     const req = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
     const text = JSON.stringify(req).replace(/\\"skill_name\\":\\"[^\\"]*\\"/g, '\\"skill_name\\":\\"/home/alice/LEAK fix the payroll bug, password hunter2\\"');
