@@ -104,7 +104,8 @@ function reportError(thrown: unknown, json: boolean): number {
     return exitCodeFor(e.code);
   }
   const message = e instanceof Error ? e.stack ?? e.message : String(e);
-  if (json) write('stderr', JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e) } }) + '\n');
-  else err(`${red('internal error', 'stderr')}[SF_E_INTERNAL]: ${message}\n  please report this with the command you ran and \`sf --version\``);
+  const report = 'please report this with the command you ran and `sf --version`';
+  if (json) write('stderr', JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e), hint: report } }, null, 2) + '\n');
+  else err(`${red('internal error', 'stderr')}[SF_E_INTERNAL]: ${message}\n  ${report}`);
   return exitCodeFor('SF_E_INTERNAL');
 }

@@ -1,5 +1,6 @@
 import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
 import type { HubTarget } from './credentials.js';
+import type { Shape } from './shape.js';
 import { assertCredentialTransport } from './transport.js';
 
 /** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
@@ -71,10 +72,34 @@ export class HubClient {
     throw await hubError(res, this.target.url, path);
   }
 
-  async getJson<T>(path: string): Promise<T> {
-    const res = await this.request('GET', path);
+  /** GETs a JSON answer that must fit `shape`. */
+  async getJson<T>(path: string, shape: Shape): Promise<T> {
+    return this.readJson<T>(await this.request('GET', path), 'GET', path, shape);
+  }
+
+  /**
+   * The JSON body of the answer to `method path`, checked against `shape`: a body that is not
+   * JSON (a proxy's HTML page) or lacks what the command reads is SF_E_FETCH naming the hub and
+   * the path, never a TypeError or a printed "undefined".
+   */
+  async readJson<T>(res: Response, method: string, path: string, shape: Shape): Promise<T> {
     const bytes = await readLimited(res, MAX_JSON_BYTES, this.url(path));
-    return JSON.parse(bytes.toString('utf8')) as T;
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw this.unexpected(method, path, 'a body that is not JSON');
+    }
+    const problem = shape(body, '');
+    if (problem) throw this.unexpected(method, path, `JSON of another shape (${problem})`);
+    return body as T;
+  }
+
+  private unexpected(method: string, path: string, what: string): SfError {
+    return new SfError('SF_E_FETCH', `the hub at ${this.target.url} answered ${method} ${path} with ${what}`, {
+      hint: `check that ${this.target.url} is a Forge hub of a compatible version (\`sf --version\`, the hub's logs); a proxy or login page in front of it answers with other documents`,
+      data: { url: this.url(path) },
+    });
   }
 
   /** GETs bytes with a hard size limit. */

@@ -1,0 +1,105 @@
+import { strict as assert } from 'node:assert';
+import { startServer, type TestServer } from '../../../test-support/http-server.js';
+import { installSandbox, type InstallSandbox } from '../../../test-support/skit-install.js';
+
+/** What a broken or hostile hub answers: the status and the body for a method and path. */
+type Answer = (method: string, path: string) => { status?: number; type?: string; body: string };
+
+const ESC = '\u001b';
+const hostileUser = JSON.stringify({ login: `alice${ESC}]0;PWNED\u0007`, token: { scopes: [`registry:write${ESC}[31m`], kind: 'pat' } });
+const hostilePublish = JSON.stringify({
+  created: true,
+  skit: { visibility: `public${ESC}]0;PWNED\u0007${ESC}[2J` },
+  release: { bundleHash: `sha256:${ESC}[31mEVIL${ESC}]8;;http://evil${ESC}\\x`, url: 'u', wellKnownIndex: 'w', skills: [{ id: 'acme/kit:review', hash: `h${ESC}[5mBLINK` }] },
+});
+
+/** No terminal control character (C0 but tab and newline, DEL, C1) in `text`. */
+function assertNoControls(text: string, what: string): void {
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} carries control characters: ${JSON.stringify(text)}`);
+}
+
+/** An SF_E_FETCH failure (exit 7) naming the hub and the path, with a hint, and no stack trace. */
+function assertFetchError(r: { code: number; stdout: string; stderr: string }, origin: string, path: RegExp): void {
+  assert.equal(r.code, 7, r.stderr);
+  assert.match(r.stderr, /error\[SF_E_FETCH\]/);
+  assert.ok(r.stderr.includes(origin), r.stderr);
+  assert.match(r.stderr, path);
+  assert.match(r.stderr, /hint: /);
+  assert.doesNotMatch(r.stderr, /TypeError|SyntaxError|undefined|\n\s+at /);
+}
+
+describe('sf against a broken or hostile hub', () => {
+  let sb: InstallSandbox;
+  let server: TestServer;
+  let answer: Answer;
+  const token = { SF_HUB_TOKEN: 'sfp_x' };
+  beforeEach(async () => {
+    sb = await installSandbox('sf-hostile-hub-');
+    server = await startServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const a = answer(req.method ?? 'GET', req.url ?? '/');
+        res.writeHead(a.status ?? 200, { 'content-type': a.type ?? 'application/json' });
+        res.end(a.body);
+      });
+    });
+  });
+  afterEach(async () => {
+    await server.close();
+    await sb.cleanup();
+  });
+
+  describe('D1: text from the hub reaches the terminal sanitized', () => {
+    it('sf skit publish shows the visibility, hashes and the mismatch warning without control characters', async () => {
+      answer = (method) => (method === 'PUT' ? { status: 201, body: hostilePublish } : { status: 404, body: '{}' });
+      const r = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /published acme\/kit@2\.0\.0 \(public\?\]0;PWNED\?\?\[2J\)/);
+      assert.match(r.stderr, /warning: the hub recorded bundle sha256:\?\[31mEVIL/);
+      assertNoControls(r.stdout, 'stdout');
+      assertNoControls(r.stderr, 'stderr');
+    });
+
+    it('sf login shows the scopes without control characters', async () => {
+      answer = () => ({ body: hostileUser });
+      const r = await sb.sf(['login', '--hub', server.origin], { env: token });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /scopes: registry:write\?\[31m\)/);
+      assertNoControls(r.stdout, 'stdout');
+    });
+  });
+
+  describe('D2: an answer that is not JSON or not of the documented shape is SF_E_FETCH (exit 7)', () => {
+    it('sf skit publish: an answer without the release, and one that is HTML', async () => {
+      answer = () => ({ status: 201, body: '{"ok":true}' });
+      const wrongShape = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
+      assertFetchError(wrongShape, server.origin, /PUT \/api\/v1\/skits\/acme\/kit\/releases\/2\.0\.0 with JSON of another shape \(release is missing\)/);
+      answer = () => ({ status: 201, type: 'text/html', body: '<html>hi</html>' });
+      const html = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
+      assertFetchError(html, server.origin, /with a body that is not JSON/);
+    });
+
+    it('sf login, sf skit list --remote, sf skit pull and sf add skit on a hub that answers {} or HTML', async () => {
+      answer = () => ({ body: '{}' });
+      assertFetchError(await sb.sf(['login', '--hub', server.origin], { env: token }), server.origin, /GET \/api\/v1\/user with JSON of another shape \(login is missing\)/);
+      assertFetchError(await sb.sf(['skit', 'list', '--remote', '--hub', server.origin]), server.origin, /GET \/api\/v1\/skits\?limit=200 with JSON of another shape \(skits is missing\)/);
+      assertFetchError(await sb.sf(['skit', 'pull', 'a/b', '--hub', server.origin]), server.origin, /GET \/api\/v1\/skits\/a\/b\/releases\/latest with JSON of another shape \(skitId is missing\)/);
+      answer = () => ({ type: 'text/html', body: '<html>hi</html>' });
+      const added = await sb.sf(['add', 'skit', 'a/b', '--agent', 'codex', '--scope', 'user', '--yes'], { env: { SF_HUB_URL: server.origin } });
+      assertFetchError(added, server.origin, /GET \/api\/v1\/skits\/a\/b\/releases\/latest with a body that is not JSON/);
+    });
+
+    it('--json: the error object on stderr has the code, the hub URL and a hint', async () => {
+      answer = () => ({ body: '{"skits":[{"id":1}]}' });
+      const r = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin, '--json']);
+      assert.equal(r.code, 7, r.stderr);
+      assert.equal(r.stdout, '');
+      const { error } = JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string; data: { url: string } } };
+      assert.equal(error.code, 'SF_E_FETCH');
+      assert.match(error.message, /skits\[0\]\.id is a number, not a string/);
+      assert.equal(error.data.url, `${server.origin}/api/v1/skits?limit=200`);
+      assert.ok(error.hint);
+    });
+  });
+});
