@@ -102,4 +102,36 @@ describe('sf against a broken or hostile hub', () => {
       assert.ok(error.hint);
     });
   });
+
+  describe('D4: sf skit list --remote ends on a hub that pages forever', () => {
+    const skit = (id: string) => ({ id, visibility: 'public', latestVersion: '1.0.0', description: '', skills: ['x'], deprecated: null });
+
+    it('stops after the page cap with SF_E_LIMIT when every page offers a new next cursor', async () => {
+      let n = 0;
+      answer = () => ({ body: JSON.stringify({ skits: [skit(`a/b${++n}`)], next: `c${n}` }) });
+      const r = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin]);
+      assert.equal(r.code, 6, r.stderr);
+      assert.match(r.stderr, /error\[SF_E_LIMIT\]: the hub at .* listed more than 100 pages \(100 SKITs\)/);
+      assert.match(r.stderr, /hint: narrow the list with --query, --owner or --tag/);
+      assert.equal(server.requests.length, 100);
+    });
+
+    it('refuses a next cursor the hub already gave (SF_E_FETCH)', async () => {
+      let n = 0;
+      answer = () => ({ body: JSON.stringify({ skits: [skit(`a/b${++n}`)], next: n % 2 ? 'c1' : 'c2' }) });
+      const r = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin, '--json']);
+      assert.equal(r.code, 7, r.stderr);
+      assert.match(JSON.parse(r.stderr).error.message, /already given \("c1"\)/);
+      assert.equal(server.requests.length, 3);
+    });
+
+    it('still follows keyset and offset pages to the end', async () => {
+      answer = (_m, path) => ({ body: JSON.stringify(path.includes('after=') ? { skits: [skit('a/two')] } : { skits: [skit('a/one')], next: 'a/one' }) });
+      const keyset = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin, '--json']);
+      assert.deepEqual(JSON.parse(keyset.stdout).skits.map((s: { id: string }) => s.id), ['a/one', 'a/two']);
+      answer = (_m, path) => ({ body: JSON.stringify({ total: 2, skits: [skit(path.includes('offset=1') ? 'a/two' : 'a/one')] }) });
+      const offset = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin, '--json']);
+      assert.deepEqual(JSON.parse(offset.stdout).skits.map((s: { id: string }) => s.id), ['a/one', 'a/two']);
+    });
+  });
 });
