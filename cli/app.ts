@@ -5,6 +5,7 @@ import { closestMatch } from '../core/text/suggest.js';
 import { commandsOf } from './args.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
+import { Interrupted } from './interrupted.js';
 import { colourOn, red, dim, sanitize } from './output/style.js';
 
 /** True when the user asked for machine output, so errors go out as JSON too. */
@@ -87,6 +88,11 @@ function commandOf(argv: string[]): string {
 }
 
 function reportError(thrown: unknown, json: boolean): number {
+  if (thrown instanceof Interrupted) {
+    // the user knows what they did: say what it left, not an error (stderr stays JSON-only with --json)
+    if (!json) err(thrown.message);
+    return Interrupted.EXIT_CODE;
+  }
   // keep our report (and --json's object) on lines of its own after lmdb's unterminated one
   if (leftStderrLineOpen(thrown)) write('stderr', '\n');
   // a full disk or a denied path is the user's to fix, not a bug to report

@@ -8,6 +8,7 @@ import { printChange } from './render.js';
 import { cliSession, parseAgents, parseScope } from './session.js';
 import { hubResolvers } from './hub-resolvers.js';
 import { trace } from '../../../core/trace/startup.js';
+import { Interrupted } from '../../interrupted.js';
 
 /**
  * The one implementation behind `sf add skit` and `sf skit install`: both commands are built
@@ -62,15 +63,18 @@ async function confirmPlan(plan: Plan): Promise<boolean> {
   for (const t of after.targets) err(`  ${t.agent}: ${sanitize(t.skillRoot)}`);
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // Ctrl-D ends the input without an answer: a "no", like Ctrl-C
-  const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('end of input'))));
+  // Ctrl-C is an interrupt (exit 130); Ctrl-D ends the input without an answer (a usage error)
+  const ended = new Promise<never>((_, reject) => {
+    rl.once('SIGINT', () => reject(new Interrupted('cancelled; nothing was changed')));
+    rl.once('close', () => reject(new SfError('SF_E_USAGE', 'cancelled at end of input; nothing was changed', { hint: 'run the command again and answer y, or pass --yes' })));
+  });
   ended.catch(() => undefined); // also rejects when the prompt closes after an answer
   try {
     const answer = await Promise.race([rl.question('Proceed? [y/N] '), ended]);
     return /^y(es)?$/i.test(answer.trim());
-  } catch {
+  } catch (e) {
     err('');
-    throw new SfError('SF_E_USAGE', 'cancelled; nothing was changed', { hint: 'run the command again and answer y, or pass --yes' });
+    throw e;
   } finally {
     rl.close();
   }
