@@ -66,11 +66,14 @@ export const unlinkCommand = command({
       ...o, links: ((o.links as RepositoryLink[] | undefined) ?? []).filter((l) => !(abs && l.path === abs) && !(repo && l.repository === repo)),
     }));
     const removed = before - config.links.length;
-    if (json) return printJson({ removed, links: config.links });
     if (removed === 0) {
-      process.exitCode = 1;
-      return out('no such link');
+      const what = [abs && `of ${abs}`, repo && `to ${repo}`].filter(Boolean).join(' or ');
+      throw new SfError('SF_E_NOT_FOUND', `there is no repository link ${what}`, {
+        hint: '`sf observe status` lists the links; unlink one by the path or the --repo it shows',
+        data: { ...(abs ? { path: abs } : {}), ...(repo ? { repo } : {}) },
+      });
     }
+    if (json) return printJson({ removed, links: config.links });
     out(`removed ${removed} link(s)`);
     restartNote((await probeObserver(state)).running);
   },
