@@ -100,6 +100,14 @@ describe('core/install planners (pure)', () => {
     assert.match(plan.notes.join(), /alias/);
   });
 
+  it('refuses an --alias that is not an owner/name id, control characters included, and records one that is (D10)', () => {
+    for (const alias of ['x\u001b[31m/y', 'not an id at all', 'Acme/Kit', 'acme', '']) {
+      rejectsWith('SF_E_USAGE', () => planInstall({ installations: [], observations: none }, installInput({ alias }), env()), /--alias ".*" is not a SKIT id/);
+    }
+    const plan = planInstall({ installations: [], observations: none }, installInput({ alias: 'acme/other-name' }), env());
+    assert.deepEqual(plan.after!.aliases, ['acme/other-name']);
+  });
+
   it('remove keeps a path another target still records, and records an uninstall intervention', () => {
     const before = installed([CURSOR, CODEX]);
     const plan = planRemove({ installations: [before], observations: none }, { skitId: 'acme/kit', scopeKey: 'project:/p', agents: ['cursor'], nativeAgents: [], force: false }, env());

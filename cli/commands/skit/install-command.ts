@@ -19,7 +19,7 @@ export const installArgs = {
   version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
   agent: option({ long: 'agent', type: optional(string), description: 'agents to install for: id[,id...] or all (default: the agents detected)' }),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
-  alias: option({ long: 'alias', type: optional(string), description: 'another id this installation answers to' }),
+  alias: option({ long: 'alias', type: optional(string), description: 'another id (owner/name) this installation answers to' }),
   yes: flag({ long: 'yes', short: 'y', description: 'do not ask for confirmation' }),
   force: flag({ long: 'force', description: 'overwrite locally modified installed files' }),
   json: flag({ long: 'json', description: 'print the result as JSON' }),
