@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { bold, dim, sanitize } from '../../output/style.js';
+import { invalidSkit } from './invalid-skit.js';
 
 export const packCommand = command({
   name: 'pack',
@@ -23,13 +24,8 @@ export const packCommand = command({
     const { validateSkitDir } = await import('../../../core/skit/validate.js');
     const validation = await validateSkitDir(root);
     if (!validation.ok) {
-      if (json) printJson({ ok: false, diagnostics: validation.diagnostics });
-      else {
-        printDiagnostics(validation.diagnostics, 'stderr');
-        err(`not packed: ${root} is not a valid SKIT (see the diagnostics above)`);
-      }
-      process.exitCode = 1;
-      return;
+      if (!json) printDiagnostics(validation.diagnostics, 'stderr');
+      throw invalidSkit(root, 'packed', validation.diagnostics);
     }
     const { walkTree } = await import('../../../core/skit/tree.js');
     const tree = await walkTree(root);
