@@ -129,6 +129,15 @@ export async function readLimited(res: Response, max: number, shown: string): Pr
   return Buffer.concat(chunks, total);
 }
 
+/** The hint for a hub error that brought none of its own (a proxy's page, a crashed handler). */
+function fallbackHint(code: ErrorCode, status: number, hub: string): string {
+  if (code === 'SF_E_AUTH') return `run \`sf login --hub ${hub}\` with a valid token`;
+  if (code === 'SF_E_FORBIDDEN') return 'the token lacks the scope or the access this needs; ask the hub operator, or log in with another token';
+  if (code === 'SF_E_NOT_FOUND') return 'check the id, version or URL; a private SKIT is visible to its owners only';
+  if (status >= 500) return `the hub at ${hub} failed; retry later, and tell its operator (the hub's log has the cause) if it persists`;
+  return `check that ${hub} is a Forge hub of a compatible version; it refused the request with HTTP ${status}`;
+}
+
 async function hubError(res: Response, hub: string, path: string): Promise<SfError> {
   let body: HubErrorBody = {};
   try {
@@ -140,6 +149,6 @@ async function hubError(res: Response, hub: string, path: string): Promise<SfErr
   const known = typeof e.code === 'string' && e.code in ERROR_CODES;
   const code: ErrorCode = known ? (e.code as ErrorCode) : res.status === 401 ? 'SF_E_AUTH' : res.status === 403 ? 'SF_E_FORBIDDEN' : res.status === 404 ? 'SF_E_NOT_FOUND' : 'SF_E_FETCH';
   const message = typeof e.message === 'string' ? `hub: ${e.message}` : `the hub answered ${res.status} for ${path}`;
-  const hint = typeof e.hint === 'string' ? e.hint : code === 'SF_E_AUTH' ? 'run `sf login --hub <url>` with a valid token' : undefined;
+  const hint = typeof e.hint === 'string' ? e.hint : fallbackHint(code, res.status, hub);
   return new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
 }

@@ -134,4 +134,25 @@ describe('sf against a broken or hostile hub', () => {
       assert.deepEqual(JSON.parse(offset.stdout).skits.map((s: { id: string }) => s.id), ['a/one', 'a/two']);
     });
   });
+
+  describe('D15: an HTTP error without a hub error document still comes with a hint', () => {
+    it('500 as text/plain: SF_E_FETCH (exit 7) naming the status and path, with a hint, in both modes', async () => {
+      answer = () => ({ status: 500, type: 'text/plain', body: 'Internal Server Error' });
+      const human = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin]);
+      assert.equal(human.code, 7, human.stderr);
+      assert.match(human.stderr, /error\[SF_E_FETCH\]: the hub answered 500 for \/api\/v1\/skits\?limit=200\n  hint: the hub at http:\/\/127\.0\.0\.1:\d+ failed; retry later/);
+      const json = await sb.sf(['skit', 'pull', 'a/b', '--hub', server.origin, '--json']);
+      assert.equal(json.code, 7);
+      const { error } = JSON.parse(json.stderr);
+      assert.deepEqual([error.code, error.data.status], ['SF_E_FETCH', 500]);
+      assert.match(error.hint, /retry later/);
+    });
+
+    it('403 and 404 without a body get their own hints', async () => {
+      answer = () => ({ status: 403, type: 'text/html', body: '<h1>nope</h1>' });
+      assert.match((await sb.sf(['skit', 'pull', 'a/b', '--hub', server.origin])).stderr, /error\[SF_E_FORBIDDEN\].*\n  hint: the token lacks/);
+      answer = () => ({ status: 404, type: 'text/html', body: '' });
+      assert.match((await sb.sf(['skit', 'pull', 'a/b', '--hub', server.origin])).stderr, /error\[SF_E_NOT_FOUND\].*\n  hint: check the id/);
+    });
+  });
 });
