@@ -194,6 +194,9 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     for (const t of after.targets) {
       events.push(inventoryEvent({ action: 'updated', record: after, agent: t.agent, previous: before, now: env.now, id: env.newId(), installerVersion: env.installerVersion }));
     }
+  } else if (before && !isDeepStrictEqual(before.source, after.source)) {
+    // the same tree from another place: the record now points there, so it is not "up to date"
+    notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
   } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
   return {
     op: input.op,
