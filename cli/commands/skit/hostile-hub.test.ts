@@ -155,4 +155,24 @@ describe('sf against a broken or hostile hub', () => {
       assert.match((await sb.sf(['skit', 'pull', 'a/b', '--hub', server.origin])).stderr, /error\[SF_E_NOT_FOUND\].*\n  hint: check the id/);
     });
   });
+
+  describe('D14: the publish summary', () => {
+    it('lines up the bundle, skill hashes, release and index in one column', async () => {
+      const hash = (c: string) => `sha256:${c.repeat(64)}`;
+      answer = () => ({
+        status: 201,
+        body: JSON.stringify({
+          skit: { visibility: 'public' },
+          release: { bundleHash: hash('a'), url: 'http://hub/r/acme/kit/2.0.0', wellKnownIndex: 'http://hub/r/acme/kit/2.0.0/index.json', skills: [{ id: 'acme/kit:review', hash: hash('b') }, { id: 'acme/kit:summarize', hash: hash('c') }] },
+        }),
+      });
+      const r = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
+      assert.equal(r.code, 0, r.stderr);
+      const rows = r.stdout.split('\n').slice(1).filter(Boolean);
+      assert.deepEqual(rows.map((l) => l.trim().split(/\s+/)[0]), ['bundle', 'acme/kit:review', 'acme/kit:summarize', 'release', 'index']);
+      const column = rows.map((l) => l.search(/(sha256:|http:)/));
+      assert.deepEqual(new Set(column).size, 1, r.stdout);
+      assert.equal(column[0], '  acme/kit:summarize  '.length);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
-import { err, out, printDiagnostics, printJson } from '../../output/print.js';
+import { err, out, printDiagnostics, printJson, printRows } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
 import type { PublishedRelease } from '../../../core/hub-client/index.js';
@@ -84,9 +84,12 @@ export const publishCommand = command({
     }
     if (a.json) return printJson(body);
     out(`published ${sanitize(id)}@${sanitize(a.version)} (${sanitize(body.skit.visibility)}) to ${sanitize(target.url)}`);
-    out(`  bundle   ${sanitize(body.release.bundleHash)}`);
-    for (const s of body.release.skills) out(`  ${sanitize(s.id)}  ${sanitize(s.hash)}`);
-    out(`  release  ${sanitize(body.release.url)}`);
-    out(`  index    ${sanitize(body.release.wellKnownIndex)}`);
+    // printRows sanitizes every cell
+    printRows([
+      ['bundle', body.release.bundleHash],
+      ...body.release.skills.map((s) => [s.id, s.hash]),
+      ['release', body.release.url],
+      ['index', body.release.wellKnownIndex],
+    ], '  ');
   },
 });
