@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { startServer, type TestServer } from '../../../test-support/http-server.js';
 import { installSandbox, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { packSkit, twoSkillTree } from '../../../test-support/skit-archive.js';
+import { createHash } from 'node:crypto';
 
 /** What a broken or hostile hub answers: the status and the body for a method and path. */
-type Answer = (method: string, path: string) => { status?: number; type?: string; body: string };
+type Answer = (method: string, path: string) => { status?: number; type?: string; body: string | Buffer };
 
 const ESC = '\u001b';
 const hostileUser = JSON.stringify({ login: `alice${ESC}]0;PWNED\u0007`, token: { scopes: [`registry:write${ESC}[31m`], kind: 'pat' } });
@@ -173,6 +175,38 @@ describe('sf against a broken or hostile hub', () => {
       const column = rows.map((l) => l.search(/(sha256:|http:)/));
       assert.deepEqual(new Set(column).size, 1, r.stdout);
       assert.equal(column[0], '  acme/kit:summarize  '.length);
+    });
+  });
+
+  describe('D17: --json leaves out what the hub answers with null', () => {
+    /** Every path in `value` whose value is null. */
+    const nullsIn = (value: unknown, at = ''): string[] =>
+      value === null ? [at] : typeof value === 'object' ? Object.entries(value as object).flatMap(([k, v]) => nullsIn(v, `${at}.${k}`)) : [];
+
+    it('sf skit list --remote --json and sf skit pull --json', async () => {
+      const kit = await packSkit(twoSkillTree('alice/kit'));
+      try {
+        const release = {
+          skitId: 'alice/kit', version: '1.0.0', bundleHash: kit.hashes!.bundle, publishedAt: '', url: '', deprecated: null, quarantined: null,
+          archive: { url: '', sha256: createHash('sha256').update(kit.archive).digest('hex'), size: kit.archive.length },
+          skills: kit.hashes!.skills.map((k) => ({ name: k.name, id: k.id, path: k.path, hash: k.hash, defaultEnabled: true, description: '' })),
+        };
+        const summary = { id: 'alice/kit', visibility: 'public', latestVersion: null, description: '', skills: [], deprecated: null, quarantined: null };
+        answer = (_m, path) =>
+          path.startsWith('/r/') ? { type: 'application/gzip', body: kit.archive }
+          : path.startsWith('/api/v1/skits?') ? { body: JSON.stringify({ skits: [summary] }) }
+          : { body: JSON.stringify(release) };
+        const listed = await sb.sf(['skit', 'list', '--remote', '--hub', server.origin, '--json']);
+        assert.equal(listed.code, 0, listed.stderr);
+        assert.deepEqual(nullsIn(JSON.parse(listed.stdout)), []);
+        assert.deepEqual(JSON.parse(listed.stdout).skits[0], { id: 'alice/kit', visibility: 'public', description: '', skills: [] });
+        const pulled = await sb.sf(['skit', 'pull', 'alice/kit', '--hub', server.origin, '--out', `${sb.root}/pulled`, '--json']);
+        assert.equal(pulled.code, 0, pulled.stderr);
+        assert.deepEqual(nullsIn(JSON.parse(pulled.stdout)), []);
+        assert.equal(JSON.parse(pulled.stdout).version, '1.0.0');
+      } finally {
+        await kit.cleanup();
+      }
     });
   });
 });

@@ -5,6 +5,7 @@ import { SfError } from '../../../core/errors/index.js';
 import { err, out, printJson } from '../../output/print.js';
 import { sanitize, yellow } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
+import { withoutNulls } from '../../output/without-nulls.js';
 
 /**
  * `sf skit pull owner/name[@version] [--out dir]`: downloads a release from its immutable URL,
@@ -35,7 +36,9 @@ export const pullCommand = command({
     }
     const quarantine = quarantineWarning(release);
     if (quarantine && !a.json) err(yellow(`warning: ${sanitize(quarantine.message)} (${sanitize(quarantine.hint)})`, 'stderr'));
-    if (a.json) printJson({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated, quarantined: release.quarantined ?? null });
+    if (a.json) {
+      printJson(withoutNulls({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated, quarantined: release.quarantined }));
+    }
     else out(`pulled ${sanitize(release.skitId)}@${sanitize(release.version)} into ${sanitize(dest)} (bundle ${release.bundleHash} verified)`);
   },
 });

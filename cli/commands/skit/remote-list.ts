@@ -1,6 +1,7 @@
 import { SfError } from '../../../core/errors/index.js';
 import { out, printJson, printTable } from '../../output/print.js';
 import { hubTargetFor } from './hub-target.js';
+import { withoutNulls } from '../../output/without-nulls.js';
 import type { RemoteSkit, SkitPage } from '../../../core/hub-client/index.js';
 
 /** 100 pages of 200: more than any hub lists today, few enough to end in seconds. */
@@ -52,7 +53,7 @@ export async function listRemote(a: RemoteListArgs): Promise<void> {
     // a hub from before keyset paging: offsets (they grow with every non-empty page)
     else params.set('offset', String(skits.length));
   }
-  if (a.json) return printJson({ hub: client.target.url, skits });
+  if (a.json) return printJson({ hub: client.target.url, skits: withoutNulls(skits) });
   if (skits.length === 0) return out(`no SKITs found on ${client.target.url}`);
   printTable(
     ['SKIT', 'LATEST', 'VISIBILITY', 'SKILLS', 'DESCRIPTION'],

@@ -21,7 +21,8 @@ export const removeCommand = command({
     const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), agents: await parseTargetAgents(a.agent), force: a.force });
     const removedAgents = result.plan.steps.flatMap((s) => (s.kind === 'unproject' ? [s.target.agent] : []));
     if (a.json) {
-      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, skit: result.record });
+      // skit: the record that stays, for agents not removed; left out when none stays
+      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: result.record } : {}) });
       return;
     }
     out(`removed ${sanitize(result.plan.skitId)} for ${removedAgents.join(', ') || 'no agent'}`);
