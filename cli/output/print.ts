@@ -17,7 +17,8 @@ export function printJson(value: unknown): void {
 
 /** A left-aligned text table; cells are sanitized. */
 export function printTable(headers: string[], rows: (string | number)[][]): void {
-  const lines = aligned([headers, ...rows]);
+  // headers in capitals in every table, whatever the command passes
+  const lines = aligned([headers.map((h) => h.toUpperCase()), ...rows]);
   out(bold(lines[0]));
   for (const line of lines.slice(1)) out(line);
 }

@@ -1,5 +1,5 @@
 import { command, flag, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
@@ -27,7 +27,7 @@ export const evidenceCommand = command({
   args: {
     data: option({ long: 'data', type: optional(string), description: 'JSON {installations, observations?, scope?, host?, recorded?} (- for stdin) instead of the library' }),
     project: option({ long: 'project', type: optional(string), description: 'project root whose installations to report (default: the current directory)' }),
-    agent: option({ long: 'agent', type: optional(string), description: 'report enablement as this agent sees it (and only its installations)' }),
+    ...agentOptions('agent', 'report enablement as this agent sees it (and only its installations)'),
     observations: option({ long: 'observations', type: optional(string), description: "the observer's file destination (OTLP JSON lines): report the skills that loaded as active" }),
     since: option({ long: 'since', type: optional(string), description: 'with --observations: only events at or after this ISO 8601 time' }),
     session: option({ long: 'session', type: optional(string), description: 'with --observations: only this host session id' }),
@@ -39,7 +39,8 @@ export const evidenceCommand = command({
   handler: async (args) => {
     const { buildSkitEvidence, renderAnnotation } = await import('../../../core/annotations/index.js');
     // a typo here would render a "nothing installed" annotation, ready to be posted: refuse it
-    const agent = args.agent === undefined ? undefined : (await import('../../../adapters/index.js')).getAdapter(args.agent).id;
+    const agentName = agentOption(args);
+    const agent = agentName === undefined ? undefined : (await import('../../../adapters/index.js')).getAdapter(agentName).id;
     const input = args.data ? await evidenceFromJson(args.data) : await evidenceFromLibrary(await projectDir(args.project ?? '.'), agent);
     if (!args.observations && (args.since !== undefined || args.session !== undefined)) {
       throw new SfError('SF_E_USAGE', `--${args.since !== undefined ? 'since' : 'session'} filters observations, and no --observations file was given`, {

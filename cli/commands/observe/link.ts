@@ -28,7 +28,7 @@ export const linkCommand = command({
   name: 'link',
   description: 'Map a local repository or worktree path to a repository name (owner/name) for observations',
   args: {
-    path: positional({ type: string, displayName: 'path' }),
+    path: positional({ type: string, displayName: 'path', description: 'repository or worktree directory' }),
     repo: option({ long: 'repo', type: string, description: 'repository name, owner/name' }),
     json: flag({ long: 'json', description: 'print the links as JSON' }),
   },
@@ -52,7 +52,7 @@ export const unlinkCommand = command({
   name: 'unlink',
   description: 'Remove repository links by path or by repository name',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'linked directory to unlink (or use --repo)' }),
     repo: option({ long: 'repo', type: optional(string), description: 'remove every link to this repository' }),
     json: flag({ long: 'json', description: 'print the remaining links as JSON' }),
   },

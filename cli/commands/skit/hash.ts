@@ -11,7 +11,7 @@ export const hashCommand = command({
   name: 'hash',
   description: 'Print the bundle hash, per-skill content hashes and file inventory of the SKIT in [path] (spec: schemas/hashing.md)',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     json: flag({ long: 'json', description: 'machine output (schemas/json/hash-listing.schema.json)' }),
   },
   handler: async ({ path, json }) => {

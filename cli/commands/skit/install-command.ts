@@ -1,5 +1,5 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { isSfError, SfError, type Diagnostic } from '../../../core/errors/index.js';
 import type { Plan } from '../../../core/install/plan-types.js';
 import { err, printDiagnostics, printJson } from '../../output/print.js';
@@ -17,7 +17,7 @@ import { Interrupted } from '../../interrupted.js';
 export const installArgs = {
   source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath]' }),
   version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
-  agent: option({ long: 'agent', type: optional(string), description: 'agents to install for: id[,id...] or all (default: the agents detected)' }),
+  ...agentOptions('agent', 'agents to install for: id[,id...] or all (default: the agents detected)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
   alias: option({ long: 'alias', type: optional(string), description: 'another id (owner/name) this installation answers to' }),
   yes: flag({ long: 'yes', short: 'y', description: 'do not ask for confirmation' }),
@@ -25,7 +25,7 @@ export const installArgs = {
   json: flag({ long: 'json', description: 'print the result as JSON' }),
 };
 
-type InstallArgs = { source: string; version?: string; agent?: string; scope?: string; alias?: string; yes: boolean; force: boolean; json: boolean };
+type InstallArgs = { source: string; version?: string; agent?: string; agents?: string; scope?: string; alias?: string; yes: boolean; force: boolean; json: boolean };
 
 export async function runInstall(args: InstallArgs): Promise<void> {
   const { installSkit } = await import('../../../core/install/install-op.js');
@@ -37,7 +37,7 @@ export async function runInstall(args: InstallArgs): Promise<void> {
       source: args.source,
       version: args.version,
       scope: parseScope(args.scope),
-      agents: await parseAgents(args.agent),
+      agents: await parseAgents(agentOption(args)),
       force: args.force,
       alias: args.alias,
       confirm: interactive ? confirmPlan : undefined,

@@ -11,7 +11,7 @@ export const packCommand = command({
   name: 'pack',
   description: 'Pack the SKIT in [path] into a deterministic .tgz release archive (same tree, same bytes); refuses an invalid SKIT',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     output: option({ long: 'output', short: 'o', type: string, description: 'archive to write, e.g. out.tgz (replaced atomically)' }),
     json: flag({ long: 'json', description: 'machine output: { ok, id, archive, size, entries, sha256 }' }),
   },

@@ -18,7 +18,7 @@ export const publishCommand = command({
   name: 'publish',
   description: 'Validate, pack and publish a SKIT release to the Forge hub',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     version: option({ long: 'version', type: string, description: 'the release version (semver x.y.z)' }),
     visibility: option({ long: 'visibility', type: optional(string), description: 'public (default for a new SKIT), unlisted or private' }),
     id: option({ long: 'id', type: optional(string), description: 'owner/name for a single-skill directory (a SKIT README declares its own)' }),

@@ -16,9 +16,9 @@ export const pullCommand = command({
   name: 'pull',
   description: 'Download a SKIT release from the Forge hub, verify its hashes and unpack it',
   args: {
-    ref: positional({ type: string, displayName: 'owner/name[@version]' }),
+    ref: positional({ type: string, displayName: 'owner/name[@version]', description: 'SKIT on the hub, optionally with a release version' }),
     version: option({ long: 'version', type: optional(string), description: 'release version (default: latest, or the @version given)' }),
-    out: option({ long: 'out', type: optional(string), description: 'directory to create (default ./<name>)' }),
+    out: option({ long: 'out', short: 'o', type: optional(string), description: 'directory to create (default ./<name>)' }),
     hub: option({ long: 'hub', type: optional(string), description: 'hub URL (default: the one you logged in to)' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
