@@ -110,15 +110,7 @@ describe('sf observe destination and link', function () {
     assert.deepEqual(config().links, [{ repository: 'acme/webapp', path: realpathSync(join(tmp.path, 'repo')) }]);
     assert.equal((await sf(['observe', 'link', 'missing', '--repo', 'acme/x'])).code, 3);
     assert.equal((await sf(['observe', 'link', 'repo', '--repo', 'not-a-repo'])).code, 2);
-    // no such link: the same not-found error (exit 3, on stderr) with and without --json
-    const missing = await sf(['observe', 'unlink', '--repo', 'acme/other']);
-    assert.equal(missing.code, 3, missing.stderr);
-    assert.equal(missing.stdout, '');
-    assert.match(missing.stderr, /error\[SF_E_NOT_FOUND\]: there is no repository link to acme\/other\n  hint: `sf observe status` lists the links/);
-    const missingJson = await sf(['observe', 'unlink', join(tmp.path, 'nowhere'), '--json']);
-    assert.equal(missingJson.code, 3);
-    assert.equal(missingJson.stdout, '');
-    assert.match(JSON.parse(missingJson.stderr).error.message, /no repository link of .*nowhere$/);
+    assert.equal((await sf(['observe', 'unlink', '--repo', 'acme/other'])).code, 3);
     assert.equal((await sf(['observe', 'unlink', 'repo'])).code, 0);
     assert.deepEqual(config().links, []);
   });
