@@ -3,8 +3,10 @@ import { exitCodeFor, fromSystemError, isSfError, leftStderrLineOpen, SfError } 
 import { FORGE_VERSION } from '../core/version.js';
 import { closestMatch } from '../core/text/suggest.js';
 import { commandsOf } from './args.js';
+import { optionNamesOf, parseProblem } from './parse-problem.js';
 import { err } from './output/print.js';
 import { write } from './output/stdio.js';
+import { Interrupted } from './interrupted.js';
 import { colourOn, red, dim, sanitize } from './output/style.js';
 
 /** True when the user asked for machine output, so errors go out as JSON too. */
@@ -27,7 +29,7 @@ export type Commands = Parameters<typeof subcommands>[0]['cmds'];
 export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
   const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds });
   try {
-    checkSubcommands(cmds, argv);
+    const { path, command } = checkSubcommands(cmds, argv);
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {
       const { exitCode, message, into } = result.error.config;
@@ -41,8 +43,11 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
       // a missing subcommand shows the help, but the command line was incomplete: a usage error
       const text = withoutColour(message).trim();
       if (exitCode === 0) write('stderr', (colourOn('stderr') ? message : text) + '\n');
-      return reportError(new SfError('SF_E_USAGE', exitCode === 0 ? 'a subcommand is missing' : parseProblem(text), {
-        hint: `run \`${commandOf(argv)} --help\` to see its arguments and subcommands`,
+      const help = `run \`${path.join(' ')} --help\` to see its arguments and subcommands`;
+      if (exitCode === 0) return reportError(new SfError('SF_E_USAGE', 'a subcommand is missing', { hint: help }), wantsJson(argv));
+      const problem = parseProblem(text, optionNamesOf(command));
+      return reportError(new SfError('SF_E_USAGE', `${problem.message} (\`${path.join(' ')}\`)`, {
+        hint: problem.suggestion ? `did you mean ${problem.suggestion}? ${help}` : help,
       }), wantsJson(argv));
     }
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -55,12 +60,14 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
  * Walks the words before the first option down the command tree and refuses the first one that
  * names no subcommand, saying which word and what it could have been. cmd-ts would print the
  * family's help for `sf observe explain --help` and exit 0, or say "Not a valid subcommand name".
+ * Returns the command path (`sf observe destination add`) and the command it names.
  */
-function checkSubcommands(cmds: Commands, argv: string[]): void {
+function checkSubcommands(cmds: Commands, argv: string[]): { path: string[]; command: unknown } {
   let node: Record<string, unknown> | undefined = cmds;
+  let command: unknown;
   const path = ['sf'];
   for (const word of argv.slice(2)) {
-    if (!node || word.startsWith('-')) return;
+    if (!node || word.startsWith('-')) break;
     if (!Object.hasOwn(node, word)) {
       const near = closestMatch(word, Object.keys(node));
       throw new SfError('SF_E_USAGE', `"${word.length > 40 ? `${word.slice(0, 40)}...` : word}" is not a command of \`${path.join(' ')}\``, {
@@ -68,25 +75,18 @@ function checkSubcommands(cmds: Commands, argv: string[]): void {
       });
     }
     path.push(word);
-    node = commandsOf(node[word]);
+    command = node[word];
+    node = commandsOf(command);
   }
-}
-
-/** cmd-ts's parse error text without its frame: the lines that say what is wrong. */
-function parseProblem(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/^error: found \d+ error/.test(l) && !l.startsWith('hint:'));
-  const marked = lines.filter((l) => /^\^/.test(l) || /No value provided|Unknown arguments|Too many times|Not a number|Invalid/i.test(l));
-  return (marked.length ? marked : lines).map((l) => l.replace(/^\^\s*/, '')).join('; ') || 'the command line could not be parsed';
-}
-
-/** `sf skit list` of `sf skit list --bogus`: the words before the first option. */
-function commandOf(argv: string[]): string {
-  const words = argv.slice(2);
-  const end = words.findIndex((w) => w.startsWith('-'));
-  return ['sf', ...(end < 0 ? words : words.slice(0, end))].slice(0, 3).join(' ');
+  return { path, command };
 }
 
 function reportError(thrown: unknown, json: boolean): number {
+  if (thrown instanceof Interrupted) {
+    // the user knows what they did: say what it left, not an error (stderr stays JSON-only with --json)
+    if (!json) err(thrown.message);
+    return Interrupted.EXIT_CODE;
+  }
   // keep our report (and --json's object) on lines of its own after lmdb's unterminated one
   if (leftStderrLineOpen(thrown)) write('stderr', '\n');
   // a full disk or a denied path is the user's to fix, not a bug to report
@@ -104,7 +104,8 @@ function reportError(thrown: unknown, json: boolean): number {
     return exitCodeFor(e.code);
   }
   const message = e instanceof Error ? e.stack ?? e.message : String(e);
-  if (json) write('stderr', JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e) } }) + '\n');
-  else err(`${red('internal error', 'stderr')}[SF_E_INTERNAL]: ${message}\n  please report this with the command you ran and \`sf --version\``);
+  const report = 'please report this with the command you ran and `sf --version`';
+  if (json) write('stderr', JSON.stringify({ error: { code: 'SF_E_INTERNAL', message: String(e), hint: report } }, null, 2) + '\n');
+  else err(`${red('internal error', 'stderr')}[SF_E_INTERNAL]: ${message}\n  ${report}`);
   return exitCodeFor('SF_E_INTERNAL');
 }

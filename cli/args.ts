@@ -1,4 +1,5 @@
-import { option as cmdOption, subcommands as cmdSubcommands } from 'cmd-ts';
+import { option as cmdOption, optional, string, subcommands as cmdSubcommands } from 'cmd-ts';
+import { SfError } from '../core/errors/index.js';
 
 /**
  * cmd-ts's `option`, except that an option given without a value is an error. cmd-ts falls back
@@ -39,4 +40,25 @@ export const subcommands: typeof cmdSubcommands = ((config: Parameters<typeof cm
 /** The subcommands of a family made by `subcommands` above; undefined for a single command. */
 export function commandsOf(node: unknown): Record<string, unknown> | undefined {
   return typeof node === 'object' && node !== null ? familyCommands.get(node) : undefined;
+}
+
+/**
+ * `--agent` and `--agents` as one option: the install family took `--agent`, `sf observe` took
+ * `--agents`, so each command now accepts both. `primary` is the name its help leads with; read
+ * the value with `agentOption`.
+ */
+export function agentOptions(primary: 'agent' | 'agents', description: string) {
+  const other = primary === 'agent' ? 'agents' : 'agent';
+  return {
+    agent: option({ long: 'agent', type: optional(string), description: primary === 'agent' ? description : `the same as --${other}` }),
+    agents: option({ long: 'agents', type: optional(string), description: primary === 'agents' ? description : `the same as --${other}` }),
+  };
+}
+
+/** The value of `--agent` or `--agents`; refuses both at once (which one would win is not obvious). */
+export function agentOption(a: { agent?: string; agents?: string }): string | undefined {
+  if (a.agent !== undefined && a.agents !== undefined) {
+    throw new SfError('SF_E_USAGE', `--agent ${a.agent} and --agents ${a.agents} given: they are the same option`, { hint: 'give it once, with every agent in a comma-separated list, e.g. --agent claude-code,codex' });
+  }
+  return a.agent ?? a.agents;
 }

@@ -17,11 +17,23 @@ export function printJson(value: unknown): void {
 
 /** A left-aligned text table; cells are sanitized. */
 export function printTable(headers: string[], rows: (string | number)[][]): void {
+  // headers in capitals in every table, whatever the command passes
+  const lines = aligned([headers.map((h) => h.toUpperCase()), ...rows]);
+  out(bold(lines[0]));
+  for (const line of lines.slice(1)) out(line);
+}
+
+/** Rows in aligned columns without a header (a summary's `label  value` lines), each after `indent`. */
+export function printRows(rows: (string | number)[][], indent = ''): void {
+  for (const line of aligned(rows)) out(`${indent}${line}`);
+}
+
+/** Sanitized cells padded to their column's width (the last column is not padded), two spaces apart. */
+function aligned(rows: (string | number)[][]): string[] {
   const cells = rows.map((r) => r.map((c) => sanitize(String(c))));
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  out(bold(fmt(headers)));
-  for (const r of cells) out(fmt(r));
+  const widths: number[] = [];
+  for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  '));
 }
 
 /**

@@ -39,6 +39,7 @@ describe('conformance check (7.3) and context chain', () => {
     assert.equal(r.ok, false);
     assert.deepEqual(r.entries.map((e) => [e.type, e.problem ?? 'ok']), [['INVESTIGATOR', 'ok'], ['BUILDER', 'interrupted'], ['CONTEXT', 'partial']]);
     const text = formatConformanceReport(r);
+    assert.deepEqual(text.slice(0, 2), ['ok   FORGE:INVESTIGATOR (1)', 'INTR FORGE:BUILDER (1)']);
     assert.ok(text.includes('builder INCOMPLETE (interrupted: no <!-- FORGE:BUILDER:COMPLETE -->)'));
     assert.ok(text.includes('context INCOMPLETE (partial) (not required)'));
     assert.ok(text.includes('terminal: needs-human (processing stops)'));
@@ -57,6 +58,8 @@ describe('conformance check (7.3) and context chain', () => {
     const body = '<!-- FORGE:BUILDER -->\n## Implementation Complete\n\n**Branch**: `b`\n**Commits**: abcdef1\n**Files changed**: many\n\n<!-- FORGE:BUILDER:COMPLETE -->';
     const r = runConformanceCheck(parseThread([{ index: 0, body }]), { require: ['BUILDER'] });
     assert.deepEqual([r.ok, r.entries[0].problem], [false, 'invalid']);
+    // the type's line agrees with the entry and the result line
+    assert.deepEqual([formatConformanceReport(r)[0], formatConformanceReport(r).at(-1)], ['BAD  FORGE:BUILDER (1)', 'result: FAIL (FORGE:BUILDER invalid)']);
   });
 
   it('finds chain stages out of order and gaps', () => {

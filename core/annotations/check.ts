@@ -69,10 +69,13 @@ export function runConformanceCheck(parsed: ParseResult, options: { require?: re
   };
 }
 
+/** The first column of a required type's line: what its entry says (`ok`, `problem`), four wide. */
+const MARKERS: Record<NonNullable<CheckEntry['problem']> | 'ok', string> = { ok: 'ok  ', missing: 'MISS', partial: 'PART', interrupted: 'INTR', invalid: 'BAD ' };
+
 /** The plain-text report, in the shape of the spec's 7.3 shell checks. */
 export function formatConformanceReport(r: ConformanceReport): string[] {
   const out: string[] = [];
-  for (const e of r.entries.filter((x) => x.required)) out.push(e.count > 0 ? `ok   ${e.tag} (${e.count})` : `MISS ${e.tag}`);
+  for (const e of r.entries.filter((x) => x.required)) out.push(e.count > 0 ? `${MARKERS[e.problem ?? 'ok']} ${e.tag} (${e.count})` : `${MARKERS.missing} ${e.tag}`);
   for (const e of r.entries.filter((x) => x.count > 0)) {
     const name = e.type.toLowerCase();
     const note = e.required ? '' : ' (not required)';

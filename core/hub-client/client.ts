@@ -1,5 +1,6 @@
 import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
 import type { HubTarget } from './credentials.js';
+import type { Shape } from './shape.js';
 import { assertCredentialTransport } from './transport.js';
 
 /** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
@@ -71,10 +72,34 @@ export class HubClient {
     throw await hubError(res, this.target.url, path);
   }
 
-  async getJson<T>(path: string): Promise<T> {
-    const res = await this.request('GET', path);
+  /** GETs a JSON answer that must fit `shape`. */
+  async getJson<T>(path: string, shape: Shape): Promise<T> {
+    return this.readJson<T>(await this.request('GET', path), 'GET', path, shape);
+  }
+
+  /**
+   * The JSON body of the answer to `method path`, checked against `shape`: a body that is not
+   * JSON (a proxy's HTML page) or lacks what the command reads is SF_E_FETCH naming the hub and
+   * the path, never a TypeError or a printed "undefined".
+   */
+  async readJson<T>(res: Response, method: string, path: string, shape: Shape): Promise<T> {
     const bytes = await readLimited(res, MAX_JSON_BYTES, this.url(path));
-    return JSON.parse(bytes.toString('utf8')) as T;
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw this.unexpected(method, path, 'a body that is not JSON');
+    }
+    const problem = shape(body, '');
+    if (problem) throw this.unexpected(method, path, `JSON of another shape (${problem})`);
+    return body as T;
+  }
+
+  private unexpected(method: string, path: string, what: string): SfError {
+    return new SfError('SF_E_FETCH', `the hub at ${this.target.url} answered ${method} ${path} with ${what}`, {
+      hint: `check that ${this.target.url} is a Forge hub of a compatible version (\`sf --version\`, the hub's logs); a proxy or login page in front of it answers with other documents`,
+      data: { url: this.url(path) },
+    });
   }
 
   /** GETs bytes with a hard size limit. */
@@ -104,6 +129,15 @@ export async function readLimited(res: Response, max: number, shown: string): Pr
   return Buffer.concat(chunks, total);
 }
 
+/** The hint for a hub error that brought none of its own (a proxy's page, a crashed handler). */
+function fallbackHint(code: ErrorCode, status: number, hub: string): string {
+  if (code === 'SF_E_AUTH') return `run \`sf login --hub ${hub}\` with a valid token`;
+  if (code === 'SF_E_FORBIDDEN') return 'the token lacks the scope or the access this needs; ask the hub operator, or log in with another token';
+  if (code === 'SF_E_NOT_FOUND') return 'check the id, version or URL; a private SKIT is visible to its owners only';
+  if (status >= 500) return `the hub at ${hub} failed; retry later, and tell its operator (the hub's log has the cause) if it persists`;
+  return `check that ${hub} is a Forge hub of a compatible version; it refused the request with HTTP ${status}`;
+}
+
 async function hubError(res: Response, hub: string, path: string): Promise<SfError> {
   let body: HubErrorBody = {};
   try {
@@ -115,6 +149,6 @@ async function hubError(res: Response, hub: string, path: string): Promise<SfErr
   const known = typeof e.code === 'string' && e.code in ERROR_CODES;
   const code: ErrorCode = known ? (e.code as ErrorCode) : res.status === 401 ? 'SF_E_AUTH' : res.status === 403 ? 'SF_E_FORBIDDEN' : res.status === 404 ? 'SF_E_NOT_FOUND' : 'SF_E_FETCH';
   const message = typeof e.message === 'string' ? `hub: ${e.message}` : `the hub answered ${res.status} for ${path}`;
-  const hint = typeof e.hint === 'string' ? e.hint : code === 'SF_E_AUTH' ? 'run `sf login --hub <url>` with a valid token' : undefined;
+  const hint = typeof e.hint === 'string' ? e.hint : fallbackHint(code, res.status, hub);
   return new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
 }

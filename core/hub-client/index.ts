@@ -8,6 +8,7 @@ import type { SourceResolver } from '../sources/types.js';
 import { knownHubs } from './credentials.js';
 
 export { HubClient, readLimited, MAX_HUB_DOWNLOAD_BYTES } from './client.js';
+export { publishedShape, skitPageShape, userShape, type HubUser, type PublishedRelease, type RemoteSkit, type SkitPage } from './answers.js';
 export {
   credentialsPath, hubOrigin, knownHubs, readCredentials, removeLogin, resolveHubTarget, saveLogin, writeCredentials,
   type CredentialsFile, type HubLogin, type HubTarget,

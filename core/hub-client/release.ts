@@ -9,6 +9,7 @@ import { digestListing } from '../skit/hash.js';
 import { parseSemver } from '../skit/semver.js';
 import { walkTree } from '../skit/tree.js';
 import type { HubClient } from './client.js';
+import { aString, listOf, nullable, objectWith, optional } from './shape.js';
 
 /** A release as the hub API describes it (GET /api/v1/skits/:owner/:name/releases/:version). */
 export interface HubRelease {
@@ -23,6 +24,19 @@ export interface HubRelease {
   deprecated: { message: string; replacement: string | null } | null;
   quarantined: { reason: string; replacement: string | null } | null;
 }
+
+const flagShape = (why: 'message' | 'reason') => optional(nullable(objectWith({ [why]: aString, replacement: optional(nullable(aString)) })));
+
+/** The fields of a release that pulls, installs and doctor read. */
+const releaseShape = objectWith({
+  skitId: aString,
+  version: aString,
+  bundleHash: aString,
+  archive: objectWith({ sha256: aString }),
+  skills: listOf(objectWith({ name: aString, id: aString, path: aString, hash: aString })),
+  deprecated: flagShape('message'),
+  quarantined: flagShape('reason'),
+});
 
 const SKIT_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\/[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -43,14 +57,14 @@ export function parseSkitRef(ref: string): { id: string; version?: string } | un
  */
 export async function fetchRelease(client: HubClient, id: string, asked?: string): Promise<HubRelease> {
   const version = asked === 'latest' ? undefined : asked;
-  const release = await client.getJson<HubRelease>(`/api/v1/skits/${id}/releases/${encodeURIComponent(version ?? 'latest')}`);
+  const release = await client.getJson<HubRelease>(`/api/v1/skits/${id}/releases/${encodeURIComponent(version ?? 'latest')}`, releaseShape);
   const wrong = (what: string) => new SfError('SF_E_FETCH', `the hub answered ${what} for ${id}${version ? `@${version}` : ''}`, {
     hint: 'check the hub URL; a hub that answers with another release than the one asked for cannot be trusted with this one',
   });
-  if (typeof release?.skitId !== 'string' || release.skitId !== id) throw wrong(`with ${JSON.stringify(release?.skitId)}`);
-  if (typeof release.version !== 'string' || !parseSemver(release.version)) throw wrong(`a release version ${JSON.stringify(release.version)} that is not one`);
+  if (release.skitId !== id) throw wrong(`with ${JSON.stringify(release.skitId)}`);
+  if (!parseSemver(release.version)) throw wrong(`a release version ${JSON.stringify(release.version)} that is not one`);
   if (version !== undefined && release.version !== version) throw wrong(`with version ${release.version}`);
-  if (!/^sha256:[0-9a-f]{64}$/.test(String(release.bundleHash)) || !/^[0-9a-f]{64}$/.test(String(release.archive?.sha256))) throw wrong('with a malformed hash');
+  if (!/^sha256:[0-9a-f]{64}$/.test(String(release.bundleHash)) || !/^[0-9a-f]{64}$/.test(release.archive.sha256)) throw wrong('with a malformed hash');
   return release;
 }
 

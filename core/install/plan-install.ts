@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../errors/index.js';
+import { isValidSkitId } from '../skit/skit-id.js';
 import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } from '../library/types.js';
 import { pruneOverrides } from './enablement.js';
 import { inventoryEvent } from './events.js';
@@ -70,7 +71,15 @@ function aliasesFor(state: PlanState, key: string, before: InstallationRecord | 
   if (before && before.skitId !== input.prepared.skitId) {
     add(input.prepared.skitId, `${before.skitId} now also answers to ${input.prepared.skitId} (recorded as an alias; the id is kept)`);
   }
-  if (input.alias) add(input.alias, `recorded alias ${input.alias}`);
+  if (input.alias !== undefined) {
+    // an alias resolves like an id in later commands and is stored in the library: only an id will do
+    if (!isValidSkitId(input.alias)) {
+      throw new SfError('SF_E_USAGE', `--alias ${JSON.stringify(input.alias.length > 80 ? `${input.alias.slice(0, 80)}...` : input.alias)} is not a SKIT id (owner/name)`, {
+        hint: 'an alias is another id this installation answers to: owner/name in lowercase letters, digits and hyphens, e.g. --alias acme/review-kit',
+      });
+    }
+    add(input.alias, `recorded alias ${input.alias}`);
+  }
   return aliases;
 }
 
@@ -185,6 +194,9 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     for (const t of after.targets) {
       events.push(inventoryEvent({ action: 'updated', record: after, agent: t.agent, previous: before, now: env.now, id: env.newId(), installerVersion: env.installerVersion }));
     }
+  } else if (before && !isDeepStrictEqual(before.source, after.source)) {
+    // the same tree from another place: the record now points there, so it is not "up to date"
+    notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
   } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
   return {
     op: input.op,

@@ -100,6 +100,26 @@ describe('core/install planners (pure)', () => {
     assert.match(plan.notes.join(), /alias/);
   });
 
+  it('refuses an --alias that is not an owner/name id, control characters included, and records one that is (D10)', () => {
+    for (const alias of ['x\u001b[31m/y', 'not an id at all', 'Acme/Kit', 'acme', '']) {
+      rejectsWith('SF_E_USAGE', () => planInstall({ installations: [], observations: none }, installInput({ alias }), env()), /--alias ".*" is not a SKIT id/);
+    }
+    const plan = planInstall({ installations: [], observations: none }, installInput({ alias: 'acme/other-name' }), env());
+    assert.deepEqual(plan.after!.aliases, ['acme/other-name']);
+  });
+
+  it('the same tree from another directory says that its source moved, and only that (D18)', () => {
+    const before = installed([WINDSURF]);
+    const moved = prepared();
+    moved.source = { ...moved.source, canonical: '/src/copy-of-kit' };
+    const plan = planInstall({ installations: [before], observations: none }, installInput({ prepared: moved }), env());
+    assert.deepEqual(plan.steps, []);
+    assert.equal(plan.after!.source.canonical, '/src/copy-of-kit');
+    assert.deepEqual(plan.notes, ['acme/kit: its source is now /src/copy-of-kit; its skills are unchanged']);
+    const again = planInstall({ installations: [before], observations: none }, installInput(), env());
+    assert.deepEqual(again.notes, ['acme/kit is already installed and up to date']);
+  });
+
   it('remove keeps a path another target still records, and records an uninstall intervention', () => {
     const before = installed([CURSOR, CODEX]);
     const plan = planRemove({ installations: [before], observations: none }, { skitId: 'acme/kit', scopeKey: 'project:/p', agents: ['cursor'], nativeAgents: [], force: false }, env());

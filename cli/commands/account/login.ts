@@ -4,6 +4,7 @@ import { SfError } from '../../../core/errors/index.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { readSecret } from './read-secret.js';
+import type { HubUser } from '../../../core/hub-client/index.js';
 
 /**
  * `sf login --hub URL`: reads a personal access token from SF_HUB_TOKEN or stdin (a terminal
@@ -18,18 +19,18 @@ export const loginCommand = command({
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async ({ hub, json }) => {
-    const { HubClient, hubOrigin, saveLogin, credentialsPath } = await import('../../../core/hub-client/index.js');
+    const { HubClient, hubOrigin, saveLogin, credentialsPath, userShape } = await import('../../../core/hub-client/index.js');
     const url = hubOrigin(hub);
     const token = process.env.SF_HUB_TOKEN?.trim() || (await readSecret(`token for ${url}: `));
     if (!token) {
       throw new SfError('SF_E_USAGE', 'no token given', { hint: 'pipe the token on stdin (`sf login --hub URL < token.txt`) or set SF_HUB_TOKEN' });
     }
-    const user = await new HubClient({ url, token }).getJson<{ login: string; token: { scopes: string[]; kind: string } }>('/api/v1/user');
+    const user = await new HubClient({ url, token }).getJson<HubUser>('/api/v1/user', userShape);
     if (user.token.kind !== 'pat') {
       throw new SfError('SF_E_FORBIDDEN', 'a device credential cannot be used to log in', { hint: 'create a personal access token on the hub' });
     }
     await saveLogin({ url, token, login: user.login, savedAt: new Date().toISOString() });
     if (json) printJson({ hub: url, login: user.login, scopes: user.token.scopes, credentials: credentialsPath() });
-    else out(`logged in to ${sanitize(url)} as ${sanitize(user.login)} (scopes: ${user.token.scopes.join(', ')})`);
+    else out(`logged in to ${sanitize(url)} as ${sanitize(user.login)} (scopes: ${sanitize(user.token.scopes.join(', '))})`);
   },
 });

@@ -14,7 +14,8 @@ export const logoutCommand = command({
   handler: async ({ hub, json }) => {
     const { removeLogin } = await import('../../../core/hub-client/index.js');
     const removed = await removeLogin(hub);
-    if (json) printJson({ loggedOut: removed ?? null });
+    // loggedOut: the hub whose login was removed; left out when there was none
+    if (json) printJson(removed ? { loggedOut: removed } : {});
     else if (removed) out(`logged out of ${sanitize(removed)}; revoke the token on the hub if it may have leaked`);
     else out('not logged in to that hub');
   },

@@ -1,4 +1,4 @@
-import { SfError } from '../../../core/errors/index.js';
+import { Interrupted } from '../../interrupted.js';
 
 /**
  * Reads a secret: from a terminal without echo (raw mode, nothing printed but the prompt), or
@@ -27,7 +27,7 @@ export async function readSecret(prompt: string): Promise<string> {
           if (ch === '\u0003') {
             stdin.off('data', onData);
             process.stderr.write('\n');
-            return reject(new SfError('SF_E_USAGE', 'cancelled', { hint: 'run the command again and enter the token, or pipe it on stdin or set SF_HUB_TOKEN' }));
+            return reject(new Interrupted('cancelled; nothing was changed'));
           }
           if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
           else value += ch;

@@ -32,6 +32,22 @@ describe('sf forge evidence from the local library', () => {
 
   });
 
+  it('refuses an unknown --agent and a --project that is not a directory, instead of reporting nothing installed (D9)', async () => {
+    const bogus = await box.sf(['forge', 'evidence', '--agent', 'bogus']);
+    assert.equal(bogus.code, 2, bogus.stdout);
+    assert.match(bogus.stderr, /error\[SF_E_UNKNOWN_AGENT\]: unknown agent "bogus"/);
+    assert.equal(bogus.stdout, '');
+    const missing = await box.sf(['forge', 'evidence', '--project', join(box.root, 'nope'), '--json']);
+    assert.equal(missing.code, 3, missing.stdout);
+    assert.match(JSON.parse(missing.stderr).error.message, /--project .*nope does not exist/);
+    const file = await box.sf(['forge', 'evidence', '--project', join(box.source, 'README.md')]);
+    assert.equal(file.code, 2, file.stdout);
+    // an agent alias names the same agent as its id
+    const alias = await box.sf(['forge', 'evidence', '--agent', 'WINDSURF', '--json']);
+    assert.equal(alias.code, 0, alias.stderr);
+    assert.equal(JSON.parse(alias.stdout).fields.host, 'windsurf');
+  });
+
   it('reports nothing installed for another project', async () => {
     const r = await box.sf(['forge', 'evidence', '--project', box.home, '--json']);
     assert.equal(r.code, 0, r.stderr);

@@ -1,5 +1,6 @@
 import { command, flag, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { parseRfc3339 } from '../../../core/text/rfc3339.js';
@@ -26,7 +27,7 @@ export const evidenceCommand = command({
   args: {
     data: option({ long: 'data', type: optional(string), description: 'JSON {installations, observations?, scope?, host?, recorded?} (- for stdin) instead of the library' }),
     project: option({ long: 'project', type: optional(string), description: 'project root whose installations to report (default: the current directory)' }),
-    agent: option({ long: 'agent', type: optional(string), description: 'report enablement as this agent sees it (and only its installations)' }),
+    ...agentOptions('agent', 'report enablement as this agent sees it (and only its installations)'),
     observations: option({ long: 'observations', type: optional(string), description: "the observer's file destination (OTLP JSON lines): report the skills that loaded as active" }),
     since: option({ long: 'since', type: optional(string), description: 'with --observations: only events at or after this ISO 8601 time' }),
     session: option({ long: 'session', type: optional(string), description: 'with --observations: only this host session id' }),
@@ -37,7 +38,10 @@ export const evidenceCommand = command({
   },
   handler: async (args) => {
     const { buildSkitEvidence, renderAnnotation } = await import('../../../core/annotations/index.js');
-    const input = args.data ? await evidenceFromJson(args.data) : await evidenceFromLibrary(resolve(args.project ?? '.'), args.agent);
+    // a typo here would render a "nothing installed" annotation, ready to be posted: refuse it
+    const agentName = agentOption(args);
+    const agent = agentName === undefined ? undefined : (await import('../../../adapters/index.js')).getAdapter(agentName).id;
+    const input = args.data ? await evidenceFromJson(args.data) : await evidenceFromLibrary(await projectDir(args.project ?? '.'), agent);
     if (!args.observations && (args.since !== undefined || args.session !== undefined)) {
       throw new SfError('SF_E_USAGE', `--${args.since !== undefined ? 'since' : 'session'} filters observations, and no --observations file was given`, {
         hint: 'pass --observations <file destination of `sf observe destination list`>, or leave the filter out',
@@ -47,7 +51,7 @@ export const evidenceCommand = command({
     const fields = buildSkitEvidence(input.installations, input.observations, {
       recorded: input.recorded,
       scope: args.scope ?? input.scope,
-      host: args.host ?? input.host ?? args.agent,
+      host: args.host ?? input.host ?? agent,
     });
     const body = renderAnnotation('SKIT_EVIDENCE', fields, { partial: args.partial });
     if (args.json) printJson({ fields, body });
@@ -64,6 +68,15 @@ function sinceTime(since: string | undefined): number | undefined {
     });
   }
   return ms;
+}
+
+/** The absolute project root; a path that is not a directory would report evidence for nothing. */
+async function projectDir(path: string): Promise<string> {
+  const abs = resolve(path);
+  const info = await stat(abs).catch(() => undefined);
+  if (!info) throw new SfError('SF_E_NOT_FOUND', `--project ${path} does not exist`, { location: { file: abs }, hint: 'pass the root directory of the project, or leave --project out to report on the current directory' });
+  if (!info.isDirectory()) throw new SfError('SF_E_USAGE', `--project ${path} is not a directory`, { location: { file: abs }, hint: 'pass the root directory of the project, not a file in it' });
+  return abs;
 }
 
 async function evidenceFromLibrary(projectRoot: string, agent: string | undefined): Promise<EvidenceInput> {

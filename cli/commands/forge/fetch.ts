@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
 import { headline, where } from './summary.js';
+import { sanitize } from '../../output/style.js';
 
 /**
  * The token comes from FORGE_TOKEN, or the variable named by --token-env. GITHUB_TOKEN / GH_TOKEN
@@ -49,7 +50,8 @@ export const fetchCommand = command({
       ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
       ...(perPage !== undefined ? { perPage } : {}),
       ...(maxPages !== undefined ? { maxPages } : {}),
-      onWait: (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s for the rate limit (${a.reason})`),
+      // with --json, stderr holds nothing but a JSON error object
+      onWait: json ? undefined : (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s ${a.cause === 'rate-limit' ? 'for the rate limit' : 'to retry after a server error'} (${sanitize(a.reason)})`),
     });
     const doc = { api: thread.api, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };
     if (outFile) await writeFile(outFile, JSON.stringify(doc, null, 2) + '\n');

@@ -54,6 +54,30 @@ describe('sf forge: diagnostics, input checks and fetch limits (built CLI)', () 
     assert.equal(JSON.parse(enough.stdout).comments.length, 3);
   });
 
+  it('fetch says a retried server error is one, not a rate limit, and keeps stderr JSON-only with --json (D16)', async () => {
+    const refuse = (status: number) => startThreadServer({
+      threads: {},
+      intercept: (_req, res) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end('{"message":"down"}');
+        return true;
+      },
+    });
+    const args = (url: string) => ['--api', url, '--repo', 'acme/payments', '--issue', '1'];
+    server = await refuse(503);
+    const human = await runForge('fetch', args(server.url));
+    assert.equal(human.code, 7, human.stderr);
+    assert.equal(human.stderr.match(/^waiting 0 s to retry after a server error \(HTTP 503, retry-after 0\)$/gm)?.length, 3, human.stderr);
+    assert.doesNotMatch(human.stderr, /rate limit/);
+    const json = await runForge('fetch', [...args(server.url), '--json']);
+    assert.equal(json.code, 7);
+    assert.equal(JSON.parse(json.stderr).error.code, 'SF_E_UNAVAILABLE', 'stderr is the error object alone');
+    await server.close();
+    server = await refuse(429);
+    const limited = await runForge('fetch', args(server.url));
+    assert.match(limited.stderr, /^waiting 0 s for the rate limit \(HTTP 429, retry-after 0\)$/m);
+  });
+
   it('render names an unknown type before asking for --data', async () => {
     const r = await runSf(['forge', 'render', 'BOGUS']);
     assert.equal(r.code, 1, r.stderr);

@@ -13,7 +13,7 @@ const createUser = command({
   name: 'create-user',
   description: 'Create a hub user and its first personal access token (prints the token once)',
   args: {
-    login: positional({ type: string, displayName: 'login' }),
+    login: positional({ type: string, displayName: 'login', description: 'login name of the account to create' }),
     admin: flag({ long: 'admin', description: 'make the user an administrator (token gets every scope)' }),
     data: option({ long: 'data', type: optional(string), description: 'hub data directory (default $SF_HOME/hub)' }),
     json: flag({ long: 'json', description: 'machine-readable output' }),

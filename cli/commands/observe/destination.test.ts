@@ -110,7 +110,7 @@ describe('sf observe destination and link', function () {
     assert.deepEqual(config().links, [{ repository: 'acme/webapp', path: realpathSync(join(tmp.path, 'repo')) }]);
     assert.equal((await sf(['observe', 'link', 'missing', '--repo', 'acme/x'])).code, 3);
     assert.equal((await sf(['observe', 'link', 'repo', '--repo', 'not-a-repo'])).code, 2);
-    assert.equal((await sf(['observe', 'unlink', '--repo', 'acme/other'])).code, 1);
+    assert.equal((await sf(['observe', 'unlink', '--repo', 'acme/other'])).code, 3);
     assert.equal((await sf(['observe', 'unlink', 'repo'])).code, 0);
     assert.deepEqual(config().links, []);
   });

@@ -1,5 +1,5 @@
 import { array, command, flag, multioption, number, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { checkPort } from '../../../core/runtime/port.js';
 import { join, resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
@@ -19,8 +19,8 @@ export const installCommand = command({
   name: 'install',
   description: 'Set up skill observability: the observer service, host adapters and destinations (dry run without --yes)',
   args: {
-    yes: flag({ long: 'yes', description: 'apply the changes (without it nothing is changed; the plan is shown)' }),
-    agents: option({ long: 'agents', type: optional(string), description: 'claude-code,codex,opencode | all | none (default: every agent found on this machine)' }),
+    yes: flag({ long: 'yes', short: 'y', description: 'apply the changes (without it nothing is changed; the plan is shown)' }),
+    ...agentOptions('agents', 'claude-code,codex,opencode | all | none (default: every agent found on this machine)'),
     destination: multioption({ long: 'destination', type: array(string), description: 'file:PATH | otlp:URL | hub | hub:URL, optionally NAME=...; repeatable' }),
     headerEnv: multioption({ long: 'header-env', type: array(string), description: 'HEADER=ENVVAR: an OTLP header whose value the observer reads from ENVVAR; repeatable' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'hub destination: ENVVAR holding a device credential (default: create one with your sf login)' }),
@@ -37,7 +37,8 @@ export const installCommand = command({
       import('../../../adapters/observe/registry.js'), import('./destination-input.js'), import('./service-step.js'), import('../../../core/observer/collector/prepare.js'),
     ]);
     const state = await loadObserveState(process.env, a.port);
-    const adapters = a.agents?.trim().toLowerCase() === 'none' ? [] : parseObserveAgents(a.agents);
+    const agents = agentOption(a);
+    const adapters = agents?.trim().toLowerCase() === 'none' ? [] : parseObserveAgents(agents);
     const hosts = await chooseHosts(state.ctx, adapters);
     const headers = parseHeaderEnv(a.headerEnv);
     const specs = a.destination.length || state.config.destinations.length ? a.destination : [`local=file:${state.paths.home}/observe/telemetry.jsonl`];

@@ -28,7 +28,7 @@ export const linkCommand = command({
   name: 'link',
   description: 'Map a local repository or worktree path to a repository name (owner/name) for observations',
   args: {
-    path: positional({ type: string, displayName: 'path' }),
+    path: positional({ type: string, displayName: 'path', description: 'repository or worktree directory' }),
     repo: option({ long: 'repo', type: string, description: 'repository name, owner/name' }),
     json: flag({ long: 'json', description: 'print the links as JSON' }),
   },
@@ -52,7 +52,7 @@ export const unlinkCommand = command({
   name: 'unlink',
   description: 'Remove repository links by path or by repository name',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'linked directory to unlink (or use --repo)' }),
     repo: option({ long: 'repo', type: optional(string), description: 'remove every link to this repository' }),
     json: flag({ long: 'json', description: 'print the remaining links as JSON' }),
   },
@@ -66,11 +66,14 @@ export const unlinkCommand = command({
       ...o, links: ((o.links as RepositoryLink[] | undefined) ?? []).filter((l) => !(abs && l.path === abs) && !(repo && l.repository === repo)),
     }));
     const removed = before - config.links.length;
-    if (json) return printJson({ removed, links: config.links });
     if (removed === 0) {
-      process.exitCode = 1;
-      return out('no such link');
+      const what = [abs && `of ${abs}`, repo && `to ${repo}`].filter(Boolean).join(' or ');
+      throw new SfError('SF_E_NOT_FOUND', `there is no repository link ${what}`, {
+        hint: '`sf observe status` lists the links; unlink one by the path or the --repo it shows',
+        data: { ...(abs ? { path: abs } : {}), ...(repo ? { repo } : {}) },
+      });
     }
+    if (json) return printJson({ removed, links: config.links });
     out(`removed ${removed} link(s)`);
     restartNote((await probeObserver(state)).running);
   },

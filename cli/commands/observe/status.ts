@@ -1,6 +1,7 @@
 import { command, flag } from 'cmd-ts';
 import { out, printJson, printTable } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
+import { withoutNulls } from '../../output/without-nulls.js';
 import { loadObserveState } from './shared.js';
 
 /** `sf observe status`: the observer, its destinations (queue, delivered, retried, dropped, canary), hosts and links. */
@@ -35,9 +36,10 @@ export const statusCommand = command({
         running: probe.running, live: probe.live, ...(probe.pid ? { pid: probe.pid } : {}), ...(probe.stalePid ? { stalePid: probe.stalePid } : {}),
         ...(s ? { url: s.url, version: s.version, startedAt: s.startedAt, updatedAt: s.updatedAt, mode: s.mode, sessions: s.sessions, received: s.received, normalized: s.normalized, errors: s.errors } : {}),
       },
-      destinations, hosts, links: state.config.links, spool: probe.spool, service: state.record?.service ?? null,
+      destinations, hosts, links: state.config.links, spool: probe.spool, ...(state.record?.service ? { service: state.record.service } : {}),
     };
-    if (json) return printJson(result);
+    // counters the observer has not reported (it is not running) are unknown: left out
+    if (json) return printJson(withoutNulls(result));
     const o = result.observer;
     out(o.running ? `observer: running (pid ${o.pid}${s ? `, ${s.url}, ${s.mode}, since ${s.startedAt}` : ''})${o.live ? '' : ' — not answering; showing its last status file'}` : `observer: not running${o.stalePid ? ` (stale pid file: ${o.stalePid})` : ''}`);
     if (s) out(`  sessions ${s.sessions}; received logs ${s.received.logs}, metrics ${s.received.metrics}, traces ${s.received.traces}, plugin events ${s.received.pluginEvents}, inventory ${s.received.outbox}; normalized events ${s.normalized.events}, spans ${s.normalized.spans}; errors ${s.errors}`);

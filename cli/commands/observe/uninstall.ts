@@ -1,6 +1,6 @@
 import { rmdir } from 'node:fs/promises';
-import { command, flag, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { command, flag } from 'cmd-ts';
+import { agentOption, agentOptions } from '../../args.js';
 import { hasErrno } from '../../../core/errors/index.js';
 import { removeFileDurable } from '../../../core/fs/atomic.js';
 import type { ObserveHostId } from '../../../adapters/observe/types.js';
@@ -18,8 +18,8 @@ export const uninstallCommand = command({
   name: 'uninstall',
   description: 'Remove Forge-managed observability settings, hook/plugin files and the service (dry run without --yes)',
   args: {
-    yes: flag({ long: 'yes', description: 'remove (without it nothing is changed)' }),
-    agents: option({ long: 'agents', type: optional(string), description: 'only these hosts (default: every host observed); keeps the service' }),
+    yes: flag({ long: 'yes', short: 'y', description: 'remove (without it nothing is changed)' }),
+    ...agentOptions('agents', 'only these hosts (default: every host observed); keeps the service'),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: (a) => observeMutation(a.yes, async () => {
@@ -32,7 +32,7 @@ export const uninstallCommand = command({
       if (a.json) return printJson({ removed: false, reason: 'not installed' });
       return out('observability is not installed; nothing to remove');
     }
-    const only = parseObserveAgents(a.agents)?.map((x) => x.id);
+    const only = parseObserveAgents(agentOption(a))?.map((x) => x.id);
     const ids = (Object.keys(record.hosts) as ObserveHostId[]).filter((id) => !only || only.includes(id));
     const whole = !only;
     if (!a.yes) {

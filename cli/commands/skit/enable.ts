@@ -1,12 +1,12 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { printDiagnostics, printJson } from '../../output/print.js';
 import { printChange } from './render.js';
 import { cliSession, parseScope, parseTargetAgents } from './session.js';
 
 const args = {
-  skill: positional({ type: string, displayName: 'owner/name:skill' }),
-  agent: option({ long: 'agent', type: optional(string), description: 'only for these agents: id[,id...] (default: every agent it is installed for)' }),
+  skill: positional({ type: string, displayName: 'owner/name:skill', description: 'contained skill of an installed SKIT' }),
+  ...agentOptions('agent', 'only for these agents: id[,id...] (default: every agent it is installed for)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project or user (default: the project around the current directory, else user)' }),
   force: flag({ long: 'force', description: 'remove a locally modified skill directory when disabling' }),
   json: flag({ long: 'json', description: 'print the result as JSON' }),
@@ -20,7 +20,7 @@ function enablementCommand(enabled: boolean) {
     handler: async (a) => {
       const { setSkillEnabled } = await import('../../../core/install/remove-op.js');
       const session = await cliSession();
-      const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(a.agent), force: a.force });
+      const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
       const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
       const { crossHostExposure } = await import('../../../core/install/cross-host.js');
       const diagnostics = !enabled && result.record ? await crossHostExposure(session, result.record) : [];

@@ -129,13 +129,17 @@ describe('sf skit hash', () => {
     const human = await runSf(['skit', 'hash', bad]);
     assert.equal(human.code, 1);
     assert.match(human.stderr, /error/);
-    assert.match(human.stderr, /not hashed/);
+    // ends like `sf add skit` on an invalid SKIT: a coded error with a hint (D12)
+    assert.match(human.stderr, /error\[SF_E_VALIDATION\]: .*bad is not a valid SKIT; nothing was hashed\n  hint: /);
     assert.equal(human.stdout, '');
     const json = await runSf(['skit', 'hash', bad, '--json']);
     assert.equal(json.code, 1);
-    const body = JSON.parse(json.stdout) as { ok: boolean; diagnostics: { severity: string }[] };
-    assert.equal(body.ok, false);
-    assert.ok(body.diagnostics.some((d) => d.severity === 'error'));
+    // stdout is only ever the hash listing of its schema; the failure is the {error} object on stderr
+    assert.equal(json.stdout, '');
+    const { error } = JSON.parse(json.stderr) as { error: { code: string; hint: string; data: { diagnostics: { severity: string }[] } } };
+    assert.equal(error.code, 'SF_E_VALIDATION');
+    assert.ok(error.hint);
+    assert.ok(error.data.diagnostics.some((d) => d.severity === 'error'));
   });
 
   it('reports a missing directory as not found', async () => {

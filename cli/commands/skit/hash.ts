@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { SkitHashes } from '../../../core/skit/hash.js';
 import type { ValidationResult } from '../../../core/skit/validate.js';
 import { err, out, printDiagnostics, printJson, printTable } from '../../output/print.js';
+import { invalidSkit } from './invalid-skit.js';
 import { trace } from '../../../core/trace/startup.js';
 import { bold, dim } from '../../output/style.js';
 
@@ -10,7 +11,7 @@ export const hashCommand = command({
   name: 'hash',
   description: 'Print the bundle hash, per-skill content hashes and file inventory of the SKIT in [path] (spec: schemas/hashing.md)',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     json: flag({ long: 'json', description: 'machine output (schemas/json/hash-listing.schema.json)' }),
   },
   handler: async ({ path, json }) => {
@@ -33,13 +34,8 @@ export const hashCommand = command({
     trace('hash: validated');
     if (!validation.ok || !validation.layout) {
       early.cancel();
-      if (json) printJson({ ok: false, diagnostics: validation.diagnostics });
-      else {
-        printDiagnostics(validation.diagnostics, 'stderr');
-        err(`not hashed: ${root} is not a valid SKIT (see the diagnostics above)`);
-      }
-      process.exitCode = 1;
-      return;
+      if (!json) printDiagnostics(validation.diagnostics, 'stderr');
+      throw invalidSkit(root, 'hashed', validation.diagnostics);
     }
     const { hashSkit } = await import('../../../core/skit/hash.js');
     const hashes = await hashSkit(root, validation.layout, { digests: early });

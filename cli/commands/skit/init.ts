@@ -11,7 +11,7 @@ export const initCommand = command({
   name: 'init',
   description: 'Scaffold a valid two-skill SKIT in [path] (default: the current directory)',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'directory to create the SKIT in (default: the current directory)' }),
     id: option({ long: 'id', type: optional(string), description: 'SKIT id owner/name (default: local/<directory name>)' }),
   },
   handler: async ({ path, id }) => {

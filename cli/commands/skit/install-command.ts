@@ -1,5 +1,5 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { isSfError, SfError, type Diagnostic } from '../../../core/errors/index.js';
 import type { Plan } from '../../../core/install/plan-types.js';
 import { err, printDiagnostics, printJson } from '../../output/print.js';
@@ -8,6 +8,7 @@ import { printChange } from './render.js';
 import { cliSession, parseAgents, parseScope } from './session.js';
 import { hubResolvers } from './hub-resolvers.js';
 import { trace } from '../../../core/trace/startup.js';
+import { Interrupted } from '../../interrupted.js';
 
 /**
  * The one implementation behind `sf add skit` and `sf skit install`: both commands are built
@@ -16,15 +17,15 @@ import { trace } from '../../../core/trace/startup.js';
 export const installArgs = {
   source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath]' }),
   version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
-  agent: option({ long: 'agent', type: optional(string), description: 'agents to install for: id[,id...] or all (default: the agents detected)' }),
+  ...agentOptions('agent', 'agents to install for: id[,id...] or all (default: the agents detected)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
-  alias: option({ long: 'alias', type: optional(string), description: 'another id this installation answers to' }),
+  alias: option({ long: 'alias', type: optional(string), description: 'another id (owner/name) this installation answers to' }),
   yes: flag({ long: 'yes', short: 'y', description: 'do not ask for confirmation' }),
   force: flag({ long: 'force', description: 'overwrite locally modified installed files' }),
   json: flag({ long: 'json', description: 'print the result as JSON' }),
 };
 
-type InstallArgs = { source: string; version?: string; agent?: string; scope?: string; alias?: string; yes: boolean; force: boolean; json: boolean };
+type InstallArgs = { source: string; version?: string; agent?: string; agents?: string; scope?: string; alias?: string; yes: boolean; force: boolean; json: boolean };
 
 export async function runInstall(args: InstallArgs): Promise<void> {
   const { installSkit } = await import('../../../core/install/install-op.js');
@@ -36,7 +37,7 @@ export async function runInstall(args: InstallArgs): Promise<void> {
       source: args.source,
       version: args.version,
       scope: parseScope(args.scope),
-      agents: await parseAgents(args.agent),
+      agents: await parseAgents(agentOption(args)),
       force: args.force,
       alias: args.alias,
       confirm: interactive ? confirmPlan : undefined,
@@ -62,15 +63,18 @@ async function confirmPlan(plan: Plan): Promise<boolean> {
   for (const t of after.targets) err(`  ${t.agent}: ${sanitize(t.skillRoot)}`);
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // Ctrl-D ends the input without an answer: a "no", like Ctrl-C
-  const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('end of input'))));
+  // Ctrl-C is an interrupt (exit 130); Ctrl-D ends the input without an answer (a usage error)
+  const ended = new Promise<never>((_, reject) => {
+    rl.once('SIGINT', () => reject(new Interrupted('cancelled; nothing was changed')));
+    rl.once('close', () => reject(new SfError('SF_E_USAGE', 'cancelled at end of input; nothing was changed', { hint: 'run the command again and answer y, or pass --yes' })));
+  });
   ended.catch(() => undefined); // also rejects when the prompt closes after an answer
   try {
     const answer = await Promise.race([rl.question('Proceed? [y/N] '), ended]);
     return /^y(es)?$/i.test(answer.trim());
-  } catch {
+  } catch (e) {
     err('');
-    throw new SfError('SF_E_USAGE', 'cancelled; nothing was changed', { hint: 'run the command again and answer y, or pass --yes' });
+    throw e;
   } finally {
     rl.close();
   }

@@ -34,7 +34,8 @@ export const listCommand = command({
     if (json) {
       printJson(
         records.map((r) => ({
-          ...r,
+          // a local directory has no version or ref: leave release out rather than print {}
+          ...(Object.keys(r.release).length > 0 ? r : withoutField(r, 'release')),
           releaseLabel: releaseLabel(r.release, r.bundleHash),
           enabled: Object.fromEntries(r.skills.map((s) => [s.id, Object.fromEntries(r.targets.map((t) => [t.agent, isEnabled(r.enablement, s, t.agent)]))])),
         })),
@@ -54,3 +55,8 @@ export const listCommand = command({
     if (interrupted > 0) err(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\``);
   },
 });
+
+/** `record` without `key`, the other fields in their order. */
+function withoutField<T extends object>(record: T, key: keyof T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key)) as Partial<T>;
+}

@@ -56,12 +56,13 @@ describe('sf skit pack', () => {
     const out = join(box.path, 'x.tgz');
     const human = await runSf(['skit', 'pack', dir, '-o', out]);
     assert.equal(human.code, 1);
-    assert.match(human.stderr, /not packed/);
+    assert.match(human.stderr, /error\[SF_E_VALIDATION\]: .*not-a-skit is not a valid SKIT; nothing was packed\n  hint: /);
     const json = await runSf(['skit', 'pack', dir, '-o', out, '--json']);
     assert.equal(json.code, 1);
-    const report = JSON.parse(json.stdout);
-    assert.equal(report.ok, false);
-    assert.ok(report.diagnostics.some((d: { severity: string }) => d.severity === 'error'));
+    assert.equal(json.stdout, '');
+    const { error } = JSON.parse(json.stderr);
+    assert.equal(error.code, 'SF_E_VALIDATION');
+    assert.ok(error.data.diagnostics.some((d: { severity: string }) => d.severity === 'error'));
     assert.equal(existsSync(out), false);
   });
 

@@ -5,12 +5,13 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { bold, dim, sanitize } from '../../output/style.js';
+import { invalidSkit } from './invalid-skit.js';
 
 export const packCommand = command({
   name: 'pack',
   description: 'Pack the SKIT in [path] into a deterministic .tgz release archive (same tree, same bytes); refuses an invalid SKIT',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     output: option({ long: 'output', short: 'o', type: string, description: 'archive to write, e.g. out.tgz (replaced atomically)' }),
     json: flag({ long: 'json', description: 'machine output: { ok, id, archive, size, entries, sha256 }' }),
   },
@@ -23,13 +24,8 @@ export const packCommand = command({
     const { validateSkitDir } = await import('../../../core/skit/validate.js');
     const validation = await validateSkitDir(root);
     if (!validation.ok) {
-      if (json) printJson({ ok: false, diagnostics: validation.diagnostics });
-      else {
-        printDiagnostics(validation.diagnostics, 'stderr');
-        err(`not packed: ${root} is not a valid SKIT (see the diagnostics above)`);
-      }
-      process.exitCode = 1;
-      return;
+      if (!json) printDiagnostics(validation.diagnostics, 'stderr');
+      throw invalidSkit(root, 'packed', validation.diagnostics);
     }
     const { walkTree } = await import('../../../core/skit/tree.js');
     const tree = await walkTree(root);

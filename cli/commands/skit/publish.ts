@@ -2,9 +2,10 @@ import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
-import { err, out, printDiagnostics, printJson } from '../../output/print.js';
+import { err, out, printDiagnostics, printJson, printRows } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
+import type { PublishedRelease } from '../../../core/hub-client/index.js';
 
 const VISIBILITIES = ['public', 'unlisted', 'private'];
 
@@ -17,7 +18,7 @@ export const publishCommand = command({
   name: 'publish',
   description: 'Validate, pack and publish a SKIT release to the Forge hub',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
     version: option({ long: 'version', type: string, description: 'the release version (semver x.y.z)' }),
     visibility: option({ long: 'visibility', type: optional(string), description: 'public (default for a new SKIT), unlisted or private' }),
     id: option({ long: 'id', type: optional(string), description: 'owner/name for a single-skill directory (a SKIT README declares its own)' }),
@@ -57,15 +58,17 @@ export const publishCommand = command({
     }
     const { hashSkit } = await import('../../../core/skit/hash.js');
     const { packTree } = await import('../../../core/archive/index.js');
-    const { HubClient, parseSkitRef } = await import('../../../core/hub-client/index.js');
+    const { HubClient, parseSkitRef, publishedShape } = await import('../../../core/hub-client/index.js');
     if (!parseSkitRef(id) || id.includes('@')) throw new SfError('SF_E_USAGE', `"${id}" is not owner/name`, {
       hint: `owner and name are 1-64 lowercase letters, digits and inner hyphens, e.g. acme/review-kit; fix ${layout.provisional ? '--id' : 'the id in README.md'}`,
     });
     const hashes = await hashSkit(root, { ...layout, id });
     const archive = await packTree(root, layout.files);
     const query = a.visibility ? `?visibility=${a.visibility}` : '';
-    const res = await new HubClient(target)
-      .request('PUT', `/api/v1/skits/${id}/releases/${encodeURIComponent(a.version)}${query}`, {
+    const client = new HubClient(target);
+    const path = `/api/v1/skits/${id}/releases/${encodeURIComponent(a.version)}${query}`;
+    const res = await client
+      .request('PUT', path, {
         body: new Uint8Array(archive),
         headers: { 'content-type': 'application/gzip', 'x-forge-bundle-hash': hashes.bundle },
       })
@@ -75,15 +78,18 @@ export const publishCommand = command({
         if (!a.json && Array.isArray(diagnostics)) printDiagnostics(diagnostics as Diagnostic[], 'stderr');
         throw e;
       });
-    const body = (await res.json()) as { release: { bundleHash: string; url: string; wellKnownIndex: string; skills: { id: string; hash: string }[] }; skit: { visibility: string } };
+    const body = await client.readJson<PublishedRelease>(res, 'PUT', path, publishedShape);
     if (body.release.bundleHash !== hashes.bundle) {
-      err(`warning: the hub recorded bundle ${body.release.bundleHash}, this machine computed ${hashes.bundle}`);
+      err(`warning: the hub recorded bundle ${sanitize(body.release.bundleHash)}, this machine computed ${hashes.bundle}`);
     }
     if (a.json) return printJson(body);
-    out(`published ${sanitize(id)}@${sanitize(a.version)} (${body.skit.visibility}) to ${sanitize(target.url)}`);
-    out(`  bundle   ${body.release.bundleHash}`);
-    for (const s of body.release.skills) out(`  ${sanitize(s.id)}  ${s.hash}`);
-    out(`  release  ${sanitize(body.release.url)}`);
-    out(`  index    ${sanitize(body.release.wellKnownIndex)}`);
+    out(`published ${sanitize(id)}@${sanitize(a.version)} (${sanitize(body.skit.visibility)}) to ${sanitize(target.url)}`);
+    // printRows sanitizes every cell
+    printRows([
+      ['bundle', body.release.bundleHash],
+      ...body.release.skills.map((s) => [s.id, s.hash]),
+      ['release', body.release.url],
+      ['index', body.release.wellKnownIndex],
+    ], '  ');
   },
 });

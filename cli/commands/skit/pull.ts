@@ -5,6 +5,7 @@ import { SfError } from '../../../core/errors/index.js';
 import { err, out, printJson } from '../../output/print.js';
 import { sanitize, yellow } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
+import { withoutNulls } from '../../output/without-nulls.js';
 
 /**
  * `sf skit pull owner/name[@version] [--out dir]`: downloads a release from its immutable URL,
@@ -15,9 +16,9 @@ export const pullCommand = command({
   name: 'pull',
   description: 'Download a SKIT release from the Forge hub, verify its hashes and unpack it',
   args: {
-    ref: positional({ type: string, displayName: 'owner/name[@version]' }),
+    ref: positional({ type: string, displayName: 'owner/name[@version]', description: 'SKIT on the hub, optionally with a release version' }),
     version: option({ long: 'version', type: optional(string), description: 'release version (default: latest, or the @version given)' }),
-    out: option({ long: 'out', type: optional(string), description: 'directory to create (default ./<name>)' }),
+    out: option({ long: 'out', short: 'o', type: optional(string), description: 'directory to create (default ./<name>)' }),
     hub: option({ long: 'hub', type: optional(string), description: 'hub URL (default: the one you logged in to)' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
@@ -35,7 +36,9 @@ export const pullCommand = command({
     }
     const quarantine = quarantineWarning(release);
     if (quarantine && !a.json) err(yellow(`warning: ${sanitize(quarantine.message)} (${sanitize(quarantine.hint)})`, 'stderr'));
-    if (a.json) printJson({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated, quarantined: release.quarantined ?? null });
+    if (a.json) {
+      printJson(withoutNulls({ skitId: release.skitId, version: release.version, bundleHash: release.bundleHash, dir: dest, skills: release.skills.map((s) => ({ id: s.id, hash: s.hash })), deprecated: release.deprecated, quarantined: release.quarantined }));
+    }
     else out(`pulled ${sanitize(release.skitId)}@${sanitize(release.version)} into ${sanitize(dest)} (bundle ${release.bundleHash} verified)`);
   },
 });

@@ -1,5 +1,5 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { agentOption, agentOptions, option } from '../../args.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { printChange } from './render.js';
@@ -9,8 +9,8 @@ export const removeCommand = command({
   name: 'remove',
   description: 'Remove an installed SKIT (or only its projection for some agents)',
   args: {
-    id: positional({ type: string, displayName: 'owner/name' }),
-    agent: option({ long: 'agent', type: optional(string), description: 'only for these agents: id[,id...]' }),
+    id: positional({ type: string, displayName: 'owner/name', description: 'installed SKIT id or alias' }),
+    ...agentOptions('agent', 'only for these agents: id[,id...]'),
     scope: option({ long: 'scope', type: optional(string), description: 'project or user (default: the project around the current directory, else user)' }),
     force: flag({ long: 'force', description: 'remove locally modified skill directories too' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
@@ -18,10 +18,11 @@ export const removeCommand = command({
   handler: async (a) => {
     const { removeSkit } = await import('../../../core/install/remove-op.js');
     const session = await cliSession();
-    const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), agents: await parseTargetAgents(a.agent), force: a.force });
+    const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
     const removedAgents = result.plan.steps.flatMap((s) => (s.kind === 'unproject' ? [s.target.agent] : []));
     if (a.json) {
-      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, skit: result.record });
+      // skit: the record that stays, for agents not removed; left out when none stays
+      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: result.record } : {}) });
       return;
     }
     out(`removed ${sanitize(result.plan.skitId)} for ${removedAgents.join(', ') || 'no agent'}`);

@@ -11,7 +11,7 @@ export const updateCommand = command({
   name: 'update',
   description: 'Update installed SKITs from their recorded sources (refuses to overwrite local edits unless --force)',
   args: {
-    id: positional({ type: optional(string), displayName: 'owner/name' }),
+    id: positional({ type: optional(string), displayName: 'owner/name', description: 'installed SKIT to update (or --all)' }),
     all: flag({ long: 'all', description: 'update every SKIT installed in this scope (the default without an id)' }),
     version: option({ long: 'version', type: optional(string), description: 'move to this version (hub) or git ref' }),
     scope: option({ long: 'scope', type: optional(string), description: 'project or user' }),

@@ -11,7 +11,7 @@ export const validateCommand = command({
   name: 'validate',
   description: 'Validate a SKIT (README.md descriptor and every SKILL.md) or a single-skill directory; exit 1 when invalid',
   args: {
-    path: positional({ type: optional(string), displayName: 'path' }),
+    path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or skill directory, or a README.md / SKILL.md in one (default: the current directory)' }),
     json: flag({ long: 'json', description: 'print the stable JSON report (docs/cli-json.md)' }),
   },
   handler: async ({ path, json }) => {

@@ -6,6 +6,8 @@
 export interface WaitAdvice {
   ms: number;
   reason: string;
+  /** a quota refusal (429, 403 with quota headers, a used-up quota), or a server that failed (5xx) and is tried again */
+  cause: 'rate-limit' | 'server-error';
 }
 
 /** GitHub's documented fallback for a secondary rate limit without headers: wait at least a minute. */
@@ -30,12 +32,14 @@ function resetMs(headers: Headers, now: number): number | null {
  */
 export function waitForRefusal(status: number, headers: Headers, now: number): WaitAdvice | null {
   const after = retryAfterMs(headers.get('retry-after'), now);
-  if (after !== null && (status === 429 || status === 403 || status === 503)) return { ms: after, reason: `retry-after ${headers.get('retry-after')}` };
+  if (after !== null && (status === 429 || status === 403 || status === 503)) {
+    return { ms: after, reason: `HTTP ${status}, retry-after ${headers.get('retry-after')}`, cause: status === 503 ? 'server-error' : 'rate-limit' };
+  }
   if ((status === 403 || status === 429) && headers.get('x-ratelimit-remaining') === '0') {
     const ms = resetMs(headers, now);
-    if (ms !== null) return { ms, reason: `rate limit exhausted until x-ratelimit-reset ${headers.get('x-ratelimit-reset')}` };
+    if (ms !== null) return { ms, reason: `rate limit exhausted until x-ratelimit-reset ${headers.get('x-ratelimit-reset')}`, cause: 'rate-limit' };
   }
-  if (status === 429) return { ms: SECONDARY_LIMIT_WAIT_MS, reason: 'HTTP 429 without retry-after' };
+  if (status === 429) return { ms: SECONDARY_LIMIT_WAIT_MS, reason: 'HTTP 429 without retry-after', cause: 'rate-limit' };
   return null;
 }
 
@@ -43,7 +47,7 @@ export function waitForRefusal(status: number, headers: Headers, now: number): W
 export function waitBeforeNext(headers: Headers, now: number): WaitAdvice | null {
   if (headers.get('x-ratelimit-remaining') !== '0') return null;
   const ms = resetMs(headers, now);
-  return ms === null ? null : { ms, reason: `x-ratelimit-remaining 0 until reset ${headers.get('x-ratelimit-reset')}` };
+  return ms === null ? null : { ms, reason: `x-ratelimit-remaining 0 until reset ${headers.get('x-ratelimit-reset')}`, cause: 'rate-limit' };
 }
 
 /** The `rel="next"` target of a Link header, resolved against `base`. */

@@ -123,7 +123,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       return { url: target, json, headers: res.headers };
     }
     const text = await body(MAX_ERROR_BYTES, true);
-    const advice = waitForRefusal(res.status, res.headers, policy.now()) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}` } : null);
+    const advice = waitForRefusal(res.status, res.headers, policy.now()) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}`, cause: 'server-error' as const } : null);
     if (!advice) throw statusError(res.status, target, serverMessage(text, policy.token));
     if (advice.ms > policy.maxWaitMs) {
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin}: must wait ${Math.ceil(advice.ms / 1000)} s (${advice.reason})`, {
