@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { mkdirDurableSync, removeFileDurable, writeFileAtomic } from '../fs/atomic.js';
 import { HubClient } from '../hub-client/client.js';
+import { aString, objectWith } from '../hub-client/shape.js';
 import { resolveHubTarget } from '../hub-client/credentials.js';
 
 /**
@@ -57,10 +58,8 @@ export async function createDeviceCredential(sfHome: string, destination: string
     body: JSON.stringify({ kind: 'device', name: `sf observe on ${hostname()}`.slice(0, 100), scopes: ['telemetry:write'] }),
     headers: { 'content-type': 'application/json' },
   });
-  const body = (await res.json()) as { token?: unknown; id?: unknown };
-  if (typeof body.token !== 'string' || typeof body.id !== 'string') {
-    throw new SfError('SF_E_FETCH', `${hub.url} did not return a device credential`, { hint: 'check that the hub is a Forge hub of a compatible version' });
-  }
+  // an answer that is not JSON, or has no token and id, is SF_E_FETCH naming the hub and path
+  const body = await client.readJson<{ token: string; id: string }>(res, 'POST', '/api/v1/tokens', objectWith({ token: aString, id: aString }));
   const file = credentialFile(sfHome, destination);
   await writeSecretFile(file, body.token);
   return { id: body.id, file, hub: hub.url };
