@@ -116,8 +116,13 @@ describe('sf observe install / status / doctor / update / uninstall', function (
     const dry = await sf(['observe', 'uninstall']);
     assert.match(dry.stdout, /dry run/);
     assert.ok(existsSync(pluginFile()));
-    const r = await sf(['observe', 'uninstall', '--yes']);
+    // no service was installed (--no-service): the JSON leaves it out rather than saying null
+    const dryJson = JSON.parse((await sf(['observe', 'uninstall', '--json'])).stdout);
+    assert.equal(dryJson.removed, false);
+    assert.ok(!('service' in dryJson.plan) && !dryJson.plan.hosts.some((h: object) => Object.values(h).includes(null)), JSON.stringify(dryJson));
+    const r = await sf(['observe', 'uninstall', '--yes', '--json']);
     assert.equal(r.code, 0, r.stderr);
+    assert.ok(!JSON.stringify(JSON.parse(r.stdout)).includes('null'), r.stdout);
     assert.equal(readFileSync(claudeFile(), 'utf8'), JSON.stringify(JSON.parse(CLAUDE_USER), null, 2), 'the user\'s settings (and Git AI\'s hook) are back as they were');
     assert.equal(readFileSync(codexFile(), 'utf8'), CODEX_USER, 'config.toml byte for byte');
     assert.ok(!existsSync(pluginFile()));

@@ -85,7 +85,7 @@ export const installCommand = command({
     if (failed) process.exitCode = 1;
     const result = {
       applied: true, port: state.ctx.port, content: config.content.enabled,
-      collector: config.collector.enabled ? { binary: collector?.binary ?? config.collector.binary ?? null, config: collectorLayout(state.paths.collector).managed, diagnostics: collectorConfig?.diagnostics ?? [] } : null,
+      ...(config.collector.enabled ? { collector: { ...(collector?.binary ?? config.collector.binary ? { binary: collector?.binary ?? config.collector.binary } : {}), config: collectorLayout(state.paths.collector).managed, diagnostics: collectorConfig?.diagnostics ?? [] } } : {}),
       agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })),
       destinations: config.destinations.map((d) => ({ name: d.name, type: d.type, target: describeDestination(d) })),
       service: { kind: service.kind, enabled: service.enabled, message: service.message },

@@ -38,7 +38,7 @@ export const uninstallCommand = command({
     if (!a.yes) {
       const plan = {
         hosts: ids.map((id) => ({ agent: id, configs: [...record.hosts[id]!.jsonEdits.map((e) => e.file), ...record.hosts[id]!.tomlEdits.map((e) => e.file)], files: record.hosts[id]!.files.map((f) => f.path) })),
-        service: whole ? record.service?.unitFile ?? null : null,
+        ...(whole && record.service?.unitFile ? { service: record.service.unitFile } : {}),
       };
       if (a.json) return printJson({ removed: false, plan });
       for (const h of plan.hosts) out(`would remove Forge's settings for ${h.agent} from ${[...h.configs, ...h.files].map(sanitize).join(', ')}`);
@@ -55,7 +55,7 @@ export const uninstallCommand = command({
       await writeInstallRecord(state.paths.home, { ...record, updatedAt: new Date().toISOString(), hosts: removed.records, ...(whole ? { service: undefined } : {}) });
     }
     if (removed.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
-    if (a.json) return printJson({ removed: true, agents: removed.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), service: service ?? null });
+    if (a.json) return printJson({ removed: true, agents: removed.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), ...(service ? { service } : {}) });
     for (const o of removed.outcomes) out(`${o.status}: ${o.displayName}`);
     reportDiagnostics(removed.outcomes.flatMap((o) => o.diagnostics));
     if (service) out(`service: ${service}`);

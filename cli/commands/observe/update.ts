@@ -27,7 +27,7 @@ export const updateCommand = command({
       ...(service?.record ? { service: service.record } : {}),
     });
     if (applied.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
-    if (json) return printJson({ port: state.ctx.port, agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), service: service?.message ?? null });
+    if (json) return printJson({ port: state.ctx.port, agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), ...(service ? { service: service.message } : {}) });
     for (const o of applied.outcomes) out(`${o.status === 'applied' ? 'updated' : o.status}: ${o.displayName}`);
     reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
     if (service) out(`service: ${service.message}`);
