@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixturesDir, sfBin, tempDir } from '../../test-support/index.js';
+import { fixturesDir, tempDir } from '../../test-support/index.js';
+import { startObserverDaemon } from '../../test-support/observer-daemon.js';
 import { waitFor } from '../../test-support/otlp-sink.js';
 import { updateObserveConfig } from './config.js';
 import { sendObserverMessage } from './socket-client.js';
@@ -16,21 +16,6 @@ import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
  * export it answered 200 for, and an outbox record whose offset it moved. Real daemons of the
  * built CLI, killed for real.
  */
-
-interface Daemon {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startDaemon(home: string): Daemon {
-  let output = '';
-  const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
 
 const runtimeOf = async (home: string) => JSON.parse(await readFile(join(home, 'run', 'observe.json'), 'utf8')) as { url: string; socket: string; pid: number };
 const statusOf = async (socket: string) => ((await sendObserverMessage(socket, { type: 'status' }, 5000)) as { status: ObserverStatus }).status;
@@ -50,7 +35,7 @@ describe('observer crash inside the batch window (built CLI, SIGKILL)', function
     const file = join(tmp.path, 'telemetry.jsonl');
     // a batch window far longer than the test: only a durable acknowledgement gets anything out
     await updateObserveConfig(join(home, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100_000, delayMs: 600_000 } }));
-    let d = startDaemon(home);
+    let d = startObserverDaemon(home);
     try {
       await waitFor(() => d.output().includes('listening on'), 30_000, 'the daemon to start');
       const runtime = await runtimeOf(home);
@@ -65,7 +50,7 @@ describe('observer crash inside the batch window (built CLI, SIGKILL)', function
       await d.exited;
       assert.equal(await readFile(file, 'utf8').catch(() => ''), '', 'nothing was delivered before the crash');
 
-      d = startDaemon(home);
+      d = startObserverDaemon(home);
       await waitFor(() => d.output().includes('listening on'), 30_000, 'the daemon to restart');
       await waitFor(async () => {
         const text = await readFile(file, 'utf8').catch(() => '');

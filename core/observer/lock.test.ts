@@ -4,7 +4,8 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { processStartMs, stillRunningSince } from '../runtime/processes.js';
-import { sfBin, tempDir } from '../../test-support/index.js';
+import { tempDir } from '../../test-support/index.js';
+import { startObserverDaemon } from '../../test-support/observer-daemon.js';
 import { waitFor } from '../../test-support/otlp-sink.js';
 import { acquirePidLock, runningHolder } from './lock.js';
 
@@ -52,14 +53,7 @@ describe('observer pid lock: a reused pid is not a running observer', () => {
 describe('observer pid lock: two real daemons started at once (built CLI)', function () {
   this.timeout(180_000);
 
-  const start = (home: string) => {
-    let output = '';
-    const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, output: () => output, exited };
-  };
+  const start = startObserverDaemon;
 
   it('lets exactly one run, round after round, over a stale pid file and over none', async () => {
     const tmp = await tempDir('sf-pid-race-');

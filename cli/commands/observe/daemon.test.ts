@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { updateObserveConfig } from '../../../core/observer/config.js';
 import { sendObserverMessage } from '../../../core/observer/socket-client.js';
-import { fixturesDir, runSf, sfBin, tempDir } from '../../../test-support/index.js';
+import { fixturesDir, runSf, tempDir } from '../../../test-support/index.js';
+import { startObserverDaemon } from '../../../test-support/observer-daemon.js';
 import { waitFor } from '../../../test-support/otlp-sink.js';
 
 /** `sf observe daemon` as a child process of the built CLI. */
-
-function startDaemon(home: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
 
 describe('sf observe daemon (built CLI, child process)', function () {
   this.timeout(60_000);
@@ -27,7 +18,7 @@ describe('sf observe daemon (built CLI, child process)', function () {
     const home = join(tmp.path, 'home');
     const file = join(tmp.path, 'telemetry.jsonl');
     await updateObserveConfig(join(home, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
-    const d = startDaemon(home);
+    const d = startObserverDaemon(home);
     try {
       await waitFor(() => d.output().includes('listening on'), 30_000, 'the daemon to start');
       const runtime = JSON.parse(await readFile(join(home, 'run', 'observe.json'), 'utf8')) as { url: string; socket: string; pid: number };
