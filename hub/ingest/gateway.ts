@@ -134,7 +134,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
   const bytes = verbatim ? body : await encodeOtlpRequest(decoded.request, call.encoding);
   const sha256 = verbatim ? receivedSha256 : sha256Hex(bytes);
   const record: RawBatchRecord = {
-    id: `rb_${receivedSha256}`,
+    id: rawBatchId(deviceId, receivedSha256),
     accountId,
     deviceId,
     signal: call.signal,
@@ -153,7 +153,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     // the repository identity attached now, server-side (the normalizer resolves through it, live and on rebuild)
     repositories: resolveAtIngest(deps.telemetry.repositories, accountId, decoded.request),
   };
-  // a replayed delivery is acknowledged and ignored (admit finds it); the normalizer never sees it
+  // a replayed delivery (this device, these bytes) is acknowledged and ignored (admit finds it); the normalizer never sees it
   const replay = deps.telemetry.rawBatches.get(accountId, record.id) !== undefined;
   // handed over before anything is stored: if storing fails, `queued(record, false)` takes it back
   if (!replay) deps.handoff(record, decoded.request);
@@ -183,6 +183,14 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
   }
   return { partial, batchId: record.id, stored };
 }
+
+/**
+ * The id of a delivery: the device and the hash of the body as received. A replay is the same
+ * device sending the same bytes again; a second device sending identical bytes made its own
+ * delivery (the spec's ids are per device: the same id on two devices is two activations), so it
+ * is stored under its own record. The blob stays keyed by content alone and is shared.
+ */
+export const rawBatchId = (deviceId: string, receivedSha256: string): string => `rb_${sha256Hex(new TextEncoder().encode(`${deviceId}\u0000${receivedSha256}`))}`;
 
 /** sha256 of bytes (exported for tests that predict batch ids). */
 export const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');

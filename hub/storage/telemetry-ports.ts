@@ -47,7 +47,7 @@ export interface RepositoryLinkStore {
 }
 
 export interface RawBatchRecord {
-  /** `rb_<sha256>` of the stored bytes; unique per account */
+  /** `rb_<sha256(device, sha256 of the body as received)>` (gateway.ts rawBatchId); unique per account */
   id: string;
   accountId: string;
   deviceId: string;
@@ -75,6 +75,8 @@ export interface RawBatchRecord {
    * account's current links).
    */
   repositories?: Record<string, string>;
+  /** admission order (set by RawBatchStore.admit; absent on batches stored before it existed): orders batches received in the same millisecond */
+  receiptSeq?: number;
 }
 
 export interface QueueItem {
@@ -92,7 +94,7 @@ export interface RawBatchStore {
    * request's other writes, such as its health rows, so one request commits once).
    */
   admit(record: RawBatchRecord, alongside?: (stored: boolean) => void): Promise<{ stored: boolean; seq?: number }>;
-  /** every stored batch in receipt order */
+  /** every stored batch in receipt order (receipt time, then admission order) */
   listByReceipt(): Iterable<RawBatchRecord>;
   /** batches received before `ms`, oldest first */
   listReceivedBefore(ms: number): Iterable<RawBatchRecord>;

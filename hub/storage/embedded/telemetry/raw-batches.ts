@@ -13,6 +13,14 @@ export interface RawBatchDbs {
 }
 
 /**
+ * The receipt-order key of a batch: its receipt time, then its admission sequence, so batches
+ * stamped in the same millisecond list in the order they were admitted (a rebuild replays them in
+ * the order the live normalizer saw them). Batches admitted before the sequence was recorded keep
+ * their time-account-id key.
+ */
+const timeKey = (r: RawBatchRecord): Key => (r.receiptSeq === undefined ? [r.receivedAtMs, r.accountId, r.id] : [r.receivedAtMs, r.receiptSeq, r.accountId, r.id]);
+
+/**
  * Raw batch records (the bytes live in the raw blob directory) indexed by receipt time and blob
  * hash, and the LMDB-backed normalization queue. Admission writes the record and the queue item
  * in one transaction.
@@ -37,8 +45,8 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
       alongside?.(true);
       const seq = ((meta.get('queueSeq') as number | undefined) ?? 0) + 1;
       void meta.put('queueSeq', seq);
-      void batches.put([record.accountId, record.id], record);
-      void byTime.put([record.receivedAtMs, record.accountId, record.id], null);
+      void batches.put([record.accountId, record.id], { ...record, receiptSeq: seq });
+      void byTime.put(timeKey({ ...record, receiptSeq: seq }), null);
       void bySha.put([record.sha256, record.accountId, record.id], null);
       void queue.put(seq, { seq, accountId: record.accountId, batchId: record.id });
       return { stored: true, seq };
@@ -51,7 +59,7 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
 
   *listReceivedBefore(ms: number): Iterable<RawBatchRecord> {
     for (const key of this.dbs.byTime.getKeys({ start: [0], end: [ms] })) {
-      const [, accountId, id] = key as [number, string, string];
+      const [accountId, id] = key.slice(-2) as [string, string];
       const rec = this.dbs.batches.get([accountId, id]);
       if (rec) yield rec;
     }
@@ -63,7 +71,7 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
       const rec = batches.get([accountId, batchId]);
       if (!rec) return;
       void batches.remove([accountId, batchId]);
-      void byTime.remove([rec.receivedAtMs, accountId, batchId]);
+      void byTime.remove(timeKey(rec));
       void bySha.remove([rec.sha256, accountId, batchId]);
     });
   }
