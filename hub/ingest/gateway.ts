@@ -4,6 +4,7 @@ import { decompressBody, encodeOtlpRequest, type OtlpEncoding, type OtlpRequest,
 import type { TokenRecord, UserRecord } from '../storage/ports.js';
 import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
 import { admitRequest } from './admission.js';
+import type { BlobGuard } from './blob-guard.js';
 import type { CardinalityGuard } from './cardinality.js';
 import { decodeBody } from './decode.js';
 import { resolveAtIngest } from '../normalize/repository.js';
@@ -23,6 +24,8 @@ export interface IngestDeps {
   tokens: TokenStore;
   limits: IngestLimits;
   cardinality: CardinalityGuard;
+  /** held over the blob put and the admit, so the sweeper never deletes a blob between them */
+  blobGuard: BlobGuard;
   /**
    * Gives the normalizer the admitted request of a batch about to be queued — before its queue
    * item is committed, so the normalizer never finds the item without it.
@@ -170,9 +173,11 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
   const { record, bytes, replay } = raw;
   let stored = false;
   try {
-    await deps.telemetry.rawBlobs.put(bytes, record.sha256);
-    // the health rows commit with the batch: one transaction (and one disk flush) per request
-    ({ stored } = await deps.telemetry.rawBatches.admit(record, health));
+    ({ stored } = await deps.blobGuard.hold(record.sha256, async () => {
+      await deps.telemetry.rawBlobs.put(bytes, record.sha256);
+      // the health rows commit with the batch: one transaction (and one disk flush) per request
+      return deps.telemetry.rawBatches.admit(record, health);
+    }));
   } catch (e) {
     if (isSfError(e)) throw e;
     // the hub's storage failed, not the data: retryable (reliability-anchors #61)

@@ -22,10 +22,10 @@ describe('hub raw-batch retention sweeper', () => {
     assert.equal((await f.post('logs', await body('evt_q'), { auth: u.device })).status, 200);
     assert.equal(f.storage.telemetry.queue.depth(), 1);
     now += 200 * DAY;
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0 });
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 });
     await f.telemetry.drain();
     assert.ok(f.telemetry.reader().getEvent(u.id, 'evt_q'), 'the acknowledged batch was normalized');
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1 }, 'normalized, it is swept as usual');
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 }, 'normalized, it is swept as usual');
   });
 
   it('does not take a receipt stamped by a clock that was behind for an old one: the process that received it has not been up that long', async () => {
@@ -37,10 +37,10 @@ describe('hub raw-batch retention sweeper', () => {
     await f.telemetry.drain();
     wall = T0; // corrected seconds later
     mono += 5_000;
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0 });
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 });
     mono += 91 * DAY; // the hub has really been up past the free tier's 90 days
     wall += 91 * DAY;
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1 });
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
   });
 
   it('sweeps by the receipt stamp a batch an earlier run received', async () => {
@@ -54,7 +54,7 @@ describe('hub raw-batch retention sweeper', () => {
     // a later run of the hub over the same storage: its own receipts start now
     const later = new TelemetryService(f.storage, { autoNormalize: false, now: () => wall, monotonicNow: () => mono });
     try {
-      assert.deepEqual(await later.sweep(), { batches: 1, blobs: 1 });
+      assert.deepEqual(await later.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
     } finally {
       await later.stop();
     }

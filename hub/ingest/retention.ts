@@ -1,11 +1,25 @@
 import type { TelemetryStorage } from '../storage/telemetry-ports.js';
+import type { BlobGuard } from './blob-guard.js';
 import { RETENTION_DAYS } from './limits.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How old an unreferenced blob or temp file must be before the sweeper takes it for an orphan.
+ * The blob guard already keeps the sweeper away from an ingest between its put and its admit;
+ * the grace period is a second, independent margin (an admit takes milliseconds).
+ */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
 export interface SweepResult {
+  /** raw batch records past retention */
   batches: number;
+  /** their blobs, once no other record referenced them */
   blobs: number;
+  /** blobs no record referenced (a crash between the blob write and the admit) */
+  orphanBlobs: number;
+  /** temp files of blob writes that never finished */
+  tempFiles: number;
 }
 
 /**
@@ -33,13 +47,21 @@ export interface ReceiptRun {
  *   otherwise make a batch received seconds ago look months old. (A stamp made by a wrong clock
  *   in an earlier run cannot be told from a real one; it is swept by its stamp.)
  */
-export async function sweepRawBatches(telemetry: TelemetryStorage, nowMs: number, run?: ReceiptRun): Promise<SweepResult> {
-  const result: SweepResult = { batches: 0, blobs: 0 };
+export async function sweepRawBatches(telemetry: TelemetryStorage, guard: BlobGuard, nowMs: number, run?: ReceiptRun): Promise<SweepResult> {
+  const result: SweepResult = { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 };
+  // under the guard of the hash, so an ingest of the same bytes (another account's, sharing the
+  // blob) is either admitted before the check, and keeps the blob, or puts it after the delete
+  const deleteIfUnreferenced = (sha256: string) =>
+    guard.hold(sha256, async () => {
+      telemetry.freshReads();
+      if (telemetry.rawBatches.blobReferenced(sha256)) return false;
+      await telemetry.rawBlobs.delete(sha256);
+      return true;
+    });
   const shortest = Math.min(...Object.values(RETENTION_DAYS));
   const candidates = [...telemetry.rawBatches.listReceivedBefore(nowMs - shortest * DAY_MS)];
-  if (candidates.length === 0) return result;
   // taken after the candidates: a batch queued meanwhile was received after them, so it is not one of them
-  const queued = new Set(telemetry.queue.peek(telemetry.queue.depth()).map((q) => `${q.accountId}\u0000${q.batchId}`));
+  const queued = new Set(candidates.length ? telemetry.queue.peek(telemetry.queue.depth()).map((q) => `${q.accountId}\u0000${q.batchId}`) : []);
   for (const record of candidates) {
     const retentionMs = RETENTION_DAYS[telemetry.settings.get(record.accountId)?.retentionTier ?? 'free'] * DAY_MS;
     if (record.receivedAtMs >= nowMs - retentionMs) continue;
@@ -47,10 +69,26 @@ export async function sweepRawBatches(telemetry: TelemetryStorage, nowMs: number
     if (run && record.receivedAtMs >= run.earliestReceiptMs && run.uptimeMs < retentionMs) continue;
     await telemetry.rawBatches.delete(record.accountId, record.id);
     result.batches++;
-    if (!telemetry.rawBatches.blobReferenced(record.sha256)) {
-      await telemetry.rawBlobs.delete(record.sha256);
-      result.blobs++;
-    }
+    if (await deleteIfUnreferenced(record.sha256)) result.blobs++;
   }
+  await sweepOrphans(telemetry, guard, nowMs - ORPHAN_GRACE_MS, deleteIfUnreferenced, result);
   return result;
+}
+
+/**
+ * Blobs no record points at and temp files of unfinished writes, older than `cutoffMs` (file
+ * mtimes): what a crash between the blob write and the LMDB admit leaves when the client never
+ * retries. The retention pass only walks records, so nothing else would ever remove them.
+ */
+async function sweepOrphans(telemetry: TelemetryStorage, guard: BlobGuard, cutoffMs: number, deleteIfUnreferenced: (sha256: string) => Promise<boolean>, result: SweepResult): Promise<void> {
+  for await (const blob of telemetry.rawBlobs.list()) {
+    if (blob.mtimeMs >= cutoffMs) continue;
+    if (await deleteIfUnreferenced(blob.sha256)) result.orphanBlobs++;
+  }
+  for await (const temp of telemetry.rawBlobs.listTemp()) {
+    if (temp.mtimeMs >= cutoffMs) continue;
+    // a put in flight writes its temp file under the guard of its hash
+    await guard.hold(temp.sha256, () => telemetry.rawBlobs.deleteTemp(temp.name));
+    result.tempFiles++;
+  }
 }

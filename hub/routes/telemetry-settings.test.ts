@@ -112,13 +112,13 @@ describe('hub telemetry account settings, repositories and retention', () => {
     await f.telemetry.drain();
     const batches = () => [...f.storage.telemetry.rawBatches.listByReceipt()].map((b) => b.accountId).sort();
     now += 89 * DAY;
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0 });
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 });
     now += 2 * DAY;
     const swept = await f.app.request('/api/v1/telemetry/admin/sweep', { method: 'POST', headers: admin.pat });
-    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1 });
+    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
     assert.deepEqual(batches(), [paid.id]);
     now += 300 * DAY;
-    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1 });
+    assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
     assert.deepEqual(batches(), []);
     assert.equal([...f.telemetry.reader().allEvents()].length, 2, 'normalized facts outlive the raw batches');
     assert.equal((await f.app.request('/api/v1/telemetry/admin/sweep', { method: 'POST', headers: free.pat })).status, 403);

@@ -168,6 +168,10 @@ export interface BlobStore {
   has(sha256: string): Promise<boolean>;
   delete(sha256: string): Promise<void>;
   list(): AsyncIterable<{ sha256: string; size: number; mtimeMs: number }>;
+  /** temp files of puts that never finished (a crash mid-write), with the hash each was for */
+  listTemp(): AsyncIterable<{ name: string; sha256: string; mtimeMs: number }>;
+  /** removes a temp file `listTemp` named */
+  deleteTemp(name: string): Promise<void>;
 }
 
 export interface HubStorage {

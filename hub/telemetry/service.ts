@@ -1,5 +1,6 @@
 import type { OtlpRequest } from '../../core/telemetry/otlp/index.js';
 import { CARDINALITY_VOCABULARY } from '../ingest/admission.js';
+import { BlobGuard } from '../ingest/blob-guard.js';
 import { CardinalityGuard } from '../ingest/cardinality.js';
 import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
 import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
@@ -51,6 +52,8 @@ export class TelemetryService {
   /** the earliest receipt stamp this process issued (its start until it stamps an earlier one) */
   private earliestReceiptMs: number;
   private readonly cardinality: CardinalityGuard;
+  /** shared by ingest and the sweeper (see blob-guard.ts) */
+  private readonly blobGuard = new BlobGuard();
   private readonly worker: Normalizer;
   private readonly load: RawBatchLoader;
   private readonly backlogByAccount = new Map<string, number>();
@@ -162,6 +165,7 @@ export class TelemetryService {
         tokens: this.storage.tokens,
         limits: this.limits,
         cardinality: this.cardinality,
+        blobGuard: this.blobGuard,
         backlog: (accountId) => ({ total: this.backlogTotal, account: this.backlogByAccount.get(accountId) ?? 0 }),
         // counted before the queue item commits: the normalizer thread can take the item off the
         // queue (and report it) before this thread sees the commit, and a count made after that
@@ -210,7 +214,7 @@ export class TelemetryService {
   }
 
   sweep(nowMs = this.now()): Promise<SweepResult> {
-    return sweepRawBatches(this.storage.telemetry, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs });
+    return sweepRawBatches(this.storage.telemetry, this.blobGuard, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs });
   }
 
   async stop(): Promise<void> {

@@ -6,6 +6,8 @@ import { fsyncDir, mkdirDurableSync } from '../../../core/fs/atomic.js';
 import type { BlobStore } from '../ports.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** a put's temp file: `<sha256>.tmp-<random hex>` */
+const TEMP = /^([0-9a-f]{64})\.tmp-[0-9a-f]+$/;
 
 /**
  * Content-addressed blob directory: `<root>/<aa>/<sha256>`. Writes go to a temp file, are fsynced
@@ -86,19 +88,50 @@ export class BlobDir implements BlobStore {
   }
 
   async *list(): AsyncIterable<{ sha256: string; size: number; mtimeMs: number }> {
-    let shards: string[];
-    try {
-      shards = await readdir(this.root);
-    } catch (e) {
-      if (hasErrno(e, 'ENOENT')) return;
-      throw e;
+    for await (const { name, path } of this.files()) {
+      if (!HEX64.test(name)) continue;
+      const st = await statIfPresent(path);
+      if (st) yield { sha256: name, size: st.size, mtimeMs: st.mtimeMs };
     }
-    for (const shard of shards.sort()) {
-      for (const name of (await readdir(join(this.root, shard))).sort()) {
-        if (!HEX64.test(name)) continue;
-        const st = await stat(join(this.root, shard, name));
-        yield { sha256: name, size: st.size, mtimeMs: st.mtimeMs };
-      }
+  }
+
+  async *listTemp(): AsyncIterable<{ name: string; sha256: string; mtimeMs: number }> {
+    for await (const { name, path } of this.files()) {
+      const m = TEMP.exec(name);
+      if (!m) continue;
+      const st = await statIfPresent(path);
+      if (st) yield { name, sha256: m[1], mtimeMs: st.mtimeMs };
     }
+  }
+
+  async deleteTemp(name: string): Promise<void> {
+    const m = TEMP.exec(name);
+    if (!m) throw new Error(`invalid temp file name ${name}`);
+    await rm(join(this.root, m[1].slice(0, 2), name), { force: true });
+  }
+
+  /** every file of every shard, in name order (a shard or file removed meanwhile is skipped) */
+  private async *files(): AsyncIterable<{ name: string; path: string }> {
+    for (const shard of (await readdirIfPresent(this.root)).sort()) {
+      for (const name of (await readdirIfPresent(join(this.root, shard))).sort()) yield { name, path: join(this.root, shard, name) };
+    }
+  }
+}
+
+async function readdirIfPresent(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return [];
+    throw e;
+  }
+}
+
+async function statIfPresent(path: string) {
+  try {
+    return await stat(path);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return undefined;
+    throw e;
   }
 }
