@@ -42,6 +42,12 @@ function shareOf(a: ActivationSnapshot): Share {
   };
 }
 
+/**
+ * The key a rollup row counts a session under: session ids come from the device's agent, so the
+ * same id on two devices is two sessions (as the same activation id is two activations).
+ */
+const sessionKey = (r: { deviceId: string; sessionId?: string }): string | undefined => (r.sessionId === undefined ? undefined : `${r.deviceId}\u0000${r.sessionId}`);
+
 /** One more or one fewer activation of a session in a rollup row; how many there are now. */
 function countSession(w: ProjectionWriter, dims: Dims, session: string, delta: 1 | -1): number {
   const n = Math.max(0, w.rollupSessionCount(dims, session) + delta);
@@ -82,8 +88,8 @@ export class RollupAccumulator {
    * its share is a function of the row alone (its day, skill, version, host and trigger, and
    * whether it loaded, was truncated or failed), and the row is the same whichever event arrives
    * first, so the rollups are too (a load result before its selection no longer leaves the trigger
-   * and the day of the load result behind). Distinct sessions are counted once per rollup row
-   * when an activation first lands in it.
+   * and the day of the load result behind). Distinct sessions (device and session id) are counted
+   * once per rollup row when an activation first lands in it.
    */
   activation(w: ProjectionWriter, prev: ActivationSnapshot | undefined, next: SkillActivationRow): void {
     if (prev && sameForRollups(prev, next)) return;
@@ -92,9 +98,10 @@ export class RollupAccumulator {
     if (before && before.key === after.key && sameCounters(before.counters, after.counters)) return;
     if (before) this.move(before, -1);
     this.move(after, 1);
-    if (before?.key === after.key && prev?.sessionId === next.sessionId) return;
-    if (before && prev?.sessionId && countSession(w, before.dims, prev.sessionId, -1) === 0) this.counters(before.dims, before.key).sessions--;
-    if (next.sessionId && countSession(w, after.dims, next.sessionId, 1) === 1) this.counters(after.dims, after.key).sessions++;
+    const [was, is] = [prev && sessionKey(prev), sessionKey(next)];
+    if (before?.key === after.key && was === is) return;
+    if (before && was && countSession(w, before.dims, was, -1) === 0) this.counters(before.dims, before.key).sessions--;
+    if (is && countSession(w, after.dims, is, 1) === 1) this.counters(after.dims, after.key).sessions++;
   }
 
   private move(share: Share, sign: 1 | -1): void {

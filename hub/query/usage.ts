@@ -74,7 +74,7 @@ export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageRepor
     versions: group(rows, 'version', 'version'),
     hosts: group(rows, 'host', 'host'),
     days: group(rows, 'day', 'day'),
-    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. Sessions are distinct per day, version, host and trigger, so their sums can count one session more than once.',
+    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. Sessions (a device and its session id) are distinct per day, version, host and trigger, so their sums can count one session more than once.',
   };
   if (q.skillId !== undefined) report.skillId = q.skillId;
   return report;
