@@ -123,4 +123,17 @@ describe('hub telemetry account settings, repositories and retention', () => {
     assert.equal([...f.telemetry.reader().allEvents()].length, 2, 'normalized facts outlive the raw batches');
     assert.equal((await f.app.request('/api/v1/telemetry/admin/sweep', { method: 'POST', headers: free.pat })).status, 403);
   });
+
+  it('marks the admin rebuild and sweep answers private and unsniffable, like every other telemetry answer', async () => {
+    f = await telemetryFixture();
+    const admin = f.user('root', { admin: true });
+    const other = f.user('other');
+    for (const path of ['/api/v1/telemetry/admin/rebuild', '/api/v1/telemetry/admin/sweep']) {
+      for (const [auth, status] of [[admin.pat, 200], [other.pat, 403]] as const) {
+        const res = await f.app.request(path, { method: 'POST', headers: auth });
+        assert.equal(res.status, status, path);
+        assert.deepEqual([res.headers.get('cache-control'), res.headers.get('x-content-type-options')], ['private, no-store', 'nosniff'], `${path} (${status})`);
+      }
+    }
+  });
 });

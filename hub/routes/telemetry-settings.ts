@@ -54,6 +54,8 @@ function managedAccount(c: Context<HubEnv>, action: string): UserRecord {
 export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
   app.use('/api/v1/telemetry/accounts/*', privateResponses);
+  // the maintenance answers (generation, counts) are the hub's own state: not for any cache either
+  app.use('/api/v1/telemetry/admin/*', privateResponses);
   const current = (c: Context<HubEnv>, accountId: string): TelemetryAccountSettings =>
     c.get('storage').telemetry.settings.get(accountId) ?? { accountId, contentCollection: false, retentionTier: 'free', updatedAt: new Date(telemetry.now()).toISOString() };
 
