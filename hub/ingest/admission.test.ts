@@ -79,6 +79,27 @@ describe('hub ingest admission', () => {
     assert.deepEqual(m.data.kind === 'sum' && m.data.dataPoints[0].attributes, { 'agent.host.name': 'codex' });
   });
 
+  it('applies the same checks to exponential-histogram and summary point attributes as to the other points', () => {
+    const attrs = { 'agent.host.name': { secret: 'prompt text' }, 'agent.skill.trigger.type': 'a\ud800b', 'free.form': 'x' };
+    const wire = [
+      { key: 'agent.host.name', value: { kvlistValue: { values: [{ key: 'secret', value: { stringValue: 'prompt text' } }] } } },
+      { key: 'agent.skill.trigger.type', value: { stringValue: 'a\ud800b' } },
+      { key: 'free.form', value: { stringValue: 'x' } },
+    ];
+    const req: OtlpMetricsRequest = { signal: 'metrics', resources: [{ resource: { attributes: {} }, scopes: [{ scope: { name: 'sf-observer' }, items: [
+      { name: 'g', data: { kind: 'gauge', dataPoints: [{ timeUnixNano: '1', asDouble: 1, attributes: attrs as never }] } },
+      { name: 'e', data: { kind: 'exponentialHistogram', raw: { dataPoints: [{ timeUnixNano: '1', count: '1', attributes: structuredClone(wire) }] } } },
+      { name: 's', data: { kind: 'summary', raw: { dataPoints: [{ timeUnixNano: '1', count: '1', attributes: structuredClone(wire) }] } } },
+    ] }] }] };
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.deepEqual([counts.droppedContent, counts.sanitized], [6, 3], 'the kvlist and the free-form key of each point dropped, the lone surrogate repaired in each');
+    const [gauge, exp, summary] = req.resources[0].scopes[0].items;
+    assert.deepEqual(gauge.data.kind === 'gauge' && gauge.data.dataPoints[0].attributes, { 'agent.skill.trigger.type': 'a\ufffdb' });
+    for (const m of [exp, summary]) {
+      assert.deepEqual((m.data as { raw: { dataPoints: { attributes: unknown }[] } }).raw.dataPoints[0].attributes, [{ key: 'agent.skill.trigger.type', value: { stringValue: 'a\ufffdb' } }], m.name);
+    }
+  });
+
   it('repairs lone surrogates in keys and values', () => {
     const req = logs([{ 'agent.skill.trigger.source': 'a\ud800b' }]);
     const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });

@@ -1,6 +1,8 @@
 import type {
   OtlpAttributes, OtlpLogRecord, OtlpMetric, OtlpRequest, OtlpSpan, OtlpValue, ResourceGroup,
 } from '../../core/telemetry/otlp/index.js';
+import { DEFAULT_OTLP_LIMITS, valueToWire } from '../../core/telemetry/otlp/index.js';
+import { valueFromWire, type WireMode } from '../../core/telemetry/otlp/value.js';
 import { logFingerprint } from '../normalize/fingerprint.js';
 import { CONTENT_ATTRIBUTES, isIdentityAttribute, METADATA_ALLOWLIST, METRIC_DIMENSIONS } from './allowlist.js';
 import { OTHER_VALUE, type CardinalityScope } from './cardinality.js';
@@ -51,12 +53,15 @@ export interface AdmissionOptions {
   cardinality: CardinalityScope;
   /** attribute keys longer than this are dropped (counted in droppedLimits); default the ingest default */
   maxKeyLength?: number;
+  /** the wire form of the request's exponential-histogram and summary points (the request's encoding); default protobuf */
+  wireMode?: WireMode;
 }
 
 interface Ctx extends AdmissionCounts {
   content: boolean;
   card: CardinalityScope;
   maxKeyLength: number;
+  wireMode: WireMode;
 }
 
 /** Pseudo-keys under which the guard counts the free-form names of a record. */
@@ -274,13 +279,34 @@ function admitMetric(m: OtlpMetric, ctx: Ctx): void {
     for (const p of m.data.dataPoints) p.attributes = admitAttributes(p.attributes, dims, ctx);
     return;
   }
-  // exponential histograms and summaries are carried as wire objects: filter their point attributes by key
-  const raw = m.data.raw as { dataPoints?: { attributes?: { key?: unknown }[] }[] } | undefined;
+  // exponential histograms and summaries are carried as wire objects: their point attributes go
+  // through the same checks, one key-value at a time, and only what admission changed is re-encoded
+  const raw = m.data.raw as { dataPoints?: { attributes?: WireKeyValue[] }[] } | undefined;
   for (const p of raw?.dataPoints ?? []) {
-    const before = p.attributes?.length ?? 0;
-    p.attributes = (p.attributes ?? []).filter((kv) => typeof kv.key === 'string' && dims.has(kv.key));
-    ctx.droppedContent += before - p.attributes.length;
+    if (p.attributes) p.attributes = admitWireAttributes(p.attributes, dims, ctx);
   }
+}
+
+interface WireKeyValue {
+  key?: unknown;
+  value?: unknown;
+}
+
+/** The decoder already applied the limits to these values; reading them again must not cut anything. */
+const READ_AS_DECODED = { ...DEFAULT_OTLP_LIMITS, maxAttributes: Infinity, maxValueDepth: Infinity, maxStringLength: Infinity };
+
+function admitWireAttributes(kvs: WireKeyValue[], allowed: ReadonlySet<string>, ctx: Ctx): WireKeyValue[] {
+  const out: WireKeyValue[] = [];
+  for (const kv of kvs) {
+    if (typeof kv?.key !== 'string') {
+      ctx.droppedContent++;
+      continue;
+    }
+    const value = valueFromWire(kv.value, ctx.wireMode, READ_AS_DECODED, { dropped: 0 });
+    const admitted = admitAttributes({ [kv.key]: value }, allowed, ctx);
+    for (const [key, next] of Object.entries(admitted)) out.push(key === kv.key && next === value ? kv : { key, value: valueToWire(next, ctx.wireMode) });
+  }
+  return out;
 }
 
 /** A scope's name and version: library identifiers and version strings are metadata (names.ts); anything else is a free-form name. */
@@ -312,6 +338,7 @@ export function admitRequest(req: OtlpRequest, options: AdmissionOptions): Admis
     content: options.contentCollection,
     card: options.cardinality,
     maxKeyLength: options.maxKeyLength ?? DEFAULT_INGEST_LIMITS.maxAttributeKeyLength,
+    wireMode: options.wireMode ?? 'proto',
     accepted: 0,
     rejected: 0,
     droppedContent: 0,

@@ -104,6 +104,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     maxRecords: deps.limits.maxRecordsPerRequest,
     cardinality: deps.cardinality.scope(accountId),
     maxKeyLength: deps.limits.maxAttributeKeyLength,
+    wireMode: call.encoding === 'json' ? 'json' : 'proto',
   });
   const rejected = decoded.rejected + decoded.overLimit + admitted.rejected;
   const message = describe([
