@@ -57,8 +57,11 @@ const control: NativeConfigControl = {
       const block = blocks.find((b) => b.id === s.skillId);
       const ok = block && block.values.path === s.skillMdPath && block.values.enabled === false;
       if (!s.enabled && !ok) {
+        const expected = `path = ${JSON.stringify(s.skillMdPath)}, enabled = false`;
         out.push({ code: DISABLED_EXPOSED, severity: 'error', file,
-          message: `${s.skillId} is disabled, but ${file} ${block ? 'has a changed' : 'lacks the'} Forge [[skills.config]] entry (path = ${s.skillMdPath}, enabled = false)`,
+          message: block
+            ? `${s.skillId} is disabled, but ${file} has a changed Forge [[skills.config]] entry (${entryValues(block.values)}; Forge expects ${expected})`
+            : `${s.skillId} is disabled, but ${file} lacks the Forge [[skills.config]] entry (${expected})`,
           hint: 'run `sf skit doctor --fix` to restore it, or `sf skit enable` if you want the skill on' });
       } else if (s.enabled && block) {
         out.push({ code: CONFIG_DRIFT, severity: 'warning', file, message: `${s.skillId} is enabled, but a Forge [[skills.config]] entry still disables it in ${file}`, hint: 'run `sf skit doctor --fix` to remove it' });
@@ -68,6 +71,12 @@ const control: NativeConfigControl = {
     return out;
   },
 };
+
+/** What a Forge block in the file holds for the keys Forge writes, as TOML would show it (a key the user deleted is "missing"). */
+function entryValues(values: Record<string, unknown>): string {
+  const shown = (key: string) => (key in values ? JSON.stringify(values[key]) ?? String(values[key]) : 'missing');
+  return `path = ${shown('path')}, enabled = ${shown('enabled')}`;
+}
 
 /** The Codex adapter (native per-skill control: path-selector `[[skills.config]]` entries). */
 export function createCodexAdapter(options: { link?: LinkOps } = {}): HostAdapter {

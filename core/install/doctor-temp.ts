@@ -1,87 +1,9 @@
-import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { hasErrno } from '../errors/index.js';
-import { resolveWriteTarget } from '../fs/atomic.js';
 import type { Library } from '../library/db.js';
-import { stillRunningSince } from '../runtime/processes.js';
 import type { Session } from './context.js';
 import type { DoctorFinding } from './doctor.js';
+import { configTempLeftovers, removeConfigTemps } from './recover-config-temps.js';
 
-/**
- * Temp siblings (`.<name>.<pid>.<random>.tmp`, see tempSibling) that a command killed in the
- * middle of an atomic write left next to a host config Forge edits, or in $SF_HOME/backups. Each
- * is a full copy of a config, with its mode. Only that exact pattern, next to a config file a
- * record or a write note names, and only when the pid is no longer the process that wrote it:
- * the user's own files are never candidates.
- */
-export async function configTempLeftovers(session: Pick<Session, 'paths'>, lib: Library): Promise<string[]> {
-  const configs = new Set<string>();
-  for (const inst of lib.listInstallations()) for (const t of inst.targets) for (const e of t.configEdits) configs.add(e.file);
-  for (const file of await notedConfigs(session.paths.backups)) configs.add(file);
-  const out = new Set<string>();
-  for (const config of configs) {
-    const target = await resolveWriteTarget(config).catch(() => config);
-    for (const path of await tempsOf(dirname(target), (name) => name === `.${basename(target)}`)) out.add(path);
-  }
-  // everything in $SF_HOME/backups is Forge's: backups and write notes
-  for (const dir of await subdirs(session.paths.backups, 2)) for (const path of await tempsOf(dir, () => true)) out.add(path);
-  return [...out].sort();
-}
-
-const TEMP = /^(\..+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-async function tempsOf(dir: string, forName: (prefix: string) => boolean): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await list(dir)) {
-    const m = TEMP.exec(name);
-    if (!m || !forName(m[1])) continue;
-    const path = join(dir, name);
-    const st = await lstat(path).catch(() => undefined);
-    if (!st?.isFile() || stillRunningSince(Number(m[2]), st.mtimeMs)) continue;
-    out.push(path);
-  }
-  return out;
-}
-
-/** The config files the write notes under `backups` name (they outlive a record that was never kept). */
-async function notedConfigs(backups: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const agent of await list(backups)) {
-    const dir = join(backups, agent, 'write-notes');
-    for (const name of await list(dir)) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        const file = (JSON.parse(await readFile(join(dir, name), 'utf8')) as { file?: unknown }).file;
-        if (typeof file === 'string') out.push(file);
-      } catch {
-        // a note cut short by a crash names nothing
-      }
-    }
-  }
-  return out;
-}
-
-/** `dir` and its subdirectories down to `depth` levels. */
-async function subdirs(dir: string, depth: number): Promise<string[]> {
-  const out = [dir];
-  if (depth === 0) return out;
-  for (const name of await list(dir)) {
-    const path = join(dir, name);
-    if ((await lstat(path).catch(() => undefined))?.isDirectory()) out.push(...(await subdirs(path, depth - 1)));
-  }
-  return out;
-}
-
-async function list(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return [];
-    throw e;
-  }
-}
-
-/** The doctor finding for such temp files; with `fix` they are deleted. */
+/** The doctor finding for the temp copies of host configs that killed writes left; with `fix` they are deleted. */
 export async function checkConfigTemps(session: Pick<Session, 'paths'>, lib: Library, fix: boolean): Promise<DoctorFinding[]> {
   const temps = await configTempLeftovers(session, lib);
   if (temps.length === 0) return [];
@@ -91,7 +13,7 @@ export async function checkConfigTemps(session: Pick<Session, 'paths'>, lib: Lib
     hint: 'run `sf skit doctor --fix` to delete them (the config files themselves are complete)',
   };
   if (fix) {
-    for (const path of temps) await unlink(path).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+    await removeConfigTemps(session, lib);
     finding.fixed = true;
   }
   return [finding];

@@ -8,6 +8,7 @@ import { applyPlan } from './apply.js';
 import type { Session } from './context.js';
 import { stillRunningSince } from '../runtime/processes.js';
 import { rollBack } from './rollback.js';
+import { removeConfigTemps } from './recover-config-temps.js';
 import type { Plan } from './plan-types.js';
 
 export type RecoveryOutcome = 'discarded' | 'rolled-back' | 'rolled-forward';
@@ -18,8 +19,14 @@ export type RecoveryOutcome = 'discarded' | 'rolled-back' | 'rolled-forward';
  * plan is run again from the start (every step is idempotent) and committed (the new state); if
  * that fails, the old state is projected again. A command that reported failure but could not
  * undo itself (`rolling-back`) is only ever undone.
+ *
+ * First the temp copies of host configs that the interrupted command's atomic writes left are
+ * deleted: its process is gone, so they are never renamed into place, and each is a full copy of a
+ * user's config lying next to it (only Forge's exact pattern, next to configs a record or write
+ * note names, whose writer is no longer running; see configTempLeftovers).
  */
 export async function recoverIntent(session: Session, lib: Library, intent: IntentRecord<Plan>): Promise<RecoveryOutcome> {
+  await removeConfigTemps(session, lib);
   const plan = intent.plan;
   if (!plan || intent.phase === 'planning') {
     lib.commit({ deleteIntent: intent.id });

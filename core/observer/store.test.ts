@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
 import { ObserverStore } from './store.js';
@@ -83,5 +84,51 @@ describe('observer LMDB store', () => {
     } finally {
       await tmp.cleanup();
     }
+  });
+
+  describe('file modes: the queue holds telemetry metadata that other users must not read', () => {
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
+    it('creates the database and lock files 0600 in a directory made 0700, even under a 0022 umask', async () => {
+      const tmp = await tempDir();
+      const previous = process.umask(0o022);
+      try {
+        // the OpenCode plugin's spool may create queue/ first, with the umask
+        await mkdir(join(tmp.path, 'queue'), { mode: 0o755 });
+        const path = join(tmp.path, 'queue', 'q.lmdb');
+        const store = await ObserverStore.open(path);
+        store.enqueue('a', { signal: 'logs', body: '{"i":1}', records: 1 }, 10);
+        await store.close();
+        assert.deepEqual(
+          { dir: await modeOf(join(tmp.path, 'queue')), db: await modeOf(path), lock: await modeOf(`${path}-lock`) },
+          { dir: 0o700, db: 0o600, lock: 0o600 },
+        );
+      } finally {
+        process.umask(previous);
+        await tmp.cleanup();
+      }
+    });
+
+    it('tightens a queue an older version left 0644, keeping what it holds', async () => {
+      const tmp = await tempDir();
+      const path = join(tmp.path, 'q.lmdb');
+      try {
+        let store = await ObserverStore.open(path);
+        store.enqueue('a', { signal: 'logs', body: '{"kept":1}', records: 1 }, 10);
+        await store.close();
+        await chmod(path, 0o644);
+        await chmod(`${path}-lock`, 0o644);
+        await chmod(tmp.path, 0o755);
+        store = await ObserverStore.open(path);
+        assert.equal(store.head('a')!.item.body, '{"kept":1}');
+        await store.close();
+        assert.deepEqual(
+          { dir: await modeOf(tmp.path), db: await modeOf(path), lock: await modeOf(`${path}-lock`) },
+          { dir: 0o700, db: 0o600, lock: 0o600 },
+        );
+      } finally {
+        await tmp.cleanup();
+      }
+    });
   });
 });

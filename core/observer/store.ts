@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, open as openFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { SfError } from '../errors/index.js';
@@ -93,7 +93,7 @@ export class ObserverStore {
   }
 
   static async open(path: string): Promise<ObserverStore> {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await ownerOnly(path);
     const { open } = await import('lmdb');
     try {
       return new ObserverStore(open<unknown, string>({ path, noSubdir: true, encoding: 'msgpack', compression: false }));
@@ -293,5 +293,28 @@ export class ObserverStore {
 
   setOffset(name: string, value: number): void {
     this.db.putSync(`offset\u0000${name}`, value);
+  }
+}
+
+/**
+ * The queue holds telemetry metadata: other users must not read it. lmdb-js creates its data and
+ * lock files 0664 minus the umask (0644 usually), and `mkdir`'s mode applies only to a directory it
+ * creates (the OpenCode plugin's spool may have made `queue/` with the umask first). So the
+ * directory is set to 0700, and both files are created 0600 before LMDB opens them (it keeps the
+ * mode of an existing file; an empty data file is a new environment to it), and an existing
+ * file from an older version is tightened.
+ */
+async function ownerOnly(path: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  for (const file of [path, `${path}-lock`]) {
+    // 'a' creates without truncating a queue that is already there
+    const handle = await openFile(file, 'a', 0o600);
+    try {
+      await handle.chmod(0o600);
+    } finally {
+      await handle.close();
+    }
   }
 }

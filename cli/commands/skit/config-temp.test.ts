@@ -15,7 +15,8 @@ describe('sf skit doctor and temp copies of host configs', () => {
   beforeEach(async () => (sb = await installSandbox('sf-config-temp-')));
   afterEach(() => sb.cleanup());
 
-  it('finds the temp sibling a killed write left next to a config Forge edits, and --fix deletes only that', async () => {
+  /** Installs into a project whose Claude config holds a user value, then SIGKILLs `sf skit disable` just before it renames its temp copy onto that config. */
+  async function killedConfigWrite(): Promise<{ dir: string; temp: string; mine: string[] }> {
     const dir = join(sb.project, '.claude');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'settings.local.json'), '{\n  "model": "x"\n}\n');
@@ -28,17 +29,32 @@ fs.promises.rename = async (a, b) => { if (/settings\\.local\\.json$/.test(Strin
     assert.notEqual(killed.code, 0);
     const temps = (await readdir(dir)).filter((n) => /^\.settings\.local\.json\.\d+\.[0-9a-f]{8}\.tmp$/.test(n));
     assert.equal(temps.length, 1, 'the killed write left its temp copy');
-    // the user's own files that merely look alike
+    // the user's own files that merely look alike, and a copy a live process is still writing
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-    const mine = [`.settings.json.${dead}.0123abcd.tmp`, '.settings.local.json.bak', `settings.local.json.${dead}.0123abcd.tmp`];
+    const mine = [`.settings.json.${dead}.0123abcd.tmp`, '.settings.local.json.bak', `settings.local.json.${dead}.0123abcd.tmp`, `.settings.local.json.${process.pid}.0123abcd.tmp`];
     for (const n of mine) await writeFile(join(dir, n), 'mine');
+    return { dir, temp: temps[0], mine };
+  }
+
+  it('finds the temp sibling a killed write left next to a config Forge edits, and --fix deletes only that', async () => {
+    const { dir, temp, mine } = await killedConfigWrite();
+    const look = await sb.sf(['skit', 'doctor', '--json']);
+    const found = (JSON.parse(look.stdout) as { findings: { code: string; message: string; fixed?: boolean }[] }).findings.find((f) => f.code === 'SF_DRIFT_CONFIG_TEMP');
+    assert.ok(found && !found.fixed && found.message.includes(temp) && !mine.some((n) => found.message.includes(n)), look.stdout);
 
     const fix = await sb.sf(['skit', 'doctor', '--fix', '--json']);
-    const report = JSON.parse(fix.stdout) as { findings: { code: string; fixed?: boolean }[] };
-    assert.ok(report.findings.some((f) => f.code === 'SF_DRIFT_CONFIG_TEMP' && f.fixed), fix.stdout);
-    assert.equal(existsSync(join(dir, temps[0])), false, 'Forge\'s temp copy is gone');
+    assert.equal(fix.code, 0, fix.stdout + fix.stderr);
+    assert.equal(existsSync(join(dir, temp)), false, 'Forge\'s temp copy is gone');
     for (const n of mine) assert.ok(existsSync(join(dir, n)), `${n} stays`);
     const again = await sb.sf(['skit', 'doctor', '--json']);
     assert.ok(!(JSON.parse(again.stdout) as { findings: { code: string }[] }).findings.some((f) => f.code === 'SF_DRIFT_CONFIG_TEMP'), again.stdout);
+  });
+
+  it('the recovery before the next mutating command deletes it too, and only it', async () => {
+    const { dir, temp, mine } = await killedConfigWrite();
+    const next = await sb.sf(['skit', 'enable', 'acme/kit:lint']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(existsSync(join(dir, temp)), false, 'Forge\'s temp copy is gone');
+    for (const n of mine) assert.ok(existsSync(join(dir, n)), `${n} stays`);
   });
 });

@@ -36,6 +36,13 @@ describe('sf against a broken or hostile hub', () => {
   let server: TestServer;
   let answer: Answer;
   const token = { SF_HUB_TOKEN: 'sfp_x' };
+  /** The bundle and skill hashes this machine computes for the sandbox's SKIT (what publish sends). */
+  const localHashes = async (): Promise<{ bundle: string; skills: { id: string; hash: string }[] }> => {
+    const r = await sb.sf(['skit', 'hash', sb.source, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const listing = JSON.parse(r.stdout) as { bundle: string; skills: { id: string; hash: string }[] };
+    return { bundle: listing.bundle, skills: listing.skills.map((k) => ({ id: k.id, hash: k.hash })) };
+  };
   beforeEach(async () => {
     sb = await installSandbox('sf-hostile-hub-');
     server = await startServer((req, res) => {
@@ -53,14 +60,25 @@ describe('sf against a broken or hostile hub', () => {
   });
 
   describe('D1: text from the hub reaches the terminal sanitized', () => {
-    it('sf skit publish shows the visibility, hashes and the mismatch warning without control characters', async () => {
+    it('sf skit publish shows the hub\'s hashes in the mismatch error without control characters', async () => {
       answer = (method) => (method === 'PUT' ? { status: 201, body: hostilePublish } : { status: 404, body: '{}' });
+      const r = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
+      assert.equal(r.code, 5, r.stderr);
+      assert.match(r.stderr, /error\[SF_E_HASH_MISMATCH\]: the hub published acme\/kit@2\.0\.0 with bundle sha256:\?\[31mEVIL/);
+      assertNoControls(r.stdout, 'stdout');
+      assertNoControls(r.stderr, 'stderr');
+    });
+
+    it('sf skit publish shows the visibility and hashes of an honest answer without control characters', async () => {
+      const local = await localHashes();
+      const honest = JSON.parse(hostilePublish);
+      honest.release.bundleHash = local.bundle;
+      honest.release.skills = local.skills;
+      answer = (method) => (method === 'PUT' ? { status: 201, body: JSON.stringify(honest) } : { status: 404, body: '{}' });
       const r = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /published acme\/kit@2\.0\.0 \(public\?\]0;PWNED\?\?\[2J\)/);
-      assert.match(r.stderr, /warning: the hub recorded bundle sha256:\?\[31mEVIL/);
       assertNoControls(r.stdout, 'stdout');
-      assertNoControls(r.stderr, 'stderr');
     });
 
     it('sf login shows the scopes without control characters', async () => {
@@ -160,21 +178,67 @@ describe('sf against a broken or hostile hub', () => {
 
   describe('D14: the publish summary', () => {
     it('lines up the bundle, skill hashes, release and index in one column', async () => {
-      const hash = (c: string) => `sha256:${c.repeat(64)}`;
+      const local = await localHashes();
       answer = () => ({
         status: 201,
         body: JSON.stringify({
           skit: { visibility: 'public' },
-          release: { bundleHash: hash('a'), url: 'http://hub/r/acme/kit/2.0.0', wellKnownIndex: 'http://hub/r/acme/kit/2.0.0/index.json', skills: [{ id: 'acme/kit:review', hash: hash('b') }, { id: 'acme/kit:summarize', hash: hash('c') }] },
+          release: { bundleHash: local.bundle, url: 'http://hub/r/acme/kit/2.0.0', wellKnownIndex: 'http://hub/r/acme/kit/2.0.0/index.json', skills: local.skills },
         }),
       });
       const r = await sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin], { env: token });
       assert.equal(r.code, 0, r.stderr);
       const rows = r.stdout.split('\n').slice(1).filter(Boolean);
-      assert.deepEqual(rows.map((l) => l.trim().split(/\s+/)[0]), ['bundle', 'acme/kit:review', 'acme/kit:summarize', 'release', 'index']);
+      assert.deepEqual(rows.map((l) => l.trim().split(/\s+/)[0]), ['bundle', ...local.skills.map((k) => k.id), 'release', 'index']);
       const column = rows.map((l) => l.search(/(sha256:|http:)/));
       assert.deepEqual(new Set(column).size, 1, r.stdout);
       assert.equal(column[0], '  acme/kit:summarize  '.length);
+    });
+  });
+
+  describe('a hub that records other content than was sent: SF_E_HASH_MISMATCH (exit 5), since a release cannot be taken back', () => {
+    /** A 201 that records `bundle` and `skills` for acme/kit@2.0.0. */
+    const recording = (bundle: string, skills: { id: string; hash: string }[]) => () => ({
+      status: 201,
+      body: JSON.stringify({ skit: { visibility: 'public' }, release: { bundleHash: bundle, url: 'http://hub/r/acme/kit/2.0.0', wellKnownIndex: 'w', skills } }),
+    });
+    const other = `sha256:${'e'.repeat(64)}`;
+    const publish = (...extra: string[]) => sb.sf(['skit', 'publish', sb.source, '--version', '2.0.0', '--hub', server.origin, ...extra], { env: token });
+
+    it('a different bundle hash names both hashes with a hint, in human and --json modes', async () => {
+      const local = await localHashes();
+      answer = recording(other, local.skills);
+      const human = await publish();
+      assert.equal(human.code, 5, human.stderr);
+      assert.ok(human.stderr.includes(`error[SF_E_HASH_MISMATCH]: the hub published acme/kit@2.0.0 with bundle ${other}, but this machine computed ${local.bundle}`), human.stderr);
+      assert.match(human.stderr, /\n  hint: the release is on the hub and cannot be taken back: .*sf skit pull acme\/kit@2\.0\.0.*publish a new version/);
+      assert.doesNotMatch(human.stdout, /published/);
+      const json = await publish('--json');
+      assert.equal(json.code, 5, json.stderr);
+      assert.equal(json.stdout, '');
+      const error = JSON.parse(json.stderr).error;
+      assert.equal(error.code, 'SF_E_HASH_MISMATCH');
+      assert.match(error.hint, /cannot be taken back/);
+      assert.equal(error.data.recorded, other);
+      assert.equal(error.data.computed, local.bundle);
+      assert.deepEqual(error.data.skills, []);
+    });
+
+    it('the same bundle but a different or missing skill hash names the skill and both hashes', async () => {
+      const local = await localHashes();
+      const [first, ...rest] = local.skills;
+      answer = recording(local.bundle, [{ id: first.id, hash: other }]);
+      const r = await publish('--json');
+      assert.equal(r.code, 5, r.stderr);
+      const error = JSON.parse(r.stderr).error;
+      assert.equal(error.code, 'SF_E_HASH_MISMATCH');
+      assert.deepEqual(error.data.skills, [
+        { id: first.id, recorded: other, computed: first.hash },
+        ...rest.map((k) => ({ id: k.id, recorded: null, computed: k.hash })),
+      ]);
+      const human = await publish();
+      assert.equal(human.code, 5, human.stderr);
+      assert.ok(human.stderr.includes(`${first.id} as ${other}, but this machine computed ${first.hash}; ${rest[0].id} as missing`), human.stderr);
     });
   });
 

@@ -2,10 +2,11 @@ import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { resolve } from 'node:path';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
-import { err, out, printDiagnostics, printJson, printRows } from '../../output/print.js';
+import { out, printDiagnostics, printJson, printRows } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
 import type { PublishedRelease } from '../../../core/hub-client/index.js';
+import type { SkitHashes } from '../../../core/skit/hash.js';
 
 const VISIBILITIES = ['public', 'unlisted', 'private'];
 
@@ -79,9 +80,7 @@ export const publishCommand = command({
         throw e;
       });
     const body = await client.readJson<PublishedRelease>(res, 'PUT', path, publishedShape);
-    if (body.release.bundleHash !== hashes.bundle) {
-      err(`warning: the hub recorded bundle ${sanitize(body.release.bundleHash)}, this machine computed ${hashes.bundle}`);
-    }
+    refuseRecordedMismatch(id, a.version, body, hashes);
     if (a.json) return printJson(body);
     out(`published ${sanitize(id)}@${sanitize(a.version)} (${sanitize(body.skit.visibility)}) to ${sanitize(target.url)}`);
     // printRows sanitizes every cell
@@ -93,3 +92,26 @@ export const publishCommand = command({
     ], '  ');
   },
 });
+
+/**
+ * A release cannot be taken back, so the hub recording other content than this machine packed
+ * (a proxy that rewrote the body, a hub bug) must fail the command, not scroll past as a warning:
+ * SF_E_HASH_MISMATCH naming both hashes. Hub text is sanitized; the error printer sanitizes again.
+ */
+function refuseRecordedMismatch(id: string, version: string, body: PublishedRelease, hashes: SkitHashes): void {
+  const release = sanitize(`${id}@${version}`);
+  const recorded = new Map(body.release.skills.map((s) => [s.id, s.hash]));
+  const computed = new Map(hashes.skills.map((s) => [s.id, s.hash]));
+  const skills = [...new Set([...computed.keys(), ...recorded.keys()])]
+    .filter((skillId) => recorded.get(skillId) !== computed.get(skillId))
+    .map((skillId) => ({ id: skillId, recorded: recorded.get(skillId) ?? null, computed: computed.get(skillId) ?? null }));
+  const bundleDiffers = body.release.bundleHash !== hashes.bundle;
+  if (!bundleDiffers && skills.length === 0) return;
+  const what = bundleDiffers
+    ? `bundle ${sanitize(body.release.bundleHash)}, but this machine computed ${hashes.bundle}`
+    : skills.map((s) => `${sanitize(s.id)} as ${s.recorded === null ? 'missing' : sanitize(s.recorded)}, but this machine computed ${s.computed ?? 'no such skill'}`).join('; ');
+  throw new SfError('SF_E_HASH_MISMATCH', `the hub published ${release} with ${what}`, {
+    hint: `the release is on the hub and cannot be taken back: compare \`sf skit hash\` of this directory with \`sf skit pull ${release}\`, then deprecate it (PATCH /api/v1/skits/${sanitize(id)}/releases/${sanitize(version)}, docs/hub-registry.md) and publish a new version`,
+    data: { release: body.release, recorded: body.release.bundleHash, computed: hashes.bundle, skills },
+  });
+}
