@@ -64,7 +64,7 @@ export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostA
     skillRoot: claudeSkillRoot,
     control,
     link: options.link,
-    extraDiagnostics: sameNameElsewhere,
+    nameShadows: sameNameElsewhere,
     detect(ctx) {
       const dir = claudeConfigDir(ctx);
       const project = ctx.scope === 'project' && ctx.projectRoot ? join(ctx.projectRoot, '.claude') : undefined;

@@ -30,8 +30,8 @@ export interface NativeHostSpec {
   skillRoot(ctx: HostContext): string;
   detect(ctx: HostContext): Promise<HostDetection>;
   control: NativeConfigControl;
-  /** host-specific findings (e.g. same-name skills in other roots the host reads) */
-  extraDiagnostics?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
+  /** see HostAdapter.nameShadows (same-name skills in other roots the host reads) */
+  nameShadows?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
   /** see HostAdapter.alsoReads */
   alsoReads?(ctx: HostContext): string[];
   link?: LinkOps;
@@ -98,6 +98,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     id: spec.id,
     aliases: spec.aliases,
     displayName: spec.displayName,
+    ...(spec.nameShadows ? { nameShadows: spec.nameShadows } : {}),
     nativeEnablement: true,
     skillRoot: (ctx) => spec.skillRoot(ctx),
     detect: (ctx) => spec.detect(ctx),
@@ -125,7 +126,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
       const file = spec.control.file(ctx);
       const prev = record.configEdits.filter(isManagedConfigEdit).find((e) => e.file === file);
       out.push(...(await spec.control.diagnose(file, ctx, prev, req, dests)));
-      if (spec.extraDiagnostics) out.push(...(await spec.extraDiagnostics(req, record, ctx)));
+      if (spec.nameShadows) out.push(...(await spec.nameShadows(req, record, ctx)));
       return out;
     },
   };

@@ -127,7 +127,7 @@ export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAda
     skillRoot: opencodeSkillRoot,
     control,
     link: options.link,
-    extraDiagnostics: nameShadows,
+    nameShadows: nameShadows,
     alsoReads: opencodeScanRoots,
     detect(ctx) {
       const dir = opencodeConfigDir(ctx);

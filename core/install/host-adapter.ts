@@ -107,6 +107,11 @@ export interface HostAdapter {
   setEnablement(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<ProjectionRecord>;
   /** remove everything `record` says Forge put there, and only that */
   unproject(record: ProjectionRecord, ctx: HostContext): Promise<void>;
+  /**
+   * Skills of the user's that this host would confuse with Forge's because its switch goes by
+   * name (warnings): reported when an install or enable/disable changes things, not only by doctor.
+   */
+  nameShadows?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
   /** drift: missing/modified/dangling/foreign entries, config drift, disabled children exposed */
   diagnose(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
 }

@@ -3,7 +3,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { SfError, type Diagnostic } from '../errors/index.js';
 import type { ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
-import { crossHostExposure } from './cross-host.js';
+import { changeWarnings } from './change-warnings.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
 import { runMutation, planEnv, type MutationResult } from './mutate.js';
 import { existingFor, planInstall } from './plan-install.js';
@@ -62,7 +62,7 @@ export async function installSkit(session: Session, req: InstallRequest): Promis
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
       req.confirm,
     );
-    const exposure = result.record && !result.cancelled ? await crossHostExposure(session, result.record) : [];
+    const exposure = result.record && !result.cancelled ? await changeWarnings(session, result.record) : [];
     return { ...result, diagnostics: [...prep.diagnostics, ...exposure] };
   } finally {
     await prep.cleanup();

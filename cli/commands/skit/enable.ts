@@ -22,8 +22,8 @@ function enablementCommand(enabled: boolean) {
       const session = await cliSession();
       const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
       const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
-      const { crossHostExposure } = await import('../../../core/install/cross-host.js');
-      const diagnostics = !enabled && result.record ? await crossHostExposure(session, result.record) : [];
+      const { changeWarnings } = await import('../../../core/install/change-warnings.js');
+      const diagnostics = result.record ? await changeWarnings(session, result.record) : [];
       if (a.json) printJson({ action, skill: a.skill, skit: result.record, notes: result.plan.notes, diagnostics });
       else {
         printDiagnostics(diagnostics, 'stderr');

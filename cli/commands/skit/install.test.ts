@@ -221,6 +221,18 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.match(shadows[0].message, /installed by Forge in the user scope/);
   });
 
+  it('install and disable warn at once, not only doctor, when a skill of the user\'s shares a name Forge\'s by-name switch reaches', async () => {
+    // the user's own "lint" in the user scope: Claude Code's skillOverrides key it by name too
+    await writeTree(join(sb.home, '.claude', 'skills', 'lint'), { 'SKILL.md': '---\nname: lint\ndescription: my own lint skill, not Forge\'s. Use it to lint.\n---\n\n# lint\n' });
+    const add = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
+    assert.equal(add.code, 0, add.stderr);
+    const warned = (out: string) => (JSON.parse(out).diagnostics as { code: string; file?: string }[]).filter((d) => d.code === 'SF_ADAPTER_NAME_SHADOW');
+    assert.deepEqual(warned(add.stdout).map((d) => d.file), [join(sb.home, '.claude', 'skills', 'lint')], add.stdout);
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:lint']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.match(disable.stderr, /SF_ADAPTER_NAME_SHADOW[\s\S]*skillOverrides apply by name to both/);
+  });
+
   it('warns when OpenCode, on the machine but not a target, can load a skill disabled in .claude/skills', async () => {
     await mkdir(join(sb.home, '.config', 'opencode'), { recursive: true });
     await writeFile(join(sb.home, '.config', 'opencode', 'opencode.json'), '{}\n');
