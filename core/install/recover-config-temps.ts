@@ -1,7 +1,8 @@
-import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
+import { lstat, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { hasErrno } from '../errors/index.js';
 import { resolveWriteTarget } from '../fs/atomic.js';
+import { readdirIfPresent } from '../fs/read-dir.js';
 import type { Library } from '../library/db.js';
 import { stillRunningSince } from '../runtime/processes.js';
 import type { Session } from './context.js';
@@ -31,7 +32,7 @@ const TEMP = /^(\..+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 async function tempsOf(dir: string, forName: (prefix: string) => boolean): Promise<string[]> {
   const out: string[] = [];
-  for (const name of await list(dir)) {
+  for (const name of await readdirIfPresent(dir)) {
     const m = TEMP.exec(name);
     if (!m || !forName(m[1])) continue;
     const path = join(dir, name);
@@ -45,9 +46,9 @@ async function tempsOf(dir: string, forName: (prefix: string) => boolean): Promi
 /** The config files the write notes under `backups` name (they outlive a record that was never kept). */
 async function notedConfigs(backups: string): Promise<string[]> {
   const out: string[] = [];
-  for (const agent of await list(backups)) {
+  for (const agent of await readdirIfPresent(backups)) {
     const dir = join(backups, agent, 'write-notes');
-    for (const name of await list(dir)) {
+    for (const name of await readdirIfPresent(dir)) {
       if (!name.endsWith('.json')) continue;
       try {
         const file = (JSON.parse(await readFile(join(dir, name), 'utf8')) as { file?: unknown }).file;
@@ -64,20 +65,11 @@ async function notedConfigs(backups: string): Promise<string[]> {
 async function subdirs(dir: string, depth: number): Promise<string[]> {
   const out = [dir];
   if (depth === 0) return out;
-  for (const name of await list(dir)) {
+  for (const name of await readdirIfPresent(dir)) {
     const path = join(dir, name);
     if ((await lstat(path).catch(() => undefined))?.isDirectory()) out.push(...(await subdirs(path, depth - 1)));
   }
   return out;
-}
-
-async function list(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return [];
-    throw e;
-  }
 }
 
 /**

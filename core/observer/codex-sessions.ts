@@ -1,6 +1,5 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hasErrno } from '../errors/index.js';
+import { readdirIfPresent } from '../fs/read-dir.js';
 import { userHome } from '../library/paths.js';
 import { firstLine } from './bounded-lines.js';
 import { isHostSessionId, type HostSessionLookup } from './host-sessions.js';
@@ -42,23 +41,13 @@ export function uuidV7Time(id: string): Date | undefined {
   return m ? new Date(Number.parseInt(m[1] + m[2], 16)) : undefined;
 }
 
-/** Entries of a directory (none when it is missing or unreadable). */
-async function listing(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'EACCES')) return [];
-    throw e;
-  }
-}
-
 /** The most recent existing sessions/YYYY/MM/DD directories, newest first. */
 async function recentDayDirs(sessions: string, max: number): Promise<string[]> {
   const out: string[] = [];
   const desc = (names: string[], digits: number) => names.filter((n) => n.length === digits && /^\d+$/.test(n)).sort().reverse();
-  for (const y of desc(await listing(sessions), 4)) {
-    for (const m of desc(await listing(join(sessions, y)), 2)) {
-      for (const d of desc(await listing(join(sessions, y, m)), 2)) {
+  for (const y of desc(await readdirIfPresent(sessions, { unreadable: 'empty' }), 4)) {
+    for (const m of desc(await readdirIfPresent(join(sessions, y), { unreadable: 'empty' }), 2)) {
+      for (const d of desc(await readdirIfPresent(join(sessions, y, m), { unreadable: 'empty' }), 2)) {
         out.push(join(sessions, y, m, d));
         if (out.length >= max) return out;
       }
@@ -72,7 +61,7 @@ async function rolloutOf(sessions: string, id: string, at: Date): Promise<string
   const started = uuidV7Time(id);
   const likely = [...new Set([...(started ? dayDirs(sessions, started) : []), ...dayDirs(sessions, at)])];
   const inDir = async (dir: string) => {
-    const name = (await listing(dir)).find((n) => n.startsWith('rollout-') && n.endsWith(`-${id}.jsonl`));
+    const name = (await readdirIfPresent(dir, { unreadable: 'empty' })).find((n) => n.startsWith('rollout-') && n.endsWith(`-${id}.jsonl`));
     return name ? join(dir, name) : undefined;
   };
   for (const dir of likely) {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasErrno } from '../../../core/errors/index.js';
 import { fsyncDir, mkdirDurableSync } from '../../../core/fs/atomic.js';
+import { readdirIfPresent } from '../../../core/fs/read-dir.js';
 import type { BlobStore } from '../ports.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -115,15 +116,6 @@ export class BlobDir implements BlobStore {
     for (const shard of (await readdirIfPresent(this.root)).sort()) {
       for (const name of (await readdirIfPresent(join(this.root, shard))).sort()) yield { name, path: join(this.root, shard, name) };
     }
-  }
-}
-
-async function readdirIfPresent(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return [];
-    throw e;
   }
 }
 
