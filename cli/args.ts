@@ -48,10 +48,11 @@ export function commandsOf(node: unknown): Record<string, unknown> | undefined {
  * the value with `agentOption`.
  */
 export function agentOptions(primary: 'agent' | 'agents', description: string) {
-  const other = primary === 'agent' ? 'agents' : 'agent';
+  // the alias's help points at the name the command leads with
+  const alias = `the same as --${primary}`;
   return {
-    agent: option({ long: 'agent', type: optional(string), description: primary === 'agent' ? description : `the same as --${other}` }),
-    agents: option({ long: 'agents', type: optional(string), description: primary === 'agents' ? description : `the same as --${other}` }),
+    agent: option({ long: 'agent', type: optional(string), description: primary === 'agent' ? description : alias }),
+    agents: option({ long: 'agents', type: optional(string), description: primary === 'agents' ? description : alias }),
   };
 }
 

@@ -43,6 +43,9 @@ describe('consistent flag names across commands', () => {
       assert.equal(help.code, 0);
       assert.doesNotMatch(help.stdout, /- a string/, args.join(' '));
     }
+    // the alias's help names the other spelling, not itself
+    assert.match((await sb.sf(['skit', 'enable', '--help'])).stdout, /--agents <str> +- the same as --agent \[/);
+    assert.match((await sb.sf(['observe', 'install', '--help'])).stdout, /--agent <str> +- the same as --agents \[/);
     assert.equal((await sb.sf(['observe', 'destination', 'add', 'local', `file:${sb.root}/obs.jsonl`])).code, 0);
     const list = await sb.sf(['observe', 'destination', 'list']);
     assert.match(list.stdout, /^NAME +TYPE +TARGET$/m);
