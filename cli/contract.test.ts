@@ -102,6 +102,12 @@ describe('sf command-line contract', function () {
     const query = await sb.sf(['skit', 'list', '--query', 'review']);
     assert.equal(query.code, 2, 'a remote filter on the local list is refused, not ignored');
     assert.match(query.stderr, /--query works only with --remote/);
+    const both = await sb.sf(['skit', 'list', '--local', '--remote']);
+    assert.equal(both.code, 2, 'the spec\'s two list modes exclude each other');
+    assert.match(both.stderr, /--local and --remote cannot be combined/);
+    const local = await sb.sf(['skit', 'list', '--local', '--json']);
+    assert.equal(local.code, 0, `--local (the spec's name for the default) lists what is installed: ${local.stderr}`);
+    assert.ok(Array.isArray(JSON.parse(local.stdout)));
     const id = await sb.sf(['skit', 'enable', 'bench/kit:review:extra']);
     assert.equal(id.code, 2);
     assert.match(id.stderr, /is not a skill id/);

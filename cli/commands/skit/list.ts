@@ -9,13 +9,15 @@ export const listCommand = command({
   description: 'List installed SKITs: release, scope, agents and enabled skills',
   args: {
     json: flag({ long: 'json', description: 'print the installation records as JSON' }),
+    local: flag({ long: 'local', description: 'list the installed SKITs (the default)' }),
     remote: flag({ long: 'remote', description: 'list the SKITs on the Forge hub instead of the installed ones' }),
     hub: option({ long: 'hub', type: optional(string), description: 'with --remote: hub URL (default: the one you logged in to)' }),
     query: option({ long: 'query', type: optional(string), description: 'with --remote: search text' }),
     owner: option({ long: 'owner', type: optional(string), description: 'with --remote: only this owner' }),
     tag: option({ long: 'tag', type: optional(string), description: 'with --remote: only this tag' }),
   },
-  handler: async ({ json, remote, hub, query, owner, tag }) => {
+  handler: async ({ json, local, remote, hub, query, owner, tag }) => {
+    if (local && remote) throw new SfError('SF_E_USAGE', '--local and --remote cannot be combined', { hint: 'use `sf skit list --local` for the installed SKITs or `sf skit list --remote` for the hub\'s' });
     if (remote) return (await import('./remote-list.js')).listRemote({ json, hub, query, owner, tag });
     // the remote filters on the local list would be ignored, and the list taken for a filtered one
     const remoteOnly = (['hub', 'query', 'owner', 'tag'] as const).filter((k) => ({ hub, query, owner, tag })[k] !== undefined);
