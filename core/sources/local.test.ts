@@ -39,13 +39,13 @@ describe('core/sources local resolver', () => {
     assert.equal(r.rootSkill, true);
   });
 
-  it('gives a symlinked path and the real path the same identity', async () => {
+  it('gives a symlinked path and the real path the same identity, and records the path as given', async () => {
     await writeTree(join(root, 'lint'), { 'SKILL.md': skillMd('lint') });
     await symlink(join(root, 'lint'), join(root, 'alias'));
     const a = await resolveSource('lint', { cwd: root, workDir });
     const b = await resolveSource('./alias/', { cwd: root, workDir });
     assert.equal(a.fingerprint, b.fingerprint);
-    assert.equal(b.canonical, join(root, 'lint'));
+    assert.equal(b.canonical, join(root, 'alias'), 'update re-resolves the link, so it follows the link when it is moved');
   });
 
   it('reports a missing path as SF_E_NOT_FOUND and an empty directory as SF_E_NOT_FOUND with the locations', async () => {

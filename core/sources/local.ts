@@ -20,8 +20,11 @@ function absolute(input: string, cwd: string, env: NodeJS.ProcessEnv): string {
  * Local paths: a SKIT directory, a single-skill directory (SKILL.md at its root), any directory
  * with Agent Skills in the guaranteed locations, or an archive file. It claims explicit paths
  * (`/`, `./`, `../`, `~/`, `C:\`) and anything that exists relative to `cwd`, so an existing
- * directory named like `owner/name` wins over a hub id. The identity is the realpath; the tree is
- * used in place (not copied) for directories, unpacked into `workDir` for archives.
+ * directory named like `owner/name` wins over a hub id. The identity is the realpath (a path and
+ * a symbolic link to it are one source), but the source Forge records and updates from is the
+ * absolute path as given: `sf skit update` of `./kits/current` follows the link to where it
+ * points then, not to where it pointed at install. The tree is used in place (not copied) for
+ * directories, unpacked into `workDir` for archives.
  */
 export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env): SourceResolver {
   return {
@@ -46,7 +49,7 @@ export function localResolver(cwd: string, env: NodeJS.ProcessEnv = process.env)
         });
       }
       const info = statSync(real);
-      const base = { canonical: real, ...identity(real) };
+      const base = { canonical: abs, ...identity(real) };
       if (info.isDirectory()) {
         const resolved = describeTree(real, { ...base, kind: 'local-dir' }, real);
         return resolved.rootSkill ? { ...resolved, kind: 'local-skill' } : resolved;

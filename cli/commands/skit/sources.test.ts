@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTree } from '../../../test-support/index.js';
 import { serveRoutes, startServer, type TestServer } from '../../../test-support/http-server.js';
@@ -145,6 +145,28 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     const r = await sb.sf(['skit', 'update']);
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, .*zeta, is gone\n  hint: if it moved, install it from the new place/);
+  });
+
+  it('update of a source given through a symbolic link follows the link to where it points now', async () => {
+    await writeTree(join(sb.root, 'kits', 'v1'), { 'skills/theta/SKILL.md': skillMarkdown('theta') });
+    await writeTree(join(sb.root, 'kits', 'v2'), { 'skills/theta/SKILL.md': `${skillMarkdown('theta')}\nVersion two.\n` });
+    const link = join(sb.root, 'kits', 'current');
+    await symlink('v1', link);
+    await installs(link, ['theta']);
+    const [before] = await sb.list();
+    assert.equal(before.source.canonical, link, 'the path as given is recorded, not where it pointed');
+    await rm(link);
+    await symlink('v2', link);
+    const r = await sb.sf(['skit', 'update', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { action: string }[])[0].action, 'updated');
+    assert.match(await readFile(join(skillRoot(), 'theta', 'SKILL.md'), 'utf8'), /Version two/);
+    const after = await sb.list();
+    assert.equal(after.length, 1);
+    assert.notEqual(after[0].bundleHash, before.bundleHash);
+    // the link's new target is another provisional identity: the id is kept, the new one an alias
+    assert.equal(after[0].skitId, before.skitId);
+    assert.deepEqual(after[0].skills.map((k) => k.id), [`${before.skitId}:theta`]);
   });
 
   it('a new commit that leaves the SKIT tree as it was moves the record and says so, with an inventory event', async () => {
