@@ -122,16 +122,18 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   for (const t of before?.targets ?? []) targets.set(t.agent, specOf(t, input.nativeAgents.includes(t.agent)));
   for (const t of input.targets) targets.set(t.agent, t);
 
+  const skitId = before?.skitId ?? prepared.skitId;
   const after: InstallationRecord = {
     schema: 1,
-    skitId: before?.skitId ?? prepared.skitId,
+    skitId,
     provisional: before?.provisional ?? prepared.provisional,
     aliases,
     scope: input.scope,
     ...(input.scope === 'project' ? { projectRoot: input.projectRoot } : {}),
     release: prepared.release,
     bundleHash: prepared.bundleHash,
-    skills: prepared.skills,
+    // an update that keeps the id (the release's own id became an alias) keeps its skills' ids too
+    skills: skitId === prepared.skitId ? prepared.skills : prepared.skills.map((k) => ({ ...k, id: `${skitId}:${k.name}` })),
     enablement: carriedOverrides(before, prepared, notes),
     targets: [],
     source: prepared.source,

@@ -83,6 +83,16 @@ describe('core/install planners (pure)', () => {
     assert.deepEqual(forced.gcCandidates, [H('a')]);
   });
 
+  it('an update whose source now has another provisional id keeps the id for the SKIT and for its skills', () => {
+    const before = installed([WINDSURF], prepared('a', ['review'], 'provisional/0123456789abcdef'));
+    const plan = planInstall({ installations: [before], observations: none }, installInput({ op: 'update', prepared: prepared('b', ['review'], 'provisional/fedcba9876543210'), targets: [], replaces: before.skitId }), env());
+    const after = plan.after!;
+    assert.equal(after.skitId, 'provisional/0123456789abcdef');
+    assert.deepEqual(after.aliases, ['provisional/fedcba9876543210']);
+    assert.deepEqual(after.skills.map((k) => k.id), ['provisional/0123456789abcdef:review'], 'a skill id names the SKIT id the record keeps');
+    assert.deepEqual(after.targets[0].paths.map((p) => p.skillId), ['provisional/0123456789abcdef:review']);
+  });
+
   it('an update that drops a skill unprojects exactly that skill', () => {
     const before = installed([WINDSURF]);
     const plan = planInstall({ installations: [before], observations: none }, installInput({ op: 'update', prepared: prepared('b', ['review']), targets: [], replaces: 'acme/kit' }), env());
