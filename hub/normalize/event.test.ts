@@ -27,4 +27,27 @@ describe('hub normalizer event identities', () => {
     const rollups = [...r.allRollups()].map((x) => [x.packageId, x.skillId, x.activations]).sort();
     assert.deepEqual(rollups, [[skit, skill, 2], [longest.slice(0, 129), longest, 1]]);
   });
+  it('reads no SKIT off an unresolved skill id (`not_installed:<name>`, `ambiguous:<name>`): a resolution label is no package', async () => {
+    f = await telemetryFixture();
+    const u = f.user('alice');
+    const unresolved = (id: string, act: string, skillId: string, resolution: string) =>
+      skillRecord('agent.skill.loaded', { 'agent.skill.event.id': id, 'agent.skill.activation.id': act, 'agent.skill.id': skillId, 'agent.skill.library.resolution': resolution });
+    const body = await encodeOtlpRequest(logsRequest([
+      unresolved('e1', 'a1', 'not_installed:my-own', 'not_installed'),
+      unresolved('e2', 'a2', 'ambiguous:review', 'ambiguous'),
+      unresolved('e3', 'a3', 'name_redacted:unknown', 'name_redacted'),
+      // a registry-valid provisional SKIT still gives its SKIT
+      skillRecord('agent.skill.loaded', { 'agent.skill.event.id': 'e4', 'agent.skill.activation.id': 'a4', 'agent.skill.id': 'provisional/0123456789abcdef:gs' }),
+    ]), 'protobuf');
+    assert.equal((await f.post('logs', body, { auth: u.device })).status, 200);
+    await f.telemetry.drain();
+    const r = f.telemetry.reader();
+    const ids = ['e1', 'e2', 'e3', 'e4'].map((id) => { const e = r.getEvent(u.id, id)!; return [e.skillId, e.packageId]; });
+    assert.deepEqual(ids, [['not_installed:my-own', undefined], ['ambiguous:review', undefined], ['name_redacted:unknown', undefined], ['provisional/0123456789abcdef:gs', 'provisional/0123456789abcdef']]);
+    const rollups = [...r.allRollups()].map((x) => [x.packageId, x.skillId, x.activations]).sort();
+    assert.deepEqual(rollups, [['', 'ambiguous:review', 1], ['', 'name_redacted:unknown', 1], ['', 'not_installed:my-own', 1], ['provisional/0123456789abcdef', 'provisional/0123456789abcdef:gs', 1]], 'no rollup under a made-up SKIT');
+    for (const fake of ['not_installed', 'ambiguous']) {
+      assert.equal(r.rollups(fake, undefined, '2000-01-01', '9999-12-31').length, 0, `no usage under SKIT ${fake}`);
+    }
+  });
 });

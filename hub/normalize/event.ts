@@ -4,7 +4,7 @@ import { EVENTS } from '../../schemas/generated/semconv.js';
 import { SERVER_AUTHORITATIVE } from '../ingest/allowlist.js';
 import type { JsonValue, ObservationEventRow, RepositoryResolution } from '../projections/rows.js';
 import { logFingerprint } from './fingerprint.js';
-import { idAttr, idList, isoNanos, jsonValue, nanosToMsFast, safeId, str } from './values.js';
+import { idAttr, idList, isoNanos, jsonValue, nanosToMsFast, safeId, skitOfSkillId, str } from './values.js';
 
 /**
  * Record -> observation_events row. Pure: the server-authoritative identity (account, device,
@@ -132,9 +132,9 @@ function baseRow(
     conversationId: idAttr(attrs, 'gen_ai.conversation.id'),
     agentName: str(attrs, 'gen_ai.agent.name'),
     model: str(attrs, 'gen_ai.request.model'),
-    // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent
-    // read off the id as sent: a hashed (h_…) id has no SKIT part left
-    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (rawSkillId?.includes(':') ? safeId(rawSkillId.slice(0, rawSkillId.lastIndexOf(':'))) : undefined),
+    // contained skill ids are `<skit id>:<skill>` (ARCHITECTURE "Identity"), so the SKIT is known even when not sent;
+    // read off the id as sent (a hashed h_… id has no SKIT part left), never off an unresolved `<resolution>:<name>`
+    packageId: idAttr(attrs, 'agent.skill.package.id') ?? (rawSkillId === undefined ? undefined : skitOfSkillId(rawSkillId)),
     skillId,
     skillName: str(attrs, 'agent.skill.name'),
     artifactVersion: str(attrs, 'artifact.version'),

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { SKIT_ID_PATTERN } from '../../core/skit/skit-id.js';
 import type { OtlpAttributes, OtlpValue } from '../../core/telemetry/otlp/index.js';
+import { skitFrontmatterSchema } from '../../schemas/generated/skit-frontmatter.js';
 import type { JsonValue } from '../projections/rows.js';
 
 /**
@@ -60,6 +62,23 @@ function isSafeId(value: string): boolean {
  */
 export function safeId(value: string): string {
   return isSafeId(value) ? value : `h_${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+}
+
+const SKILL_NAME = skitFrontmatterSchema.$defs.skillName;
+const SKILL_NAME_PATTERN = new RegExp(SKILL_NAME.pattern);
+
+/**
+ * The SKIT of a contained skill id `<skit id>:<skill name>` (ARCHITECTURE "Identity") when both
+ * parts are registry-valid, else undefined: an unresolved skill's id `<resolution>:<name>`
+ * (`not_installed:my-own`, `ambiguous:review`; registry agent.skill.library.resolution) names no
+ * package, and neither does a hashed h_ id.
+ */
+export function skitOfSkillId(skillId: string): string | undefined {
+  const colon = skillId.lastIndexOf(':');
+  if (colon < 0) return undefined;
+  const skit = skillId.slice(0, colon);
+  const name = skillId.slice(colon + 1);
+  return name.length <= SKILL_NAME.maxLength && SKILL_NAME_PATTERN.test(name) && SKIT_ID_PATTERN.test(skit) ? skit : undefined;
 }
 
 export function idAttr(attrs: OtlpAttributes, key: string): string | undefined {

@@ -135,6 +135,8 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
   pick(r, r, 'packageId', 'packageId', e.packageId, load);
   pick(r, r, 'skillId', 'skillId', e.skillId, load);
   pick(r, r, 'skillName', 'skillName', e.skillName, load);
+  // preferred like the skill id (the load result's), which it explains
+  pick(r, r, 'libraryResolution', 'libraryResolution', str(a, 'agent.skill.library.resolution'), load);
   pick(r, r, 'artifactVersion', 'artifactVersion', e.artifactVersion, load);
   pick(r, r, 'artifactHash', 'artifactHash', e.artifactHash, load);
   pick(r, r, 'contentHash', 'contentHash', e.contentHash, load);

@@ -93,6 +93,8 @@ export interface SkillActivationRow extends RowIdentity {
   packageId?: string;
   skillId?: string;
   skillName?: string;
+  /** how the observer resolved the host's skill in the Forge library (agent.skill.library.resolution): says why an unresolved skill has no SKIT */
+  libraryResolution?: string;
   artifactVersion?: string;
   artifactHash?: string;
   contentHash?: string;

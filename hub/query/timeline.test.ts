@@ -66,4 +66,12 @@ describe('hub repository timeline: nothing linked disappears, every gap is named
       ['sess_1', 'planner', 'model-a', ['model-a'], [['act_p', 'planner']]],
     ]);
   });
+  it('shows how the library resolved an activation\'s skill, and no SKIT for an unresolved one', async () => {
+    const p = await page([
+      skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'act_mine', 'agent.skill.id': 'not_installed:my-own', 'agent.skill.library.resolution': 'not_installed' }, T0),
+      skillRecord('agent.skill.loaded', { 'agent.skill.activation.id': 'act_kit', 'agent.skill.id': 'o/k:a', 'agent.skill.package.id': 'o/k', 'agent.skill.library.resolution': 'exact_path' }, T0 + 10),
+    ]);
+    const view = p.sessions.flatMap((s) => s.activations).map((a) => [a.activationId, a.skillId, a.packageId, a.libraryResolution]);
+    assert.deepEqual(view, [['act_mine', 'not_installed:my-own', undefined, 'not_installed'], ['act_kit', 'o/k:a', 'o/k', 'exact_path']]);
+  });
 });
