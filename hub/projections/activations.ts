@@ -82,11 +82,11 @@ function pick<T extends object, K extends keyof T>(r: SkillActivationRow, target
 }
 
 /** What the rollups need of an activation row before an event changed it. */
-export type ActivationSnapshot = Pick<SkillActivationRow, 'firstSeen' | 'accountId' | 'deviceId' | 'packageId' | 'skillId' | 'artifactVersion' | 'hostName' | 'serviceName' | 'triggerType' | 'loadedAt' | 'loadFailedAt' | 'sessionId' | 'evidenceFidelity'> & { truncated?: boolean };
+export type ActivationSnapshot = Pick<SkillActivationRow, 'firstSeen' | 'accountId' | 'deviceId' | 'packageId' | 'skillId' | 'artifactVersion' | 'artifactHash' | 'hostName' | 'serviceName' | 'triggerType' | 'loadedAt' | 'loadFailedAt' | 'sessionId' | 'evidenceFidelity'> & { truncated?: boolean };
 
 export function snapshotActivation(r: SkillActivationRow): ActivationSnapshot {
   return {
-    firstSeen: r.firstSeen, accountId: r.accountId, deviceId: r.deviceId, packageId: r.packageId, skillId: r.skillId, artifactVersion: r.artifactVersion, hostName: r.hostName,
+    firstSeen: r.firstSeen, accountId: r.accountId, deviceId: r.deviceId, packageId: r.packageId, skillId: r.skillId, artifactVersion: r.artifactVersion, artifactHash: r.artifactHash, hostName: r.hostName,
     serviceName: r.serviceName, triggerType: r.triggerType, loadedAt: r.loadedAt, loadFailedAt: r.loadFailedAt, sessionId: r.sessionId, evidenceFidelity: r.evidenceFidelity, truncated: r.instructions?.truncated,
   };
 }

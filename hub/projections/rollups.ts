@@ -3,7 +3,7 @@ import { dayOf } from '../normalize/values.js';
 import type { ActivationSnapshot } from './activations.js';
 import { ZERO_COUNTERS, type FeedbackKind, type ObservationEventRow, type SkillActivationRow, type UsageCounters, type UsageRollupRow } from './rows.js';
 
-type Dims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>;
+type Dims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>;
 
 interface Share {
   dims: Dims;
@@ -11,7 +11,7 @@ interface Share {
   counters: Pick<UsageCounters, 'activations' | 'explicit' | 'implicit' | 'loaded' | 'truncated' | 'loadFailed' | 'exact' | 'derived' | 'inferred' | 'unknownFidelity'>;
 }
 
-const dimsKey = (d: Dims) => `${d.day}\u0000${d.accountId}\u0000${d.packageId}\u0000${d.skillId}\u0000${d.version}\u0000${d.host}\u0000${d.triggerType}`;
+const dimsKey = (d: Dims) => `${d.day}\u0000${d.accountId}\u0000${d.packageId}\u0000${d.skillId}\u0000${d.version}\u0000${d.artifactHash}\u0000${d.host}\u0000${d.triggerType}`;
 
 /** What one activation adds to the rollups, as a function of its row. */
 function shareOf(a: ActivationSnapshot): Share {
@@ -21,6 +21,7 @@ function shareOf(a: ActivationSnapshot): Share {
     packageId: a.packageId ?? '',
     skillId: a.skillId ?? '',
     version: a.artifactVersion ?? '',
+    artifactHash: a.artifactHash ?? '',
     host: a.hostName ?? a.serviceName ?? '',
     triggerType: a.triggerType ?? '',
   };
@@ -61,12 +62,13 @@ const sameCounters = (a: Share['counters'], b: Share['counters']) =>
 
 /** Nothing the rollups read changed between the two rows (most events of an activation): no shares to compute. */
 const sameForRollups = (a: ActivationSnapshot, b: SkillActivationRow): boolean =>
-  a.firstSeen === b.firstSeen && a.accountId === b.accountId && a.packageId === b.packageId && a.skillId === b.skillId && a.artifactVersion === b.artifactVersion &&
+  a.firstSeen === b.firstSeen && a.accountId === b.accountId && a.packageId === b.packageId && a.skillId === b.skillId && a.artifactVersion === b.artifactVersion && a.artifactHash === b.artifactHash &&
   a.hostName === b.hostName && a.serviceName === b.serviceName && a.triggerType === b.triggerType && a.sessionId === b.sessionId &&
   !a.loadedAt === !b.loadedAt && !a.loadFailedAt === !b.loadFailedAt && !a.truncated === !b.instructions?.truncated && a.evidenceFidelity === b.evidenceFidelity;
 
 /**
- * usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger.
+ * usage_rollups: daily counters per account, SKIT, contained skill, release (version and bundle
+ * hash), host and trigger.
  * An activation's share moves with its row (see `activation`), so replaying an event cannot count
  * twice (dedupe already stops it reaching here) and the order events arrive in does not matter.
  * Deltas are collected per batch and merged into the stored rows once at the end of the batch.
@@ -163,14 +165,20 @@ export class RollupAccumulator {
   }
 }
 
-/** The rollup row a feedback fact counts in: its own skill fields, else its activation's. */
+/**
+ * The rollup row a feedback fact counts in: its own skill fields, else its activation's. The
+ * release (version and bundle hash) comes whole from one of the two, never a version of one with
+ * the hash of the other.
+ */
 export function feedbackDims(e: ObservationEventRow, activation: SkillActivationRow | undefined): Dims {
+  const release = e.artifactVersion !== undefined || e.artifactHash !== undefined ? e : activation;
   return {
     day: dayOf(e.time),
     accountId: e.accountId,
     packageId: e.packageId ?? activation?.packageId ?? '',
     skillId: e.skillId ?? activation?.skillId ?? '',
-    version: e.artifactVersion ?? activation?.artifactVersion ?? '',
+    version: release?.artifactVersion ?? '',
+    artifactHash: release?.artifactHash ?? '',
     host: e.hostName ?? e.serviceName ?? activation?.hostName ?? '',
     triggerType: '',
   };

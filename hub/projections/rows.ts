@@ -246,7 +246,7 @@ export interface UsageCounters {
   sessions: number;
 }
 
-/** usage_rollups: daily counters per account, SKIT, contained skill, version, host and trigger type. */
+/** usage_rollups: daily counters per account, SKIT, contained skill, release (version and bundle hash), host and trigger type. */
 export interface UsageRollupRow extends UsageCounters {
   day: string;
   accountId: string;
@@ -254,7 +254,13 @@ export interface UsageRollupRow extends UsageCounters {
   packageId: string;
   /** '' for SKIT-level evidence that did not name a contained skill (never spread over the children) */
   skillId: string;
+  /** artifact.version, '' when none was sent */
   version: string;
+  /**
+   * artifact.hash (the bundle hash), '' when none was sent: with the version it identifies the
+   * release, since a version may be mutable (a git branch) or missing (a local directory)
+   */
+  artifactHash: string;
   host: string;
   triggerType: string;
   normalizerVersion: string;

@@ -29,7 +29,11 @@ export interface UsageReport {
   /** activations of the SKIT that named no contained skill */
   bundleLevel: UsageCounters;
   skills: (UsageCounters & { skillId: string; contained: boolean })[];
-  versions: (UsageCounters & { version: string })[];
+  /**
+   * per release: a version names a release only with its bundle hash (a git branch or a local
+   * directory keeps its version, or has none, across releases); either is absent when not sent
+   */
+  versions: (UsageCounters & { version?: string; artifactHash?: string })[];
   hosts: (UsageCounters & { host: string })[];
   days: (UsageCounters & { day: string })[];
   note: string;
@@ -39,15 +43,26 @@ function add(into: UsageCounters, row: UsageCounters): void {
   for (const k of Object.keys(ZERO_COUNTERS) as (keyof UsageCounters)[]) into[k] += row[k];
 }
 
-function group<K extends string>(rows: UsageRollupRow[], field: keyof UsageRollupRow, name: K): (UsageCounters & Record<K, string>)[] {
+type Dim = 'skillId' | 'version' | 'artifactHash' | 'host' | 'day';
+
+/**
+ * The rows summed per distinct value of `dims`, sorted by it. With `omitEmpty` a bucket leaves
+ * out a dimension that is '' (not sent), instead of naming it "".
+ */
+function group<K extends Dim>(rows: UsageRollupRow[], dims: readonly K[], omitEmpty = false): (UsageCounters & Record<K, string>)[] {
   const out = new Map<string, Bucket>();
   for (const r of rows) {
-    const key = String(r[field]);
+    // rows of a generation written before a dimension existed lack it
+    const values = dims.map((d) => r[d] ?? '');
+    const key = values.join('\u0000');
     let b = out.get(key);
-    if (!b) out.set(key, (b = { ...ZERO_COUNTERS, [name]: key }));
+    if (!b) {
+      out.set(key, (b = { ...ZERO_COUNTERS }));
+      dims.forEach((d, i) => !(omitEmpty && values[i] === '') && (b![d] = values[i]));
+    }
     add(b, r);
   }
-  return [...out.values()].sort((a, b) => (String(a[name]) < String(b[name]) ? -1 : 1)) as (UsageCounters & Record<K, string>)[];
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, b]) => b) as (UsageCounters & Record<K, string>)[];
 }
 
 export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageReport {
@@ -59,7 +74,7 @@ export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageRepor
     if (r.skillId === '') add(bundleLevel, r);
   }
   const contained = new Set(q.containedSkills ?? []);
-  const skills = group(rows.filter((r) => r.skillId !== ''), 'skillId', 'skillId').map((s) => ({ ...s, contained: contained.has(s.skillId) }));
+  const skills = group(rows.filter((r) => r.skillId !== ''), ['skillId']).map((s) => ({ ...s, contained: contained.has(s.skillId) }));
   if (q.skillId === undefined) {
     for (const id of contained) if (!skills.some((s) => s.skillId === id)) skills.push({ ...ZERO_COUNTERS, skillId: id, contained: true });
     skills.sort((a, b) => (a.skillId < b.skillId ? -1 : 1));
@@ -71,10 +86,10 @@ export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageRepor
     totals,
     bundleLevel,
     skills,
-    versions: group(rows, 'version', 'version'),
-    hosts: group(rows, 'host', 'host'),
-    days: group(rows, 'day', 'day'),
-    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. Sessions (a device and its session id) are distinct per day, version, host and trigger, so their sums can count one session more than once.',
+    versions: group(rows, ['version', 'artifactHash'], true),
+    hosts: group(rows, ['host']),
+    days: group(rows, ['day']),
+    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. A version is counted per release (version and bundle hash). Sessions (a device and its session id) are distinct per day, release, host and trigger, so their sums can count one session more than once.',
   };
   if (q.skillId !== undefined) report.skillId = q.skillId;
   return report;

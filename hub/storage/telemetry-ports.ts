@@ -154,12 +154,12 @@ export interface ProjectionWriter {
   indexSkill(accountId: string, skillId: string, item: ActivationItem): void;
   /** removes an entry `indexSkill` made (an activation's entry moves when its skill or first time changes) */
   unindexSkill(accountId: string, skillId: string, item: Pick<ActivationItem, 'timeMs' | 'eventId'>): void;
-  getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
+  getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
   putRollup(row: UsageRollupRow): void;
   /** true when `sessionKey` is new for the rollup row (distinct session counting) */
   /** How many activations of session `sessionKey` are in the rollup row (its distinct sessions are those above 0). */
-  rollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string): number;
-  setRollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>, sessionKey: string, count: number): void;
+  rollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>, sessionKey: string): number;
+  setRollupSessionCount(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>, sessionKey: string, count: number): void;
 }
 
 export interface TimelineRange {

@@ -6,7 +6,7 @@ import { decodeEventRow, encodeEventRow } from './event-codec.js';
 import type { Layout } from './layout.js';
 
 export type Key = (string | number)[];
-type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'host' | 'triggerType'>;
+type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>;
 
 /**
  * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
@@ -18,7 +18,7 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
  *   actItems:     [gen, acct, act, timeMs, eventId] -> kind
  *   skillItems:   [gen, acct, skillId, timeMs, eventId] -> kind
  *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
- *   rollups:      [gen, package, skill, day, account, version, host, trigger]
+ *   rollups:      [gen, package, skill, day, account, version, artifactHash, host, trigger]
  *   rollupSessions: rollup key + sessionKey
  */
 export interface ProjectionDbs {
@@ -54,7 +54,7 @@ const END = '\uffff';
  */
 const actKey = (activationId: string, deviceId: string) => `${activationId} ${deviceId}`;
 
-const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.host, r.triggerType];
+const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.artifactHash, r.host, r.triggerType];
 
 const isEmptyRollup = (row: UsageRollupRow): boolean => (Object.keys(ZERO_COUNTERS) as (keyof typeof ZERO_COUNTERS)[]).every((k) => row[k] === 0);
 
