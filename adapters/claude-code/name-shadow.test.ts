@@ -15,7 +15,7 @@ describe('claude-code adapter: same-named skills that skillOverrides (keyed by n
   afterEach(() => sb.cleanup());
   const userScope = ['--scope', 'user', '--agent', 'claude-code', '--yes'];
 
-  it('a user-scope disable warns about the project\'s own same-named skill in .claude/skills around the current directory, and doctor does too', async () => {
+  it('a user-scope install, disable and enable warn about the project\'s own same-named skill in .claude/skills around the current directory, and doctor does too', async () => {
     const mine = join(sb.project, '.claude', 'skills', 'review');
     await writeTree(mine, { 'SKILL.md': skillMarkdown('review', 'the project\'s own review') });
     const add = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json']);
@@ -35,6 +35,22 @@ describe('claude-code adapter: same-named skills that skillOverrides (keyed by n
 
     const doctor = await sb.sf(['skit', 'doctor', '--json']);
     assert.deepEqual(findingsOf(doctor.stdout).map((f) => [f.skitId, f.file]), [['acme/kit', mine]], doctor.stdout);
+    const enable = await sb.sf(['skit', 'enable', 'acme/kit:review', '--scope', 'user', '--json']);
+    assert.equal(enable.code, 0, enable.stderr);
+    assert.deepEqual(diagnosticsOf(enable.stdout).map((d) => d.file), [mine], enable.stdout);
+  });
+
+  it('says nothing when the project holds the same release, installed at project scope too: that is the same skill', async () => {
+    const user = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json']);
+    assert.equal(user.code, 0, user.stderr);
+    const project = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
+    assert.equal(project.code, 0, project.stderr);
+    assert.deepEqual(diagnosticsOf(project.stdout), [], project.stdout);
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user', '--json']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.deepEqual(diagnosticsOf(disable.stdout), [], disable.stdout);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.deepEqual(findingsOf(doctor.stdout), [], doctor.stdout);
   });
 
   it('looks in the current directory and its parents up to the repository root, not above it', async () => {
