@@ -1,12 +1,10 @@
 import { join } from 'node:path';
-import type { Diagnostic } from '../../core/errors/index.js';
-import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
-import { bundleHex, sfPaths } from '../../core/library/paths.js';
+import type { HostAdapter, HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { detectHost } from '../config/detect.js';
 import { diagnoseJsonEntries } from '../config/json-diagnose.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
-import { isInsideDir, type LinkOps } from '../shared/fs-ops.js';
-import { pathState } from '../shared/project.js';
+import type { LinkOps } from '../shared/fs-ops.js';
+import { claudeNameShadows } from './name-shadow.js';
 import { claudeConfigDir, claudeSettingsFile, OFF, reconcileClaudeSettings } from './settings.js';
 
 /** `.claude/skills` in the project; `<config dir>/skills` (honouring CLAUDE_CONFIG_DIR) for the user. */
@@ -31,30 +29,6 @@ const control: NativeConfigControl = {
   },
 };
 
-/**
- * skillOverrides are keyed by name, so for a project install a same-named skill that is not
- * Forge's in the user's skill root is switched off together with Forge's disabled one (and may
- * shadow an enabled one): worth a warning.
- */
-async function sameNameElsewhere(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]> {
-  if (ctx.scope !== 'project') return [];
-  const out: Diagnostic[] = [];
-  const store = sfPaths(ctx.env).store;
-  for (const s of req.skills) {
-    const other = join(claudeConfigDir(ctx), 'skills', s.name);
-    const st = await pathState(other);
-    if (st.kind === 'absent') continue;
-    // another Forge installation (another SKIT or release in the user scope) shares the name too;
-    // the same release installed in both scopes is the same skill
-    const forge = st.kind === 'symlink' && isInsideDir(st.target, store);
-    if (forge && isInsideDir(st.target, join(store, bundleHex(req.bundleHash)))) continue;
-    out.push({ code: 'SF_ADAPTER_NAME_SHADOW', severity: 'warning', file: other,
-      message: `Claude Code also sees a skill named "${s.name}" at ${other}${forge ? ', installed by Forge in the user scope' : ' that Forge does not manage'}; skillOverrides apply by name to both, so turning one off turns off the other`,
-      hint: `Rename one of them if they are different skills (Forge's is ${s.skillId} in ${record.skillRoot}).` });
-  }
-  return out;
-}
-
 /** The Claude Code adapter (native per-skill control: `skillOverrides`). */
 export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostAdapter {
   return createNativeAdapter({
@@ -64,7 +38,7 @@ export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostA
     skillRoot: claudeSkillRoot,
     control,
     link: options.link,
-    nameShadows: sameNameElsewhere,
+    nameShadows: claudeNameShadows,
     detect(ctx) {
       const dir = claudeConfigDir(ctx);
       const project = ctx.scope === 'project' && ctx.projectRoot ? join(ctx.projectRoot, '.claude') : undefined;

@@ -9,7 +9,7 @@ import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
 import { cleanStaleStaging, projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
 import type { GenericAgentEntry } from './agents.js';
-import { expandAgentPath } from './paths.js';
+import { expandAgentPath, userSkillDir } from './paths.js';
 
 /** Project directories shared by many agents (or too generic to mean anything on their own). */
 const SHARED_PROJECT_DIRS = new Set(['.agents', '.', 'data', 'agent']);
@@ -50,21 +50,21 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
       if (!ctx.projectRoot) throw new SfError('SF_E_USAGE', 'a project install needs a project root', { hint: 'run inside the project or pass --scope user' });
       return join(ctx.projectRoot, ...entry.project.split('/'));
     }
-    if (!entry.user) throw new SfError('SF_E_USAGE', `${entry.displayName} has no global skill directory`, { hint: 'run inside a project and use --scope project' });
-    return expandAgentPath(entry.user, ctx);
+    const dir = userSkillDir(entry, ctx);
+    if (!dir) throw new SfError('SF_E_USAGE', `${entry.displayName} has no global skill directory`, { hint: 'run inside a project and use --scope project' });
+    return dir;
   };
 
-  const record = (ctx: HostContext, paths: ProjectedPath[]): ProjectionRecord => ({
+  const record = (ctx: HostContext, root: string, paths: ProjectedPath[]): ProjectionRecord => ({
     agent: entry.id,
     scope: ctx.scope,
     ...(ctx.projectRoot && ctx.scope === 'project' ? { projectRoot: ctx.projectRoot } : {}),
-    skillRoot: skillRoot(ctx),
+    skillRoot: root,
     paths,
     configEdits: [],
   });
 
-  const projectEnabled = async (req: ProjectionRequest, ctx: HostContext): Promise<ProjectedPath[]> => {
-    const root = skillRoot(ctx);
+  const projectEnabled = async (req: ProjectionRequest, ctx: HostContext, root: string): Promise<ProjectedPath[]> => {
     if (ctx.scope === 'project' && ctx.projectRoot) assertLandsInProject(root, ctx.projectRoot, `the ${entry.displayName} skill directory`);
     await cleanStaleStaging(root);
     const mode = projectionModeFrom(ctx.env);
@@ -95,18 +95,21 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
     },
 
     async project(req, ctx) {
-      return record(ctx, await projectEnabled(req, ctx));
+      const root = skillRoot(ctx);
+      return record(ctx, root, await projectEnabled(req, ctx, root));
     },
 
     async setEnablement(req, previous, ctx) {
       const enabledIds = new Set(req.skills.filter((s) => s.enabled).map((s) => s.skillId));
       for (const p of previous.paths) if (!enabledIds.has(p.skillId)) await removeProjectedPath(p, storeRoot(ctx));
+      // where the installation is, even when skillRoot(ctx) now says otherwise (OpenClaw's current
+      // home made after an install into a legacy one): a second root would split it
+      const root = previous.skillRoot;
       // a disabled skill linked into the root without a record (drift) goes too; only links into the store are touched
-      const root = skillRoot(ctx);
       for (const s of req.skills) {
         if (!s.enabled) await removeProjectedPath({ skillId: s.skillId, path: join(root, skillDirName(s.name)), mode: 'symlink' }, storeRoot(ctx));
       }
-      return record(ctx, await projectEnabled(req, ctx));
+      return record(ctx, root, await projectEnabled(req, ctx, root));
     },
 
     async unproject(previous, ctx) {

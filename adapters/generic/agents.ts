@@ -5,7 +5,8 @@
  *
  * Path templates: `~/x` is below the home directory, `${VAR:-default}/x` uses $VAR when set (for
  * example CLAUDE_CONFIG_DIR, XDG_CONFIG_HOME), project paths are relative to the project root.
- * `null` means the agent has no skill directory for that scope.
+ * `null` means the agent has no skill directory for that scope. An agent that renamed its home
+ * lists the old ones in `legacyUser` (see userSkillDir in paths.ts).
  */
 export interface GenericAgentEntry {
   id: string;
@@ -16,6 +17,12 @@ export interface GenericAgentEntry {
   project: string | null;
   /** global skill directory (template) */
   user: string | null;
+  /**
+   * global skill directories (templates) of the agent's earlier homes, in order: used instead of
+   * `user` when the home holding `user` (its parent directory) does not exist and theirs does,
+   * as Vercel `skills` picks OpenClaw's (formerly Clawdbot, then Moltbot)
+   */
+  legacyUser?: string[];
   /** user-level paths (templates) whose existence means the agent is installed */
   detect: string[];
 }
@@ -33,7 +40,7 @@ export const GENERIC_AGENTS: readonly GenericAgentEntry[] = [
   { id: 'augment', displayName: 'Augment', project: '.augment/skills', user: '~/.augment/skills', detect: ['~/.augment'] },
   { id: 'bob', displayName: 'IBM Bob', aliases: ['ibm-bob'], project: '.bob/skills', user: '~/.bob/skills', detect: ['~/.bob'] },
   { id: 'claude-code', displayName: 'Claude Code', aliases: ['claude'], project: '.claude/skills', user: '${CLAUDE_CONFIG_DIR:-~/.claude}/skills', detect: ['${CLAUDE_CONFIG_DIR:-~/.claude}'] },
-  { id: 'openclaw', displayName: 'OpenClaw', aliases: ['clawdbot', 'moltbot'], project: 'skills', user: '~/.openclaw/skills', detect: ['~/.openclaw', '~/.clawdbot', '~/.moltbot'] },
+  { id: 'openclaw', displayName: 'OpenClaw', aliases: ['clawdbot', 'moltbot'], project: 'skills', user: '~/.openclaw/skills', legacyUser: ['~/.clawdbot/skills', '~/.moltbot/skills'], detect: ['~/.openclaw', '~/.clawdbot', '~/.moltbot'] },
   { id: 'cline', displayName: 'Cline', project: '.agents/skills', user: '~/.agents/skills', detect: ['~/.cline'] },
   { id: 'codearts-agent', displayName: 'CodeArts Agent', aliases: ['codearts'], project: '.codeartsdoer/skills', user: '~/.codeartsdoer/skills', detect: ['~/.codeartsdoer'] },
   { id: 'codebuddy', displayName: 'CodeBuddy', project: '.codebuddy/skills', user: '~/.codebuddy/skills', detect: ['~/.codebuddy'] },

@@ -1,11 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { hasErrno, type Diagnostic } from '../../core/errors/index.js';
+import { join, resolve } from 'node:path';
+import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { sfPaths } from '../../core/library/paths.js';
-import { isInsideDir } from '../shared/fs-ops.js';
-import { pathState } from '../shared/project.js';
 import { sameTree } from '../shared/same-tree.js';
+import { skillName, skillsBelow, storeLinkTarget } from '../shared/skill-names.js';
 import { opencodeConfigDir } from './permission.js';
 
 /**
@@ -31,38 +29,6 @@ export function opencodeScanRoots(ctx: HostContext): string[] {
 /** OpenCode reads `**\/SKILL.md` below each root; a few levels are all a skill tree has. */
 const MAX_DEPTH = 4;
 
-/** The `name` of a SKILL.md's frontmatter (what OpenCode keys skills and permissions by), if any. */
-function frontmatterName(text: string): string | undefined {
-  const fm = /^(?:\uFEFF)?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
-  const raw = fm && /^name:[ \t]*(.*?)[ \t]*$/m.exec(fm)?.[1];
-  if (!raw) return undefined;
-  return raw.replace(/^(["'])(.*)\1$/, '$2');
-}
-
-/** Every skill directory below `root` (one holding a SKILL.md), with the name OpenCode gives it. */
-async function skillsBelow(root: string, skip: (dir: string) => Promise<boolean>, depth = 0): Promise<{ dir: string; name: string }[]> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (e) {
-    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'EACCES')) return [];
-    throw e;
-  }
-  const out: { dir: string; name: string }[] = [];
-  if (depth > 0 && entries.some((e) => e.name === 'SKILL.md' && !e.isDirectory())) {
-    const text = await readFile(join(root, 'SKILL.md'), 'utf8').catch(() => '');
-    out.push({ dir: root, name: frontmatterName(text) ?? basename(root) });
-  }
-  if (depth >= MAX_DEPTH) return out;
-  for (const e of entries) {
-    if (!(e.isDirectory() || e.isSymbolicLink()) || e.name.startsWith('.') || e.name === 'node_modules') continue;
-    const dir = join(root, e.name);
-    if (await skip(dir)) continue;
-    out.push(...(await skillsBelow(dir, skip, depth + 1)));
-  }
-  return out;
-}
-
 /**
  * OpenCode's `permission.skill` applies by name, and it keeps one skill per name: a skill of the
  * user's own with the name of one of Forge's, in a directory OpenCode also scans, is turned off
@@ -74,17 +40,12 @@ export async function opencodeNameShadows(req: ProjectionRequest, ctx: HostConte
   if (req.skills.length === 0) return [];
   const store = sfPaths(ctx.env).store;
   const mine = new Set(own);
-  const isForge = async (dir: string): Promise<boolean> => {
-    if (mine.has(dir)) return true;
-    const st = await pathState(dir);
-    if (st.kind === 'symlink') return isInsideDir(isAbsolute(st.target) ? st.target : resolve(dirname(dir), st.target), store);
-    return false;
-  };
+  const isForge = async (dir: string): Promise<boolean> => mine.has(dir) || (await storeLinkTarget(dir, store)) !== undefined;
   const out: Diagnostic[] = [];
   const byName = new Map(req.skills.map((s) => [s.name, s]));
   for (const root of opencodeScanRoots(ctx)) {
-    for (const found of await skillsBelow(root, isForge)) {
-      const s = byName.get(found.name);
+    for (const found of await skillsBelow(root, { maxDepth: MAX_DEPTH, skip: isForge })) {
+      const s = byName.get(skillName(found));
       if (!s) continue;
       // a copy of the release (another host's projection that could not link) is Forge's too
       if (await sameTree(found.dir, s.sourceDir)) continue;

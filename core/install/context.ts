@@ -59,11 +59,12 @@ export function resolveScope(option: Scope | undefined, session: Pick<Session, '
 }
 
 /** The HostContext adapters get for a scope. */
-export function hostContext(session: Pick<Session, 'home' | 'env' | 'paths'>, agent: string, scope: Scope, projectRoot?: string): HostContext {
+export function hostContext(session: Pick<Session, 'home' | 'env' | 'paths' | 'cwd'>, agent: string, scope: Scope, projectRoot?: string): HostContext {
   return {
     home: session.home,
     scope,
     ...(scope === 'project' && projectRoot ? { projectRoot } : {}),
+    cwd: session.cwd,
     backupDir: join(session.paths.backups, agent),
     env: session.env,
   };

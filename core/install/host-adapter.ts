@@ -13,6 +13,8 @@ export interface HostContext {
   scope: Scope;
   /** required when scope is 'project' */
   projectRoot?: string;
+  /** the directory the command runs in: a host may also read skills around it (Claude Code's `.claude/skills` up to the repository root) */
+  cwd?: string;
   /** where config backups go ($SF_HOME/backups/...) */
   backupDir: string;
   env: NodeJS.ProcessEnv;

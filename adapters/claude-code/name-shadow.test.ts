@@ -1,0 +1,90 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeTree } from '../../test-support/index.js';
+import { installSandbox, skillMarkdown, type InstallSandbox } from '../../test-support/skit-install.js';
+
+type Finding = { code: string; file?: string; skitId?: string; message: string; hint?: string };
+const shadows = (found: Finding[]) => found.filter((d) => d.code === 'SF_ADAPTER_NAME_SHADOW');
+const diagnosticsOf = (stdout: string) => shadows(JSON.parse(stdout).diagnostics as Finding[]);
+const findingsOf = (stdout: string) => shadows((JSON.parse(stdout) as { findings: Finding[] }).findings);
+
+describe('claude-code adapter: same-named skills that skillOverrides (keyed by name) also reach', () => {
+  let sb: InstallSandbox;
+  beforeEach(async () => (sb = await installSandbox('sf-claude-shadow-')));
+  afterEach(() => sb.cleanup());
+  const userScope = ['--scope', 'user', '--agent', 'claude-code', '--yes'];
+
+  it('a user-scope install, disable and enable warn about the project\'s own same-named skill in .claude/skills around the current directory, and doctor does too', async () => {
+    const mine = join(sb.project, '.claude', 'skills', 'review');
+    await writeTree(mine, { 'SKILL.md': skillMarkdown('review', 'the project\'s own review') });
+    const add = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json']);
+    assert.equal(add.code, 0, add.stderr);
+    assert.deepEqual(diagnosticsOf(add.stdout).map((d) => d.file), [mine], add.stdout);
+
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.match(disable.stderr, /SF_ADAPTER_NAME_SHADOW/);
+    assert.ok(disable.stderr.includes(mine), disable.stderr);
+    assert.match(disable.stderr, /skillOverrides apply by name to both/);
+    assert.match(disable.stderr, /[Rr]ename one of them/);
+    // the switch itself is still written: the warning says what it reaches, it does not refuse
+    assert.deepEqual(JSON.parse(await readFile(join(sb.home, '.claude', 'settings.json'), 'utf8')), { skillOverrides: { review: 'off' } });
+    // the user's skill is left as it was
+    assert.match(await readFile(join(mine, 'SKILL.md'), 'utf8'), /the project's own review/);
+
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.deepEqual(findingsOf(doctor.stdout).map((f) => [f.skitId, f.file]), [['acme/kit', mine]], doctor.stdout);
+    const enable = await sb.sf(['skit', 'enable', 'acme/kit:review', '--scope', 'user', '--json']);
+    assert.equal(enable.code, 0, enable.stderr);
+    assert.deepEqual(diagnosticsOf(enable.stdout).map((d) => d.file), [mine], enable.stdout);
+  });
+
+  it('says nothing when the project holds the same release, installed at project scope too: that is the same skill', async () => {
+    const user = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json']);
+    assert.equal(user.code, 0, user.stderr);
+    const project = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
+    assert.equal(project.code, 0, project.stderr);
+    assert.deepEqual(diagnosticsOf(project.stdout), [], project.stdout);
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user', '--json']);
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.deepEqual(diagnosticsOf(disable.stdout), [], disable.stdout);
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.deepEqual(findingsOf(doctor.stdout), [], doctor.stdout);
+  });
+
+  it('looks in the current directory and its parents up to the repository root, not above it', async () => {
+    const sub = join(sb.project, 'pkg', 'app');
+    const nested = join(sub, '.claude', 'skills', 'review');
+    const atRoot = join(sb.project, '.claude', 'skills', 'summarize');
+    await writeTree(nested, { 'SKILL.md': skillMarkdown('review') });
+    await writeTree(atRoot, { 'SKILL.md': skillMarkdown('summarize') });
+    // above the repository: Claude Code does not read it for this project
+    await writeTree(join(sb.root, '.claude', 'skills', 'lint'), { 'SKILL.md': skillMarkdown('lint') });
+    const add = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json'], { cwd: sub });
+    assert.equal(add.code, 0, add.stderr);
+    assert.deepEqual(diagnosticsOf(add.stdout).map((d) => d.file).sort(), [atRoot, nested].sort(), add.stdout);
+    // from another directory with no such skills there is nothing to say
+    const elsewhere = join(sb.root, 'elsewhere');
+    await mkdir(join(elsewhere, '.git'), { recursive: true });
+    const disable = await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user', '--json'], { cwd: elsewhere });
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.deepEqual(diagnosticsOf(disable.stdout), [], disable.stdout);
+  });
+
+  it('finds a skill by its SKILL.md name, not only by its directory name, at both scopes', async () => {
+    const projectOwn = join(sb.project, '.claude', 'skills', 'my-review');
+    await writeTree(projectOwn, { 'SKILL.md': '---\nname: "review"\ndescription: mine\n---\n' });
+    const userOwn = join(sb.home, '.claude', 'skills', 'my-lint');
+    await writeTree(userOwn, { 'SKILL.md': '---\nname: lint\ndescription: mine\n---\n' });
+    const user = await sb.sf(['add', 'skit', sb.source, ...userScope, '--json']);
+    assert.equal(user.code, 0, user.stderr);
+    // the user's my-lint sits in the very root Forge installs into, and is still not Forge's
+    assert.deepEqual(diagnosticsOf(user.stdout).map((d) => d.file).sort(), [projectOwn, userOwn].sort(), user.stdout);
+    assert.equal((await sb.sf(['skit', 'remove', 'acme/kit', '--scope', 'user'])).code, 0);
+
+    const project = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
+    assert.equal(project.code, 0, project.stderr);
+    assert.deepEqual(diagnosticsOf(project.stdout).map((d) => d.file).sort(), [projectOwn, userOwn].sort(), project.stdout);
+  });
+});
