@@ -195,6 +195,10 @@ export interface InventoryEvent {
     content_hash: Hash;
     previous_hash?: Hash;
     enabled: boolean;
+    /**
+     * In an updated record only: added, a skill the new release brought; removed, a skill it dropped (content_hash is the hash it had, enabled is false). Absent: a skill of both releases (previous_hash when its hash changed). Older records never carry it.
+     */
+    change?: 'added' | 'removed';
   }[];
   /**
    * Present for disable and remove: the agent.user.intervention this change is, so telemetry can link it to the skills.
@@ -429,6 +433,10 @@ export const installStateSchema = {
               content_hash: { $ref: '#/$defs/hash' },
               previous_hash: { $ref: '#/$defs/hash' },
               enabled: { type: 'boolean' },
+              change: {
+                description: 'In an updated record only: added, a skill the new release brought; removed, a skill it dropped (content_hash is the hash it had, enabled is false). Absent: a skill of both releases (previous_hash when its hash changed). Older records never carry it.',
+                enum: ['added', 'removed'],
+              },
             },
           },
         },

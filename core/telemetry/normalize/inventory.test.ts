@@ -30,6 +30,31 @@ describe('inventory outbox records', () => {
     assert.deepEqual(n.inventory(record('installed')).events, []);
   });
 
+  it('an update reports a skill the release added as added and one it dropped as removed, with its previous hash', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const NEW_HASH = 'sha256:' + '4'.repeat(64);
+    const out = n.inventory(record('updated', {
+      skills: [
+        { id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true },
+        { id: `${GREETINGS}:wave-skill`, content_hash: NEW_HASH, enabled: true, change: 'added' },
+        // new, but switched off for this agent: it did not become available to it
+        { id: `${GREETINGS}:quiet-skill`, content_hash: NEW_HASH, enabled: false, change: 'added' },
+        { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: false, change: 'removed' },
+      ],
+    }));
+    assert.deepEqual(out.events.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id'], e.attributes['agent.skill.content.hash'], e.attributes['agent.skill.content.previous_hash']]), [
+      ['added', `${GREETINGS}:wave-skill`, NEW_HASH, undefined],
+      ['removed', `${GREETINGS}:bye-skill`, undefined, BYE_HASH],
+    ]);
+    assert.deepEqual(out.metrics, [], 'a skill an update dropped is no user intervention');
+  });
+
+  it('an updated record of an older installer (no change marks) still reports only hash changes', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const old = record('updated', { skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true }, { id: `${GREETINGS}:bye-skill`, content_hash: 'sha256:' + '5'.repeat(64), previous_hash: BYE_HASH, enabled: true }] });
+    assert.deepEqual(n.inventory(old).events.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id']]), [['hash_changed', `${GREETINGS}:bye-skill`]]);
+  });
+
   it('a disable after an activation produces inventory + intervention linked to that skill and its last activation', async () => {
     const logs = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
     const session = { cwd: '/$WORK/proj', repositoryResolved: true, fingerprints: {} };

@@ -14,9 +14,21 @@ import { HOST_NAME } from './types.js';
  * inventory change and emits nothing for that skill.
  */
 
-const ACTIONS: Record<InventoryEvent['action'], AgentSkillInventoryAction | undefined> = {
-  installed: 'added', updated: 'hash_changed', enabled: 'enabled', disabled: 'disabled', removed: 'removed',
+const ACTIONS: Record<Exclude<InventoryEvent['action'], 'updated'>, AgentSkillInventoryAction> = {
+  installed: 'added', enabled: 'enabled', disabled: 'disabled', removed: 'removed',
 };
+
+/**
+ * What one skill of a record reports, or undefined when it is no inventory change. In an update:
+ * a skill the release brought is added (unless disabled for the agent: then it did not become
+ * available to it), one it dropped is removed, a kept one changed hash or is no change at all.
+ */
+function skillAction(rec: InventoryEvent, skill: InventoryEvent['skills'][number]): AgentSkillInventoryAction | undefined {
+  if (rec.action !== 'updated') return ACTIONS[rec.action];
+  if (skill.change === 'removed') return 'removed';
+  if (skill.change === 'added') return skill.enabled ? 'added' : undefined;
+  return skill.previous_hash ? 'hash_changed' : undefined;
+}
 
 function hostName(agent: string): string {
   return (HOST_NAME as Record<string, string>)[agent] ?? 'other';
@@ -43,8 +55,8 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
     'artifact.hash': rec.bundle_hash,
   };
   for (const skill of rec.skills) {
-    const action = ACTIONS[rec.action];
-    if (!action || (rec.action === 'updated' && !skill.previous_hash)) continue;
+    const action = skillAction(rec, skill);
+    if (!action) continue;
     engine.push('agent.skill.inventory.changed', {
       ...common,
       'agent.skill.inventory.action': action,
