@@ -57,6 +57,8 @@ export function inventoryEvent(input: EventInput): InventoryEvent {
     action: input.action,
     agent,
     scope: record.scope,
+    // tells project installations apart (local only: the observer matches on it, never exports it)
+    ...(record.projectRoot !== undefined ? { project_root: record.projectRoot } : {}),
     actor_type: 'user',
     installer_version: input.installerVersion,
     skills,

@@ -66,6 +66,7 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     assert.deepEqual(marks(records[1]), [['acme/kit:lint', 'added', true], ['acme/kit:quiet', 'added', false]]);
     assert.deepEqual(marks(records[2]), [['acme/kit:summarize', 'removed', false]]);
     assert.equal(records[2].skills.find((s) => s.change === 'removed')!.content_hash, summarizeHash);
+    for (const r of records) assert.equal(r.project_root, sb.project, 'the record names the installation (project scope)');
 
     const file = join(sb.root, 'telemetry.jsonl');
     await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
@@ -83,6 +84,7 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
       assert.equal(a(removed, 'agent.skill.content.previous_hash'), summarizeHash);
       assert.equal(a(removed, 'agent.skill.content.hash'), undefined);
       assert.equal(a(removed, 'agent.skill.install.scope'), 'project');
+      assert.ok(!(await readFile(file, 'utf8')).includes(sb.project), 'the project root stays local');
     } finally {
       d.child.kill('SIGTERM');
       await d.exited;

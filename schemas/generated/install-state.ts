@@ -188,6 +188,10 @@ export interface InventoryEvent {
   action: 'installed' | 'updated' | 'enabled' | 'disabled' | 'removed';
   agent: string;
   scope: InstallScope;
+  /**
+   * The installation's absolute project directory, present when scope is project (records of older installers lack it). Local only: telemetry uses it to tell installations apart, never exports it.
+   */
+  project_root?: string;
   actor_type: 'user';
   installer_version: string;
   skills: {
@@ -420,6 +424,10 @@ export const installStateSchema = {
         action: { enum: ['installed', 'updated', 'enabled', 'disabled', 'removed'] },
         agent: { type: 'string' },
         scope: { $ref: '#/$defs/scope' },
+        project_root: {
+          description: 'The installation\'s absolute project directory, present when scope is project (records of older installers lack it). Local only: telemetry uses it to tell installations apart, never exports it.',
+          type: 'string',
+        },
         actor_type: { enum: ['user'] },
         installer_version: { type: 'string' },
         skills: {
