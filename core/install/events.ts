@@ -1,4 +1,4 @@
-import type { InstallationRecord, InventoryAction, InventoryEvent } from '../library/types.js';
+import type { InstallationRecord, InventoryAction, InventoryEvent, SkillRecord } from '../library/types.js';
 import { isEnabled } from './enablement.js';
 
 /**
@@ -12,27 +12,40 @@ export interface EventInput {
   agent: string;
   /** the skills the change concerns (default: every skill of the record) */
   skillNames?: readonly string[];
-  /** the record before an update, for previous hashes */
+  /** the record before an update: previous hashes, and the skills the update added or dropped */
   previous?: InstallationRecord | null;
   now: string;
   id: string;
   installerVersion: string;
 }
 
+type SkillEntry = InventoryEvent['skills'][number];
+
+/** One skill of `record` as the change reports it for `agent`. */
+function skillEntry(input: EventInput, s: SkillRecord): SkillEntry {
+  const { previous, action } = input;
+  const prior = previous?.skills.find((p) => p.name === s.name);
+  return {
+    id: s.id,
+    content_hash: s.hash,
+    ...(prior && prior.hash !== s.hash ? { previous_hash: prior.hash } : {}),
+    enabled: action === 'removed' ? false : isEnabled(input.record.enablement, s, input.agent),
+    // an update that brought the skill: the observer reports it added (older observers skip it)
+    ...(action === 'updated' && previous && !prior ? { change: 'added' as const } : {}),
+  };
+}
+
+/** The skills an update dropped, with the hash they had: the observer reports them removed. */
+function droppedSkills(record: InstallationRecord, previous: InstallationRecord | null | undefined): SkillEntry[] {
+  const kept = new Set(record.skills.map((s) => s.name));
+  return (previous?.skills ?? []).filter((p) => !kept.has(p.name)).map((p) => ({ id: p.id, content_hash: p.hash, enabled: false, change: 'removed' as const }));
+}
+
 export function inventoryEvent(input: EventInput): InventoryEvent {
-  const { record, agent, previous } = input;
+  const { record, agent } = input;
   const names = input.skillNames ? new Set(input.skillNames) : null;
-  const skills = record.skills
-    .filter((s) => !names || names.has(s.name))
-    .map((s) => {
-      const prior = previous?.skills.find((p) => p.name === s.name);
-      return {
-        id: s.id,
-        content_hash: s.hash,
-        ...(prior && prior.hash !== s.hash ? { previous_hash: prior.hash } : {}),
-        enabled: input.action === 'removed' ? false : isEnabled(record.enablement, s, agent),
-      };
-    });
+  const skills = record.skills.filter((s) => !names || names.has(s.name)).map((s) => skillEntry(input, s));
+  if (input.action === 'updated') skills.push(...droppedSkills(record, input.previous));
   const event: InventoryEvent = {
     schema: 'forge/inventory-event/1',
     event_id: input.id,
@@ -44,6 +57,8 @@ export function inventoryEvent(input: EventInput): InventoryEvent {
     action: input.action,
     agent,
     scope: record.scope,
+    // tells project installations apart (local only: the observer matches on it, never exports it)
+    ...(record.projectRoot !== undefined ? { project_root: record.projectRoot } : {}),
     actor_type: 'user',
     installer_version: input.installerVersion,
     skills,

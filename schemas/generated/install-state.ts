@@ -188,6 +188,10 @@ export interface InventoryEvent {
   action: 'installed' | 'updated' | 'enabled' | 'disabled' | 'removed';
   agent: string;
   scope: InstallScope;
+  /**
+   * The installation's absolute project directory, present when scope is project (records of older installers lack it). Local only: telemetry uses it to tell installations apart, never exports it.
+   */
+  project_root?: string;
   actor_type: 'user';
   installer_version: string;
   skills: {
@@ -195,6 +199,10 @@ export interface InventoryEvent {
     content_hash: Hash;
     previous_hash?: Hash;
     enabled: boolean;
+    /**
+     * In an updated record only: added, a skill the new release brought; removed, a skill it dropped (content_hash is the hash it had, enabled is false). Absent: a skill of both releases (previous_hash when its hash changed). Older records never carry it.
+     */
+    change?: 'added' | 'removed';
   }[];
   /**
    * Present for disable and remove: the agent.user.intervention this change is, so telemetry can link it to the skills.
@@ -416,6 +424,10 @@ export const installStateSchema = {
         action: { enum: ['installed', 'updated', 'enabled', 'disabled', 'removed'] },
         agent: { type: 'string' },
         scope: { $ref: '#/$defs/scope' },
+        project_root: {
+          description: 'The installation\'s absolute project directory, present when scope is project (records of older installers lack it). Local only: telemetry uses it to tell installations apart, never exports it.',
+          type: 'string',
+        },
         actor_type: { enum: ['user'] },
         installer_version: { type: 'string' },
         skills: {
@@ -429,6 +441,10 @@ export const installStateSchema = {
               content_hash: { $ref: '#/$defs/hash' },
               previous_hash: { $ref: '#/$defs/hash' },
               enabled: { type: 'boolean' },
+              change: {
+                description: 'In an updated record only: added, a skill the new release brought; removed, a skill it dropped (content_hash is the hash it had, enabled is false). Absent: a skill of both releases (previous_hash when its hash changed). Older records never carry it.',
+                enum: ['added', 'removed'],
+              },
             },
           },
         },

@@ -88,8 +88,9 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
       const human = await sb.sf(['skit', 'list']);
       const humanB = await other.sf(['skit', 'list']);
       assert.equal(norm(human.stdout, sb), norm(humanB.stdout, other));
-      const eventsA = (await outbox(sb.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => rest);
-      const eventsB = (await outbox(other.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => rest);
+      // the records name each sandbox's own project (project_root): compared with the root normalized
+      const eventsA = (await outbox(sb.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => norm(JSON.stringify(rest), sb));
+      const eventsB = (await outbox(other.sfHome)).map(({ event_id: _, timestamp: __, ...rest }) => norm(JSON.stringify(rest), other));
       assert.deepEqual(eventsA, eventsB);
       assert.deepEqual(await rootContents(windsurf).then((c) => norm(JSON.stringify(c), sb)), await rootContents(join(other.project, '.windsurf', 'skills')).then((c) => norm(JSON.stringify(c), other)));
       // human output of both commands is identical too (reinstall: unchanged)

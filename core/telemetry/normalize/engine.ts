@@ -50,12 +50,33 @@ export function skillName(v: string | undefined): string | undefined {
   return v !== undefined && /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(v) ? v : undefined;
 }
 
+/** One installation of a skill as one agent sees it: what an intervention may be linked by. */
+export interface InstallationOfSkill {
+  skillId: string;
+  /** adapter id of the host ('claude-code' ...) */
+  agent: string;
+  scope: 'user' | 'project';
+  projectRoot?: string;
+}
+
+/**
+ * The lastBySkill key of an installation, or undefined when it cannot be told apart from others
+ * (a project installation without its root, as records of older installers have it).
+ */
+export function installationKey(i: InstallationOfSkill): string | undefined {
+  if (i.scope === 'project' && !i.projectRoot) return undefined;
+  return [i.skillId, i.agent, i.scope, i.scope === 'project' ? i.projectRoot : ''].join('\u0000');
+}
+
 /** An emission that broke the semantic convention (event or span builder). */
 const isConventionError = (e: unknown): boolean => (e as { code?: string } | null)?.code === 'SF_E_TELEMETRY_EVENT';
 
 export class NormalizerEngine {
   readonly activations = new Map<string, Activation>();
-  /** skill id -> its latest resolved activation (links interventions to the skill's last use) */
+  /**
+   * installationKey (skill id, host, scope, project) -> the latest activation resolved to that
+   * installation: links a disable or uninstall there to its last use, never to another one's
+   */
   readonly lastBySkill = new Map<string, { activationId: string; at: string }>();
   /** tool permission decisions (host|session|call id -> decision), joined to tool results */
   readonly decisions = new BoundedMap<string, { decision?: string; source?: string }>(10_000);
@@ -162,7 +183,8 @@ export class NormalizerEngine {
     const session = this.ctx.session(act.host, act.sessionId);
     const res = this.ctx.resolveSkill({ agent: act.host, name: act.name, dir: act.dir, hostScope: act.hostScope, cwd: session?.cwd });
     act.identity = identityOf(res, act.name, act.hostPlugin === true);
-    if (res.entry) this.lastBySkill.set(res.entry.skillId, { activationId: act.id, at: act.finishedAt ?? act.selectedAt });
+    const key = res.entry && installationKey({ ...res.entry, agent: act.host });
+    if (key) this.lastBySkill.set(key, { activationId: act.id, at: act.finishedAt ?? act.selectedAt });
     const pending = act.pending;
     act.pending = [];
     this.runAll(pending);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import type { InventoryEvent } from '../../library/types.js';
-import { GREETINGS, HELLO_HASH, BYE_HASH, captureLibrary, captureRequest, fakeContext } from '../../../test-support/telemetry.js';
+import { GREETINGS, HELLO_HASH, BYE_HASH, CAPTURE_PROJECT, captureLibrary, captureRequest, fakeContext } from '../../../test-support/telemetry.js';
 import type { OtlpLogsRequest } from '../otlp/types.js';
 import { createNormalizer } from './index.js';
 
 const record = (action: InventoryEvent['action'], extra: Partial<InventoryEvent> = {}): InventoryEvent => ({
   schema: 'forge/inventory-event/1', event_id: `ev-${action}`, event_name: 'agent.skill.inventory.changed', timestamp: '2026-11-30T03:30:00.000Z',
-  skit_id: GREETINGS, release: { version: '1.2.0' }, bundle_hash: 'sha256:' + '9'.repeat(64), action, agent: 'claude-code', scope: 'project',
+  skit_id: GREETINGS, release: { version: '1.2.0' }, bundle_hash: 'sha256:' + '9'.repeat(64), action, agent: 'claude-code', scope: 'project', project_root: `/${CAPTURE_PROJECT}`,
   actor_type: 'user', installer_version: '0.1.0',
   skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: action !== 'disabled' && action !== 'removed' }, { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: true }],
   ...extra,
@@ -28,6 +28,58 @@ describe('inventory outbox records', () => {
     assert.equal(updated[0].attributes['agent.skill.content.previous_hash'], HELLO_HASH);
     // the same outbox record again (the observer re-read it): nothing new
     assert.deepEqual(n.inventory(record('installed')).events, []);
+  });
+
+  it('an update reports a skill the release added as added and one it dropped as removed, with its previous hash', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const NEW_HASH = 'sha256:' + '4'.repeat(64);
+    const out = n.inventory(record('updated', {
+      skills: [
+        { id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true },
+        { id: `${GREETINGS}:wave-skill`, content_hash: NEW_HASH, enabled: true, change: 'added' },
+        // new, but switched off for this agent: it did not become available to it
+        { id: `${GREETINGS}:quiet-skill`, content_hash: NEW_HASH, enabled: false, change: 'added' },
+        { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, enabled: false, change: 'removed' },
+      ],
+    }));
+    assert.deepEqual(out.events.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id'], e.attributes['agent.skill.content.hash'], e.attributes['agent.skill.content.previous_hash']]), [
+      ['added', `${GREETINGS}:wave-skill`, NEW_HASH, undefined],
+      ['removed', `${GREETINGS}:bye-skill`, undefined, BYE_HASH],
+    ]);
+    assert.deepEqual(out.metrics, [], 'a skill an update dropped is no user intervention');
+  });
+
+  it('an updated record of an older installer (no change marks) still reports only hash changes', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const { project_root: _root, ...old } = record('updated', { skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true }, { id: `${GREETINGS}:bye-skill`, content_hash: 'sha256:' + '5'.repeat(64), previous_hash: BYE_HASH, enabled: true }] });
+    assert.deepEqual(n.inventory(old as InventoryEvent).events.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id']]), [['hash_changed', `${GREETINGS}:bye-skill`]]);
+  });
+
+  it('links an intervention only to the last activation of the same installation for the same agent', async () => {
+    const logs = (await captureRequest('claude-tool-details', 'logs')) as OtlpLogsRequest;
+    const session = { cwd: '/$WORK/proj', repositoryResolved: true, fingerprints: {} };
+    const n = createNormalizer(fakeContext(captureLibrary(), { 'cc0fce32-f629-46aa-bab4-1eeb5519e738': session }));
+    const activation = n.logs(logs).events[0].attributes['agent.skill.activation.id'];
+    assert.ok(activation);
+    const disable = (id: string, extra: Partial<InventoryEvent>) => n.inventory(record('disabled', {
+      event_id: id, skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: false }],
+      intervention: { type: 'disable_skill', reason_code: 'unknown', skill_ids: [`${GREETINGS}:hello-skill`] }, ...extra,
+    })).events[1].attributes;
+    const elsewhere: [string, Partial<InventoryEvent>][] = [
+      ['the user-scope installation', { scope: 'user', project_root: undefined }],
+      ['another project', { project_root: '/$WORK/other' }],
+      ['another agent of the same project', { agent: 'codex' }],
+      ['a project record of an older installer (no project_root)', { project_root: undefined }],
+    ];
+    for (const [what, extra] of elsewhere) {
+      const iv = disable(`ev-${what}`, extra);
+      assert.equal(iv['agent.skill.activation.id'], undefined, `${what}: linked to the activation of another installation`);
+      assert.equal(iv['agent.skill.attribution.fidelity'], undefined, what);
+      assert.equal(iv['agent.user.intervention.elapsed'], undefined, what);
+    }
+    const iv = disable('ev-same', {});
+    assert.equal(iv['agent.skill.activation.id'], activation);
+    assert.ok((iv['agent.user.intervention.elapsed'] as number) > 0);
   });
 
   it('a disable after an activation produces inventory + intervention linked to that skill and its last activation', async () => {

@@ -4,19 +4,31 @@ import type { InventoryEvent } from '../../library/types.js';
 import { FORGE_VERSION } from '../../version.js';
 import type { ResourceAttributes } from '../event.js';
 import { isoToNanos, secondsBetween } from '../time.js';
-import type { NormalizerEngine } from './engine.js';
+import { installationKey, type NormalizerEngine } from './engine.js';
 import { HOST_NAME } from './types.js';
 
 /**
  * Install-layer outbox records ($SF_HOME/queue/outbox.jsonl) -> agent.skill.inventory.changed per
- * skill, plus agent.user.intervention for disable/remove, linked to the skill's latest activation
- * this observer saw (when it saw one). An update that left a skill's hash unchanged is no
- * inventory change and emits nothing for that skill.
+ * skill, plus agent.user.intervention for disable/remove, linked to the latest activation this
+ * observer saw of that installation of the skill for that agent (when it saw one). An update that
+ * left a skill's hash unchanged is no inventory change and emits nothing for that skill.
  */
 
-const ACTIONS: Record<InventoryEvent['action'], AgentSkillInventoryAction | undefined> = {
-  installed: 'added', updated: 'hash_changed', enabled: 'enabled', disabled: 'disabled', removed: 'removed',
+const ACTIONS: Record<Exclude<InventoryEvent['action'], 'updated'>, AgentSkillInventoryAction> = {
+  installed: 'added', enabled: 'enabled', disabled: 'disabled', removed: 'removed',
 };
+
+/**
+ * What one skill of a record reports, or undefined when it is no inventory change. In an update:
+ * a skill the release brought is added (unless disabled for the agent: then it did not become
+ * available to it), one it dropped is removed, a kept one changed hash or is no change at all.
+ */
+function skillAction(rec: InventoryEvent, skill: InventoryEvent['skills'][number]): AgentSkillInventoryAction | undefined {
+  if (rec.action !== 'updated') return ACTIONS[rec.action];
+  if (skill.change === 'removed') return 'removed';
+  if (skill.change === 'added') return skill.enabled ? 'added' : undefined;
+  return skill.previous_hash ? 'hash_changed' : undefined;
+}
 
 function hostName(agent: string): string {
   return (HOST_NAME as Record<string, string>)[agent] ?? 'other';
@@ -43,8 +55,8 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
     'artifact.hash': rec.bundle_hash,
   };
   for (const skill of rec.skills) {
-    const action = ACTIONS[rec.action];
-    if (!action || (rec.action === 'updated' && !skill.previous_hash)) continue;
+    const action = skillAction(rec, skill);
+    if (!action) continue;
     engine.push('agent.skill.inventory.changed', {
       ...common,
       'agent.skill.inventory.action': action,
@@ -58,15 +70,17 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
   if (!iv) return;
   const reason = (AGENT_SKILL_REASON_CODE_VALUES as readonly string[]).includes(iv.reason_code) ? (iv.reason_code as AgentSkillReasonCode) : 'unknown';
   for (const skillId of iv.skill_ids) {
-    const last = engine.lastBySkill.get(skillId);
+    const key = installationKey({ skillId, agent: rec.agent, scope: rec.scope, projectRoot: rec.project_root });
+    const last = key === undefined ? undefined : engine.lastBySkill.get(key);
     const attrs = {
       ...common,
       'agent.skill.evidence.source': 'user_report',
       'agent.user.intervention.type': iv.type,
       'agent.skill.reason.code': reason,
       'agent.skill.id': skillId,
-      // the skill's latest activation: the intervention targets the skill, so the link is to its last
-      // use, a guess that says so (the intervention itself is exact: the user did disable the skill)
+      // the latest activation of this installation for this agent: the intervention targets the skill
+      // there, so the link is to its last use, a guess that says so (the intervention itself is exact:
+      // the user did disable the skill); another scope, project or host's activation is never linked
       'agent.skill.activation.id': last?.activationId,
       'agent.skill.attribution.fidelity': last?.activationId ? 'inferred' : undefined,
       'agent.user.intervention.elapsed': last ? secondsBetween(last.at, at) : undefined,

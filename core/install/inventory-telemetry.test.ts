@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeTree } from '../../test-support/index.js';
+import { startObserverDaemon } from '../../test-support/observer-daemon.js';
+import { waitFor } from '../../test-support/otlp-sink.js';
+import { installSandbox, kitTree, outbox, rootContents, type InstallSandbox } from '../../test-support/skit-install.js';
+import { updateObserveConfig } from '../observer/config.js';
+import type { InventoryEvent } from '../library/types.js';
+import { logsRequestToEnvelopes } from '../telemetry/envelope-otlp.js';
+import { decodeOtlpRequest } from '../telemetry/otlp/decode.js';
+import type { OtlpLogsRequest } from '../telemetry/otlp/types.js';
+
+/**
+ * An update that adds or drops a contained skill, end to end: the built CLI writes the outbox,
+ * a real observer daemon turns it into agent.skill.inventory.changed events in a file.
+ */
+
+/** acme/kit with these skills; `off` ones are published with default_enabled: false. */
+function kit(version: string, skills: string[], off: string[] = []): Record<string, string> {
+  const tree = kitTree(version, skills);
+  for (const s of off) tree['README.md'] = tree['README.md'].replace(`path: skills/${s}\n    default_enabled: true`, `path: skills/${s}\n    default_enabled: false`);
+  return tree;
+}
+
+async function publish(sb: InstallSandbox, tree: Record<string, string>): Promise<void> {
+  await rm(sb.source, { recursive: true, force: true });
+  await writeTree(sb.source, tree);
+}
+
+async function fileEvents(file: string) {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const out = [];
+  for (const line of text.split('\n').filter((l) => l.includes('resourceLogs'))) {
+    out.push(...logsRequestToEnvelopes((await decodeOtlpRequest('logs', Buffer.from(line), 'json')) as OtlpLogsRequest));
+  }
+  return out;
+}
+
+describe('inventory telemetry of updates that add or drop skills (built CLI, real observer)', function () {
+  this.timeout(90_000);
+  let sb: InstallSandbox;
+  beforeEach(async () => {
+    sb = await installSandbox('sf-inventory-');
+  });
+  afterEach(() => sb.cleanup());
+
+  it('reports a skill an update brought as added (unless disabled for the agent) and one it dropped as removed with its hash', async () => {
+    const sf = async (args: string[]) => {
+      const r = await sb.sf(args);
+      assert.equal(r.code, 0, r.stderr);
+    };
+    await publish(sb, kit('one', ['review', 'summarize']));
+    await sf(['skit', 'install', sb.source, '--agent', 'claude-code', '--scope', 'project', '--yes']);
+    // 'quiet' arrives switched off: it never becomes available to Claude Code
+    await publish(sb, kit('two', ['review', 'summarize', 'lint', 'quiet'], ['quiet']));
+    await sf(['skit', 'update', 'acme/kit']);
+    const summarizeHash = (await sb.list())[0].skills.find((s) => s.name === 'summarize')!.hash;
+    await publish(sb, kit('two', ['review', 'lint', 'quiet'], ['quiet']));
+    await sf(['skit', 'update', 'acme/kit']);
+    assert.deepEqual(Object.keys(await rootContents(join(sb.project, '.claude', 'skills'))), ['lint', 'quiet', 'review'], 'summarize left the skill root');
+
+    const records = (await outbox(sb.sfHome)) as unknown as InventoryEvent[];
+    assert.deepEqual(records.map((r) => r.action), ['installed', 'updated', 'updated']);
+    const marks = (r: InventoryEvent) => r.skills.filter((s) => s.change).map((s) => [s.id, s.change, s.enabled]);
+    assert.deepEqual(marks(records[1]), [['acme/kit:lint', 'added', true], ['acme/kit:quiet', 'added', false]]);
+    assert.deepEqual(marks(records[2]), [['acme/kit:summarize', 'removed', false]]);
+    assert.equal(records[2].skills.find((s) => s.change === 'removed')!.content_hash, summarizeHash);
+    for (const r of records) assert.equal(r.project_root, sb.project, 'the record names the installation (project scope)');
+
+    const file = join(sb.root, 'telemetry.jsonl');
+    await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
+    const d = startObserverDaemon(sb.sfHome);
+    try {
+      const events = await waitFor(async () => {
+        const es = (await fileEvents(file)).filter((e) => e.event_name === 'agent.skill.inventory.changed');
+        return es.length >= 6 ? es : undefined;
+      }, 30_000, 'the inventory events in the file');
+      const a = (e: (typeof events)[number], k: string) => e.attributes[k] as string | undefined;
+      assert.deepEqual(events.map((e) => `${a(e, 'agent.skill.inventory.action')} ${a(e, 'agent.skill.id')}`), [
+        'added acme/kit:review', 'added acme/kit:summarize', 'hash_changed acme/kit:review', 'hash_changed acme/kit:summarize', 'added acme/kit:lint', 'removed acme/kit:summarize',
+      ]);
+      const removed = events[5];
+      assert.equal(a(removed, 'agent.skill.content.previous_hash'), summarizeHash);
+      assert.equal(a(removed, 'agent.skill.content.hash'), undefined);
+      assert.equal(a(removed, 'agent.skill.install.scope'), 'project');
+      assert.ok(!(await readFile(file, 'utf8')).includes(sb.project), 'the project root stays local');
+    } finally {
+      d.child.kill('SIGTERM');
+      await d.exited;
+    }
+  });
+});
