@@ -161,6 +161,15 @@ describe('core/install planners (pure)', () => {
     rejectsWith('SF_E_NOT_INSTALLED', () => planRemove({ installations: [before], observations: none }, { skitId: 'acme/nope', scopeKey: 'project:/p', nativeAgents: [], force: false }, env()));
   });
 
+  it("remove leaves an entry the user put in Forge's place without --force, and names it once (D5)", () => {
+    const before = installed([CURSOR, CODEX]);
+    const theirs: Observations = { paths: { '/p/.agents/skills/review': { kind: 'dir', replaced: 'symlink' } } };
+    const plan = planRemove({ installations: [before], observations: theirs }, { skitId: 'acme/kit', scopeKey: 'project:/p', nativeAgents: [], force: false }, env());
+    assert.deepEqual(plan.steps.map((s) => (s.kind === 'unproject' ? s.record.paths.map((p) => p.path) : [])), [['/p/.agents/skills/summarize'], ['/p/.agents/skills/summarize']]);
+    assert.deepEqual(plan.notes, ['left /p/.agents/skills/review in place: it is not what Forge installed for acme/kit:review (a directory replaced the symlink)']);
+    assert.equal(plan.after, null);
+  });
+
   it('disabling a skill that is already off for every agent changes nothing, not even the overrides', () => {
     const before = { ...installed([CURSOR]), enablement: { review: { '*': false } } };
     const plan = planEnablement({ installations: [before], observations: none }, { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: 'project:/p', agents: ['cursor'], nativeAgents: [], force: false }, env());
