@@ -8,6 +8,7 @@ import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
 import { cleanStaleStaging, projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
+import { checkDestinations } from '../config/collisions.js';
 import type { GenericAgentEntry } from './agents.js';
 import { expandAgentPath, userSkillDir } from './paths.js';
 
@@ -64,12 +65,21 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
     configEdits: [],
   });
 
-  const projectEnabled = async (req: ProjectionRequest, ctx: HostContext, root: string): Promise<ProjectedPath[]> => {
+  /**
+   * Where the enabled skills go in `root`. As with the native adapters, an entry that is not
+   * Forge's (the user's own skill in Forge's place) fails with SF_E_NAME_COLLISION before anything
+   * is written.
+   */
+  const enabledDests = async (req: ProjectionRequest, ctx: HostContext, root: string, previous?: ProjectionRecord) => {
     if (ctx.scope === 'project' && ctx.projectRoot) assertLandsInProject(root, ctx.projectRoot, `the ${entry.displayName} skill directory`);
+    const enabled = req.skills.filter((skill) => skill.enabled);
+    const dests = await checkDestinations({ ...req, skills: enabled }, root, storeRoot(ctx), previous);
+    return enabled.map((skill, i) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: dests[i].dest }));
+  };
+
+  const projectEnabled = async (targets: Awaited<ReturnType<typeof enabledDests>>, ctx: HostContext, root: string): Promise<ProjectedPath[]> => {
     await cleanStaleStaging(root);
-    const mode = projectionModeFrom(ctx.env);
-    const targets = req.skills.filter((skill) => skill.enabled).map((skill) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: join(root, skillDirName(skill.name)) }));
-    const modes = await projectSkillDirs(targets, { mode, link: options.link });
+    const modes = await projectSkillDirs(targets, { mode: projectionModeFrom(ctx.env), link: options.link });
     return targets.map((t, i) => ({ skillId: t.skillId, path: t.dest, mode: modes[i] }));
   };
 
@@ -94,22 +104,23 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
       return { present: evidence.length > 0, evidence, configFiles: [] };
     },
 
-    async project(req, ctx) {
+    async project(req, ctx, previous) {
       const root = skillRoot(ctx);
-      return record(ctx, root, await projectEnabled(req, ctx, root));
+      return record(ctx, root, await projectEnabled(await enabledDests(req, ctx, root, previous), ctx, root));
     },
 
     async setEnablement(req, previous, ctx) {
-      const enabledIds = new Set(req.skills.filter((s) => s.enabled).map((s) => s.skillId));
-      for (const p of previous.paths) if (!enabledIds.has(p.skillId)) await removeProjectedPath(p, storeRoot(ctx));
       // where the installation is, even when skillRoot(ctx) now says otherwise (OpenClaw's current
       // home made after an install into a legacy one): a second root would split it
       const root = previous.skillRoot;
+      const targets = await enabledDests(req, ctx, root, previous);
+      const enabledIds = new Set(req.skills.filter((s) => s.enabled).map((s) => s.skillId));
+      for (const p of previous.paths) if (!enabledIds.has(p.skillId)) await removeProjectedPath(p, storeRoot(ctx));
       // a disabled skill linked into the root without a record (drift) goes too; only links into the store are touched
       for (const s of req.skills) {
         if (!s.enabled) await removeProjectedPath({ skillId: s.skillId, path: join(root, skillDirName(s.name)), mode: 'symlink' }, storeRoot(ctx));
       }
-      return record(ctx, root, await projectEnabled(req, ctx, root));
+      return record(ctx, root, await projectEnabled(targets, ctx, root));
     },
 
     async unproject(previous, ctx) {

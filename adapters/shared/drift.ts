@@ -60,11 +60,10 @@ export async function diagnoseProjection(req: ProjectionRequest, record: Project
     const mode = recorded?.mode ?? 'symlink';
     if (state.kind === 'symlink') {
       const target = absTarget(path, state.target);
-      if (!(await exists(target))) out.push(d(DRIFT.dangling, path, `the link for ${skill.skillId} points to ${target}, which does not exist`, fix));
-      else if (target !== skill.sourceDir) {
-        if (isInsideDir(target, options.storeRoot)) out.push(d(DRIFT.wrongLink, path, `the link for ${skill.skillId} points to ${target} instead of ${skill.sourceDir}`, fix));
-        else out.push(d(DRIFT.foreign, path, `${path} now links outside the Forge store (${target}); it is not Forge's any more`, 'move it away or remove it, then run `sf skit doctor --fix`'));
-      }
+      // a link out of the store is the user's whether or not its target is there (an unmounted disk, a clone to come)
+      if (!isInsideDir(target, options.storeRoot)) out.push(d(DRIFT.foreign, path, `${path} now links outside the Forge store (${target}); it is not Forge's any more`, yours(req.skitId, skill.name)));
+      else if (!(await exists(target))) out.push(d(DRIFT.dangling, path, `the link for ${skill.skillId} points to ${target}, which does not exist`, fix));
+      else if (target !== skill.sourceDir) out.push(d(DRIFT.wrongLink, path, `the link for ${skill.skillId} points to ${target} instead of ${skill.sourceDir}`, fix));
       continue;
     }
     if (state.kind === 'dir' && mode === 'copy') {
@@ -75,10 +74,15 @@ export async function diagnoseProjection(req: ProjectionRequest, record: Project
       }
       continue;
     }
-    out.push(d(DRIFT.foreign, path, `${path} is not what Forge installed for ${skill.skillId} (a ${state.kind === 'dir' ? 'directory' : 'file'} replaced the ${mode})`, 'move it away, then run `sf skit doctor --fix`; or `sf skit doctor --fix --force` to replace it'));
+    out.push(d(DRIFT.foreign, path, `${path} is not what Forge installed for ${skill.skillId} (a ${state.kind === 'dir' ? 'directory' : 'file'} replaced the ${mode})`, yours(req.skitId, skill.name)));
   }
   out.push(...(await leftovers(record.skillRoot)));
   return out;
+}
+
+/** The hint for an entry the user put in Forge's place: it is theirs, and stays unless they move it. */
+function yours(skitId: string, skill: string): string {
+  return `Forge never replaces it, not even with --fix --force: to get Forge's ${skill} back, move or rename it, then run \`sf skit doctor --fix\`; to keep yours, \`sf skit remove ${skitId}\` leaves it in place`;
 }
 
 function absTarget(path: string, target: string): string {

@@ -46,6 +46,45 @@ export function assertNoCollisions(
   }
 }
 
+/** Why a recorded path is not Forge's any more, in doctor's words (SF_DRIFT_FOREIGN). */
+function notForges(p: ProjectedPath, seen: Observations['paths'][string]): string {
+  const by = seen.kind === 'dir' ? 'a directory' : seen.kind === 'symlink' ? 'a link out of the Forge store' : 'a file';
+  return `is not what Forge installed for ${p.skillId} (${by} replaced the ${seen.replaced})`;
+}
+
+/**
+ * Refuses to project over recorded paths the user replaced with their own entry (see
+ * ObservedPath.replaced): they are not Forge's, so not even --force overwrites them. Checked while
+ * planning, so nothing has changed and no rollback ever has to put Forge's entry back there.
+ */
+export function assertNotReplaced(wanted: readonly ProjectedPath[], observations: Observations, verb: string): void {
+  const replaced = wanted.filter((p) => observations.paths[p.path]?.replaced);
+  if (replaced.length === 0) return;
+  // a skill id is <SKIT id>:<skill name>, and the skill's directory has the skill's name
+  const colon = (p: ProjectedPath) => p.skillId.lastIndexOf(':');
+  const names = [...new Set(replaced.map((p) => `"${p.skillId.slice(colon(p) + 1)}"`))].join(', ');
+  const skitId = replaced[0].skillId.slice(0, colon(replaced[0]));
+  throw new SfError('SF_E_NAME_COLLISION', `cannot ${verb}: ${replaced.map((p) => `${p.path} ${notForges(p, observations.paths[p.path])}`).join('; ')}`, {
+    location: { file: replaced[0].path },
+    hint: `nothing was changed; Forge never replaces a skill directory it did not put there, not even with --force: move or rename your own ${names}, then run the command again (or keep yours: \`sf skit remove ${skitId}\` leaves it in place)`,
+    data: { files: replaced.map((p) => p.path) },
+  });
+}
+
+/**
+ * `paths` (recorded paths a plan would delete) without the ones the user replaced: those are not
+ * Forge's to delete, so the plan leaves them in place and says so in `notes`.
+ */
+export function withoutReplaced(paths: readonly ProjectedPath[], observations: Observations, notes: string[]): ProjectedPath[] {
+  return paths.filter((p) => {
+    const seen = observations.paths[p.path];
+    if (!seen?.replaced) return true;
+    const note = `left ${p.path} in place: it ${notForges(p, seen)}`;
+    if (!notes.includes(note)) notes.push(note);
+    return false;
+  });
+}
+
 /** Refuses to overwrite or delete Forge-installed skill directories that were edited, unless forced. */
 export function assertUnmodified(paths: readonly string[], observations: Observations, force: boolean, verb: string): void {
   if (force) return;

@@ -6,7 +6,7 @@ import { pruneOverrides } from './enablement.js';
 import { inventoryEvent } from './events.js';
 import type { Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
-import { assertNoCollisions, assertSharedRootsAgree, assertUnmodified, ownedPaths } from './plan-checks.js';
+import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
 
@@ -107,9 +107,10 @@ function carriedOverrides(before: InstallationRecord | null, prepared: PreparedR
 /**
  * Plans installing `input.prepared` (or updating an existing installation to it): store the
  * release, project it to every target, record it. Pure. Throws SF_E_NAME_COLLISION when a skill
- * directory would replace something Forge does not own, SF_E_MODIFIED when Forge-installed files
- * that would be replaced were edited (unless forced), SF_E_CONFLICT when agents sharing a skill
- * root would need different skills.
+ * directory would replace something Forge does not own (also where the user's own entry replaced
+ * one of Forge's; --force does not change that), SF_E_MODIFIED when Forge-installed files that
+ * would be replaced were edited (unless forced), SF_E_CONFLICT when agents sharing a skill root
+ * would need different skills.
  */
 export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv): Plan {
   const { prepared } = input;
@@ -149,6 +150,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   const events: Plan['events'] = [];
   const touched: string[] = [];
   const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
+  const verb = input.op === 'update' ? `update ${after.skitId}` : `reinstall ${after.skitId}`;
 
   for (const target of targets.values()) {
     const request = requestFor(after, target.agent, env.storeRoot, [...targets.values()]);
@@ -163,9 +165,10 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
       continue;
     }
     assertNoCollisions(wanted, mine, others, state.observations);
+    assertNotReplaced(wanted, state.observations, verb);
     steps.push({ kind: 'project', target, request, ...(prior ? { record: prior } : {}) });
     if (prior) {
-      const stale = prior.paths.filter((p) => !wantedPaths.has(p.path));
+      const stale = withoutReplaced(prior.paths.filter((p) => !wantedPaths.has(p.path)), state.observations, notes);
       touched.push(...(bundleChanged ? prior.paths.map((p) => p.path) : stale.map((p) => p.path)));
       if (stale.length > 0) steps.push({ kind: 'unproject', target, record: { ...prior, paths: stale, configEdits: [] } });
     }
@@ -182,7 +185,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     );
   }
   assertSharedRootsAgree(shared);
-  assertUnmodified(touched, state.observations, input.force, input.op === 'update' ? `update ${after.skitId}` : `reinstall ${after.skitId}`);
+  assertUnmodified(touched, state.observations, input.force, verb);
   keepSharedPaths(steps, after, others);
 
   if (steps.length > 0) steps.unshift({ kind: 'store', bundleHash: prepared.bundleHash });

@@ -1,7 +1,7 @@
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertUnmodified, ownedPaths } from './plan-checks.js';
+import { assertUnmodified, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
 
@@ -18,7 +18,8 @@ export interface RemoveInput {
 /**
  * Plans removing an installation (or some of its agent targets). Only paths the library records
  * for the removed targets are touched, and of those only the ones no remaining target or other
- * installation also records. Pure.
+ * installation also records; an entry the user put in Forge's place is left (and named in a note).
+ * Pure.
  */
 export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): Plan {
   const before = requireInScope(state.installations, input.scopeKey, input.skitId);
@@ -35,11 +36,12 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const remaining = before.targets.filter((t) => !removed.includes(t));
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
   const used = ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]);
+  const notes: string[] = [];
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
     target: specOf(t, input.nativeAgents.includes(t.agent)),
-    record: { ...t, paths: t.paths.filter((p) => !used.has(p.path)) },
+    record: { ...t, paths: withoutReplaced(t.paths.filter((p) => !used.has(p.path)), state.observations, notes) },
   }));
   if (after) {
     // an agent with a native switch that shared its directory with a removed one asks for the
@@ -66,6 +68,6 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
     steps,
     events,
     gcCandidates: after ? [] : [before.bundleHash],
-    notes: [],
+    notes,
   };
 }

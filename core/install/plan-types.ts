@@ -35,6 +35,12 @@ export interface ObservedPath {
   intoStore?: boolean;
   /** files that differ from the recorded projection (only surveyed for Forge-owned paths) */
   localChanges?: string[];
+  /**
+   * A path the installation records (as this mode) that now holds something Forge did not put
+   * there: a directory or file where Forge made a link, or a link out of the store. It is the
+   * user's, so no plan writes to it or deletes it.
+   */
+  replaced?: 'symlink' | 'copy';
 }
 
 /** Filesystem facts the impure survey gathered; the planners read nothing else from disk. */

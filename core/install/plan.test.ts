@@ -83,6 +83,23 @@ describe('core/install planners (pure)', () => {
     assert.deepEqual(forced.gcCandidates, [H('a')]);
   });
 
+  it("an update never projects over an entry the user put in Forge's place, forced or not, and does not call it modified (D1, D5)", () => {
+    const before = installed([WINDSURF]);
+    const theirs: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'dir', replaced: 'symlink' } } };
+    const input = installInput({ op: 'update', prepared: prepared('b'), targets: [], replaces: 'acme/kit' });
+    for (const force of [false, true]) {
+      rejectsWith('SF_E_NAME_COLLISION', () => planInstall({ installations: [before], observations: theirs }, { ...input, force }, env()), /^cannot update acme\/kit: \/p\/.windsurf\/skills\/review is not what Forge installed for acme\/kit:review \(a directory replaced the symlink\)$/);
+    }
+  });
+
+  it('an update that drops a skill whose entry the user replaced leaves that entry and says so', () => {
+    const before = installed([WINDSURF]);
+    const theirs: Observations = { paths: { '/p/.windsurf/skills/review': { kind: 'symlink', intoStore: false, replaced: 'symlink' } } };
+    const plan = planInstall({ installations: [before], observations: theirs }, installInput({ op: 'update', prepared: prepared('b', ['summarize']), targets: [], replaces: 'acme/kit' }), env());
+    assert.deepEqual(plan.steps.map((s) => s.kind), ['store', 'project'], 'nothing to unproject');
+    assert.deepEqual(plan.notes, ['left /p/.windsurf/skills/review in place: it is not what Forge installed for acme/kit:review (a link out of the Forge store replaced the symlink)']);
+  });
+
   it('an update whose source now has another provisional id keeps the id for the SKIT and for its skills', () => {
     const before = installed([WINDSURF], prepared('a', ['review'], 'provisional/0123456789abcdef'));
     const plan = planInstall({ installations: [before], observations: none }, installInput({ op: 'update', prepared: prepared('b', ['review'], 'provisional/fedcba9876543210'), targets: [], replaces: before.skitId }), env());
@@ -142,6 +159,15 @@ describe('core/install planners (pure)', () => {
     assert.equal(all.after, null);
     assert.deepEqual(all.gcCandidates, [H('a')]);
     rejectsWith('SF_E_NOT_INSTALLED', () => planRemove({ installations: [before], observations: none }, { skitId: 'acme/nope', scopeKey: 'project:/p', nativeAgents: [], force: false }, env()));
+  });
+
+  it("remove leaves an entry the user put in Forge's place without --force, and names it once (D5)", () => {
+    const before = installed([CURSOR, CODEX]);
+    const theirs: Observations = { paths: { '/p/.agents/skills/review': { kind: 'dir', replaced: 'symlink' } } };
+    const plan = planRemove({ installations: [before], observations: theirs }, { skitId: 'acme/kit', scopeKey: 'project:/p', nativeAgents: [], force: false }, env());
+    assert.deepEqual(plan.steps.map((s) => (s.kind === 'unproject' ? s.record.paths.map((p) => p.path) : [])), [['/p/.agents/skills/summarize'], ['/p/.agents/skills/summarize']]);
+    assert.deepEqual(plan.notes, ['left /p/.agents/skills/review in place: it is not what Forge installed for acme/kit:review (a directory replaced the symlink)']);
+    assert.equal(plan.after, null);
   });
 
   it('disabling a skill that is already off for every agent changes nothing, not even the overrides', () => {

@@ -6,11 +6,13 @@ import { hostContext, type Session } from './context.js';
 import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
 import { requestFor, targetShapes } from './requests.js';
+import { replacedPaths } from './survey.js';
 
 /**
  * Puts the agent directories back to the plan's `before` state and drops the intent: new targets
- * lose what the plan put there, existing targets get the old release projected again. Used when a
- * step fails in a live command, and when recovery cannot roll a plan forward.
+ * lose what the plan put there, existing targets get the old release projected again, except where
+ * the user has since put their own entry in Forge's place. Used when a step fails in a live
+ * command, and when recovery cannot roll a plan forward.
  */
 export async function rollBack(session: Session, lib: Library, intent: IntentRecord<Plan>): Promise<void> {
   const plan = intent.plan;
@@ -30,8 +32,12 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
       for (const t of before.targets) {
         const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
         const request = requestFor(before, t.agent, session.paths.store, targetShapes(session, before.targets));
+        // an entry the user put in Forge's place since is theirs: left as it is, so the undo can always finish
+        const theirs = new Set(replacedPaths(t.paths, session.paths.store).map((p) => p.skillId));
+        const skills = request.skills.filter((s) => !theirs.has(s.skillId));
+        const paths = t.paths.filter((p) => !theirs.has(p.skillId));
         // the old record (and what was attempted) says which directories and entries are Forge's
-        await session.adapters.get(t.agent).setEnablement(request, withAttempted(t), ctx);
+        await session.adapters.get(t.agent).setEnablement({ ...request, skills }, withAttempted({ ...t, paths }), ctx);
       }
     }
   }

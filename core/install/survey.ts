@@ -5,6 +5,7 @@ import { readStoreManifest } from '../library/store.js';
 import { changedPaths, diffTree } from '../library/tree-diff.js';
 import type { InstallationRecord } from '../library/types.js';
 import type { SfPaths } from '../library/paths.js';
+import type { ProjectedPath } from './host-adapter.js';
 import type { ObservedPath, Observations } from './plan-types.js';
 
 /**
@@ -34,8 +35,24 @@ function observe(path: string, storeRoot: string): ObservedPath {
 }
 
 /**
+ * Whether a path Forge recorded as `mode` now holds something Forge did not put there: a link out
+ * of the store (whether or not its target exists), or a directory or file where Forge made a link.
+ * Forge's own copy stays Forge's, edited or not; a missing entry is only missing.
+ */
+function isReplaced(seen: ObservedPath, mode: ProjectedPath['mode']): boolean {
+  if (seen.kind === 'symlink') return !seen.intoStore;
+  return seen.kind === 'other' || (seen.kind === 'dir' && mode !== 'copy');
+}
+
+/** The recorded paths that the user's own entries replaced, as they are now (see isReplaced). */
+export function replacedPaths(paths: readonly ProjectedPath[], storeRoot: string): ProjectedPath[] {
+  return paths.filter((p) => isReplaced(observe(p.path, storeRoot), p.mode));
+}
+
+/**
  * Observes `candidates` (paths a plan may create) and every path `changing` records; for the
- * latter also lists files that differ from the release the library recorded (local edits).
+ * latter also marks the ones the user replaced and lists files that differ from the release the
+ * library recorded (local edits).
  */
 export async function survey(paths: SfPaths, candidates: Iterable<string>, changing: InstallationRecord | null): Promise<Observations> {
   const out: Observations = { paths: {} };
@@ -47,10 +64,14 @@ export async function survey(paths: SfPaths, candidates: Iterable<string>, chang
     for (const p of target.paths) {
       const seen = out.paths[p.path] ?? observe(p.path, paths.store);
       out.paths[p.path] = seen;
+      // the user's own entry: its files are not Forge's edits (it is not diffed against the release)
+      if (isReplaced(seen, p.mode)) {
+        seen.replaced = p.mode;
+        continue;
+      }
       const skill = changing.skills.find((s) => s.id === p.skillId);
       const expected = manifest?.skills.find((s) => s.name === skill?.name)?.files;
-      if (!expected || seen.kind === 'absent' || (seen.kind === 'symlink' && !seen.intoStore)) continue;
-      if (seen.kind === 'other') continue;
+      if (!expected || seen.kind === 'absent') continue;
       const changed = changedPaths(await diffTree(p.path, expected));
       if (changed.length > 0) seen.localChanges = changed;
     }

@@ -26,6 +26,7 @@ export const removeCommand = command({
       return;
     }
     out(`removed ${sanitize(result.plan.skitId)} for ${removedAgents.join(', ') || 'no agent'}`);
-    if (result.record) printChange('still installed:', result.record, []);
+    // the notes name entries of the user's that were left in Forge's place
+    printChange('still installed:', result.record, result.plan.notes);
   },
 });
