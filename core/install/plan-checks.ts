@@ -70,7 +70,7 @@ export interface SharedRootTarget {
  * must then see exactly the skills it should: if another target sharing the root projects more
  * (a skill enabled for it, or a host that keeps disabled skills projected and turns them off
  * natively), a disabled skill would be exposed. `targets` maps each target to the skill ids it
- * projects.
+ * projects. Roots are grouped by where they really are (skillRootKey: the one filesystem read here).
  */
 export function assertSharedRootsAgree(targets: readonly SharedRootTarget[]): void {
   const [first] = sharedRootConflicts(targets);
