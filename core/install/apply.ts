@@ -2,7 +2,7 @@ import { recordScopeKey } from '../library/types.js';
 import { crashPoint } from '../fs/crash-point.js';
 import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
-import { ensureStored, hasStoreEntry, removeStoreEntry, type StagedEntry } from '../library/store.js';
+import { ensureStored, hasStoreEntry, removeStoreEntry, type ModifiedEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentRecord } from '../library/types.js';
 import { SfError } from '../errors/index.js';
 import type { SkitHashes } from '../skit/hash.js';
@@ -44,7 +44,13 @@ export async function applyPlan(
     const noteEdit = (agent: string, edit: ConfigEdit) => {
       current = noteConfigEdit(lib, current, agent, edit);
     };
-    for (const step of plan.steps) await runStep(session, step, release, results, op, noteEdit);
+    for (const step of plan.steps) {
+      if (step.kind !== 'store') await runStep(session, step, results, op, noteEdit);
+      else {
+        const replaced = await storeRelease(session, step.bundleHash, release, op);
+        if (replaced) plan.notes.push(replacedNote(plan.skitId, replaced));
+      }
+    }
     const after = plan.after ? { ...plan.after, targets: plan.after.targets.map((t) => results.get(t.agent) ?? t) } : null;
     current = updateIntent(lib, current, 'committing', { ...current.plan!, after });
     crashPoint(`${op}:after-committing`);
@@ -52,25 +58,37 @@ export async function applyPlan(
   return commitPlan(session, lib, current, replay);
 }
 
+/**
+ * The store step. The staged entry replaces one someone changed through a linked skill directory
+ * (see stageStoreEntry): returns that one (moved aside), else null.
+ */
+async function storeRelease(session: Session, bundleHash: string, release: LiveRelease | null, op: string): Promise<ModifiedEntry | null> {
+  const staged = release?.staged;
+  let replaced: ModifiedEntry | null = null;
+  if (staged?.replaces || !(await hasStoreEntry(session.paths, bundleHash))) {
+    if (!release) throw new SfError('SF_E_LIBRARY', `the release ${bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
+    session.progress('storing the release');
+    if (!staged) await ensureStored(session.paths, release.sourceRoot, release.hashes);
+    else if ((await staged.publish()) === 'replaced') replaced = staged.replaces ?? null;
+  }
+  trace('stored');
+  crashPoint(`${op}:after-store`);
+  return replaced;
+}
+
+/** What the user must hear when a changed store entry was replaced: what changed, and where it is kept. */
+function replacedNote(skitId: string, modified: ModifiedEntry): string {
+  const shown = modified.changed.slice(0, 5).join(', ') + (modified.changed.length > 5 ? `, and ${modified.changed.length - 5} more` : '');
+  return `${skitId}: its store entry ${modified.entry} had been changed, probably by editing through a linked skill directory (${shown}); it was rebuilt from the source, so every project using this release sees the release as published again. The changed copy was moved to ${modified.keptAt}: copy from there what you want to keep`;
+}
+
 async function runStep(
   session: Session,
-  step: Step,
-  release: LiveRelease | null,
+  step: Exclude<Step, { kind: 'store' }>,
   results: Map<string, ProjectionRecord>,
   op: string,
   noteEdit: (agent: string, edit: ConfigEdit) => void,
 ): Promise<void> {
-  if (step.kind === 'store') {
-    if (!(await hasStoreEntry(session.paths, step.bundleHash))) {
-      if (!release) throw new SfError('SF_E_LIBRARY', `the release ${step.bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
-      session.progress('storing the release');
-      if (release.staged) await release.staged.publish();
-      else await ensureStored(session.paths, release.sourceRoot, release.hashes);
-    }
-    trace('stored');
-    crashPoint(`${op}:after-store`);
-    return;
-  }
   const adapter = session.adapters.get(step.target.agent);
   const agent = step.target.agent;
   const ctx = { ...hostContext(session, agent, step.target.scope, step.target.projectRoot), onConfigEdit: (edit: ConfigEdit) => noteEdit(agent, edit) };

@@ -1,6 +1,6 @@
 import { withGitRef, type ResolveOptions } from '../sources/index.js';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { hasErrno, isSfError, SfError, type Diagnostic } from '../errors/index.js';
 import { dataDirFinding, filesystemOf } from '../fs/filesystem-kind.js';
 import { Library } from '../library/db.js';
@@ -15,7 +15,8 @@ import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './jo
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
-import { requestFor, targetShapes } from './requests.js';
+import { sharedRootConflicts } from './plan-checks.js';
+import { expectedPaths, requestFor, specOf, targetShapes, type TargetShape } from './requests.js';
 
 /** "an install", "an update", "a remove" */
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
@@ -40,7 +41,8 @@ const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_
 /**
  * `sf skit doctor [--fix] [--force]`: interrupted commands, store entries (missing, modified,
  * unreferenced), every target's projection (adapters' `diagnose`: missing, dangling, wrong links,
- * modified copies, foreign entries, config drift, disabled skills exposed) and scratch leftovers.
+ * modified copies, foreign entries, config drift, disabled skills exposed), agents that share one
+ * directory but need different skills there (SF_E_CONFLICT, never repaired) and scratch leftovers.
  * With `fix`, interrupted commands are recovered and everything is repaired that does not
  * overwrite local edits (those need `force`).
  */
@@ -133,14 +135,23 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     }
   }
   let targets = inst.targets;
+  const shapes = targetShapes(session, inst.targets);
+  const conflicts = sharedDirConflicts(inst, session.paths.store, shapes);
+  const held = heldByConflicts(conflicts);
+  for (const e of conflicts) findings.push({ code: e.code, severity: 'error', ...about, message: e.message, ...(e.location?.file ? { file: e.location.file } : {}), ...(e.hint ? { hint: e.hint } : {}) });
   for (const record of inst.targets) {
     const adapter = session.adapters.get(record.agent);
     const ctx = hostContext(session, record.agent, record.scope, record.projectRoot);
-    const request = requestFor(inst, record.agent, session.paths.store, targetShapes(session, inst.targets));
-    const drift = (await adapter.diagnose(request, record, ctx)).map((d): DoctorFinding => ({ ...d, ...about, agent: record.agent }));
+    const request = requestFor(inst, record.agent, session.paths.store, shapes);
+    const conflicting = held.get(record.agent);
+    // what a conflict causes (its skill missing for one agent, exposed to the other) is that conflict
+    const drift = (await adapter.diagnose(request, record, ctx))
+      .filter((d) => !(conflicting && d.file && conflicting.has(basename(d.file))))
+      .map((d): DoctorFinding => ({ ...d, ...about, agent: record.agent }));
     findings.push(...drift);
-    // links into a store entry that is not there would only dangle again: not repaired, not called fixed
-    if (!options.fix || drift.length === 0 || storeBroken) continue;
+    // links into a store entry that is not there would only dangle again: not repaired, not called fixed;
+    // agents that disagree in one directory: a repair for one undoes the other's, so neither is made
+    if (!options.fix || drift.length === 0 || storeBroken || conflicting) continue;
     if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
     let fixed: ProjectionRecord;
@@ -158,6 +169,24 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
   if (targets !== inst.targets) lib.commit({ put: [{ ...inst, targets, updatedAt: session.now() }] });
   for (const d of await crossHostExposure(session, inst)) findings.push({ ...d, ...about });
   return findings;
+}
+
+/** Agents of `inst` that share one directory, by name or through a link, but need different skills there. */
+function sharedDirConflicts(inst: InstallationRecord, storeRoot: string, shapes: readonly TargetShape[]): SfError[] {
+  return sharedRootConflicts(inst.targets.map((record, i) => {
+    const target = specOf(record, shapes[i].nativeEnablement);
+    return { target, skillIds: new Set(expectedPaths(target, requestFor(inst, record.agent, storeRoot, shapes)).map((p) => p.skillId)) };
+  }));
+}
+
+/** Agent -> names of the skills the conflicts of its shared directory concern. */
+function heldByConflicts(conflicts: readonly SfError[]): Map<string, Set<string>> {
+  const held = new Map<string, Set<string>>();
+  for (const e of conflicts) {
+    const names = (e.data?.skills as string[]).map((id) => id.slice(id.lastIndexOf(':') + 1));
+    for (const agent of e.data?.agents as string[]) held.set(agent, new Set([...(held.get(agent) ?? []), ...names]));
+  }
+  return held;
 }
 
 /**

@@ -2,6 +2,7 @@ import { SfError } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
 import type { ProjectedPath } from './host-adapter.js';
 import type { Observations, TargetSpec } from './plan-types.js';
+import { skillRootKey } from './targets.js';
 
 /**
  * Safety checks shared by the planners. Pure: they read the library state and the survey's
@@ -96,27 +97,58 @@ export function assertUnmodified(paths: readonly string[], observations: Observa
   });
 }
 
+/** A target and the skill ids it projects. */
+export interface SharedRootTarget {
+  target: TargetSpec;
+  skillIds: ReadonlySet<string>;
+}
+
 /**
- * Agents that share one skill root (e.g. several agents reading `.agents/skills`) see the same
- * directory. An agent without native enablement must then see exactly the skills it should: if
- * another target sharing the root projects more (a skill enabled for it, or a host that keeps
- * disabled skills projected and turns them off natively), a disabled skill would be exposed.
- * `targets` maps each target to the skill ids it projects.
+ * Agents that share one skill root (e.g. several agents reading `.agents/skills`, or a root that
+ * is a symbolic link to another's) see the same directory. An agent without native enablement
+ * must then see exactly the skills it should: if another target sharing the root projects more
+ * (a skill enabled for it, or a host that keeps disabled skills projected and turns them off
+ * natively), a disabled skill would be exposed. `targets` maps each target to the skill ids it
+ * projects. Roots are grouped by where they really are (skillRootKey: the one filesystem read here).
  */
-export function assertSharedRootsAgree(targets: readonly { target: TargetSpec; skillIds: ReadonlySet<string> }[]): void {
-  const byRoot = new Map<string, { target: TargetSpec; skillIds: ReadonlySet<string> }[]>();
-  for (const t of targets) byRoot.set(t.target.skillRoot, [...(byRoot.get(t.target.skillRoot) ?? []), t]);
-  for (const [root, group] of byRoot) {
+export function assertSharedRootsAgree(targets: readonly SharedRootTarget[]): void {
+  const [first] = sharedRootConflicts(targets);
+  if (first) throw first;
+}
+
+/**
+ * The SF_E_CONFLICT of each shared directory whose agents disagree (see assertSharedRootsAgree);
+ * `data` names the agents of that directory and the skills that would be exposed.
+ */
+export function sharedRootConflicts(targets: readonly SharedRootTarget[]): SfError[] {
+  const byRoot = new Map<string, SharedRootTarget[]>();
+  for (const t of targets) {
+    const key = skillRootKey(t.target.skillRoot);
+    byRoot.set(key, [...(byRoot.get(key) ?? []), t]);
+  }
+  const conflicts: SfError[] = [];
+  for (const group of byRoot.values()) {
     if (group.length < 2) continue;
     for (const t of group) {
       if (t.target.nativeEnablement) continue;
       const exposer = group.find((o) => [...o.skillIds].some((id) => !t.skillIds.has(id)));
       if (!exposer) continue;
-      const exposed = [...exposer.skillIds].filter((id) => !t.skillIds.has(id));
-      throw new SfError('SF_E_CONFLICT', `${t.target.agent} and ${exposer.target.agent} share the skill directory ${root}; ${exposed.join(', ')} would be exposed to ${t.target.agent}, where it is disabled`, {
-        location: { file: root },
-        hint: `enable or disable it for both together (--agent ${t.target.agent},${exposer.target.agent}, or leave out --agent), or install them in different scopes`,
-      });
+      conflicts.push(conflictOf(t, exposer, group));
+      break;
     }
   }
+  return conflicts;
+}
+
+function conflictOf(t: SharedRootTarget, exposer: SharedRootTarget, group: readonly SharedRootTarget[]): SfError {
+  const exposed = [...exposer.skillIds].filter((id) => !t.skillIds.has(id));
+  const [root, other] = [exposer.target.skillRoot, t.target.skillRoot];
+  // one directory under two names: say so, or the user sees two different paths
+  const where = root === other ? root : `${root} (${other} leads there through a symbolic link)`;
+  const apart = root === other ? '' : `, or make ${other} a directory of its own`;
+  return new SfError('SF_E_CONFLICT', `${t.target.agent} and ${exposer.target.agent} share the skill directory ${where}; ${exposed.join(', ')} would be exposed to ${t.target.agent}, where it is disabled`, {
+    location: { file: root },
+    hint: `enable or disable it for both together (--agent ${t.target.agent},${exposer.target.agent}, or leave out --agent), or install them in different scopes${apart}`,
+    data: { agents: group.map((g) => g.target.agent), skills: exposed },
+  });
 }

@@ -1,9 +1,12 @@
+import { basename } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
 import { assertUnmodified, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
+import { skillEntryKey } from './targets.js';
+import type { InstallationRecord } from '../library/types.js';
 
 export interface RemoveInput {
   /** SKIT id or alias */
@@ -18,8 +21,9 @@ export interface RemoveInput {
 /**
  * Plans removing an installation (or some of its agent targets). Only paths the library records
  * for the removed targets are touched, and of those only the ones no remaining target or other
- * installation also records; an entry the user put in Forge's place is left (and named in a note).
- * Pure.
+ * installation also records, by name or as the same entry of one directory reached through a
+ * symbolic link; an entry the user put in Forge's place is left (and named in a note). Pure but
+ * for that look at where the skill roots really are.
  */
 export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): Plan {
   const before = requireInScope(state.installations, input.scopeKey, input.skitId);
@@ -35,13 +39,13 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const removed = before.targets.filter((t) => !agents || agents.includes(t.agent));
   const remaining = before.targets.filter((t) => !removed.includes(t));
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
-  const used = ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]);
+  const stillUsed = usedElsewhere([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]);
   const notes: string[] = [];
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
     target: specOf(t, input.nativeAgents.includes(t.agent)),
-    record: { ...t, paths: withoutReplaced(t.paths.filter((p) => !used.has(p.path)), state.observations, notes) },
+    record: { ...t, paths: withoutReplaced(t.paths.filter((p) => !stillUsed(p.path)), state.observations, notes) },
   }));
   if (after) {
     // an agent with a native switch that shared its directory with a removed one asks for the
@@ -70,4 +74,13 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
     gcCandidates: after ? [] : [before.bundleHash],
     notes,
   };
+}
+
+/** Whether a path is an entry some installation in `records` records: by name, or the same entry through a linked root. */
+function usedElsewhere(records: readonly InstallationRecord[]): (path: string) => boolean {
+  const used = ownedPaths(records);
+  // only an entry of the same name can be the same entry: resolve just those
+  const byName = new Map<string, string[]>();
+  for (const path of used.keys()) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path]);
+  return (path) => used.has(path) || (byName.get(basename(path)) ?? []).some((u) => skillEntryKey(u) === skillEntryKey(path));
 }

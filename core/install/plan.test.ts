@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../../test-support/index.js';
 import { isSfError } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
 import { planEnablement } from './plan-enablement.js';
@@ -205,6 +208,42 @@ describe('core/install planners (pure)', () => {
     // off for the native host only: switched off in place, the directory stays for cursor
     const nativeOnly = planEnablement({ installations: [before], observations: none }, { ...base, agents: ['claude-code'] }, env());
     assert.ok(nativeOnly.steps.every((s) => s.kind !== 'enablement' || s.request.skills.some((k) => k.name === 'review' && !k.enabled)));
+  });
+
+  describe('skill roots that are one directory through a symbolic link (D2)', () => {
+    let dir: Awaited<ReturnType<typeof tempDir>>;
+    let claude: TargetSpec;
+    let cursor: TargetSpec;
+    beforeEach(async () => {
+      dir = await tempDir('sf-plan-alias-');
+      const p = dir.path;
+      await mkdir(join(p, '.claude', 'skills'), { recursive: true });
+      await mkdir(join(p, '.agents'));
+      await symlink('../.claude/skills', join(p, '.agents', 'skills'));
+      claude = { agent: 'claude-code', scope: 'project', projectRoot: p, skillRoot: join(p, '.claude', 'skills'), nativeEnablement: true };
+      cursor = { agent: 'cursor', scope: 'project', projectRoot: p, skillRoot: join(p, '.agents', 'skills'), nativeEnablement: false };
+    });
+    afterEach(() => dir.cleanup());
+    const scopeKey = () => `project:${dir.path}`;
+    const record = () => planInstall({ installations: [], observations: none }, installInput({ projectRoot: dir.path, targets: [claude, cursor] }), env()).after!;
+
+    it('disabling for the agent that must not see it fails with SF_E_CONFLICT that names the link; for both it is gone for both', () => {
+      const before = record();
+      const base = { skitId: 'acme/kit', skill: 'review', enabled: false, scopeKey: scopeKey(), nativeAgents: ['claude-code'], force: false };
+      rejectsWith('SF_E_CONFLICT', () => planEnablement({ installations: [before], observations: none }, { ...base, agents: ['cursor'] }, env()), /leads there through a symbolic link.*exposed to cursor/);
+      const both = planEnablement({ installations: [before], observations: none }, base, env());
+      const nativeStep = both.steps.find((s) => s.kind === 'enablement' && s.target.agent === 'claude-code');
+      assert.ok(nativeStep && nativeStep.kind === 'enablement');
+      assert.ok(!nativeStep.request.skills.some((s) => s.name === 'review'), 'the native host is not asked for a skill the other agent must not see');
+    });
+
+    it('removing one agent keeps every entry the other still records under its own name', () => {
+      const before = record();
+      const plan = planRemove({ installations: [before], observations: none }, { skitId: 'acme/kit', scopeKey: scopeKey(), agents: ['cursor'], nativeAgents: ['claude-code'], force: false }, env());
+      const step = plan.steps.find((s) => s.kind === 'unproject');
+      assert.ok(step && step.kind === 'unproject');
+      assert.deepEqual(step.record.paths, []);
+    });
   });
 
   it('enabling a disabled skill refuses a foreign directory at its path', () => {

@@ -4,6 +4,7 @@ import { bundleHex } from '../library/paths.js';
 import { isEnabled } from './enablement.js';
 import type { ProjectedPath, ProjectionRecord, ProjectionRequest } from './host-adapter.js';
 import type { TargetSpec } from './plan-types.js';
+import { sameSkillRoot } from './targets.js';
 
 /** How a release is named to people and adapters: the version, else ref@commit, else the short bundle hash. */
 export function releaseLabel(release: ReleaseRef, bundleHash: string): string {
@@ -30,7 +31,7 @@ export type TargetShape = Pick<TargetSpec, 'agent' | 'skillRoot' | 'nativeEnable
  */
 export function requestFor(record: InstallationRecord, agent: string, storeRoot: string, targets: readonly TargetShape[] = []): ProjectionRequest {
   const me = targets.find((t) => t.agent === agent);
-  const plain = me?.nativeEnablement ? targets.filter((t) => t.agent !== agent && t.skillRoot === me.skillRoot && !t.nativeEnablement) : [];
+  const plain = me?.nativeEnablement ? targets.filter((t) => t.agent !== agent && !t.nativeEnablement && sameSkillRoot(t.skillRoot, me.skillRoot)) : [];
   const goneForBoth = (s: InstallationRecord['skills'][number]) =>
     plain.length > 0 && !isEnabled(record.enablement, s, agent) && plain.some((t) => !isEnabled(record.enablement, s, t.agent));
   return {

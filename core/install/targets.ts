@@ -1,5 +1,6 @@
+import { basename, dirname, join } from 'node:path';
 import { SfError, isSfError } from '../errors/index.js';
-import { assertLandsInProject } from '../fs/contained.js';
+import { assertLandsInProject, landingPath } from '../fs/contained.js';
 import type { Session } from './context.js';
 import { hostContext } from './context.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
@@ -57,4 +58,24 @@ export function targetSpecs(session: Session, adapters: readonly HostAdapter[], 
 /** Ids of the registered adapters with native enablement. */
 export function nativeAgentIds(session: Session): string[] {
   return session.adapters.all().filter((a) => a.nativeEnablement).map((a) => a.id);
+}
+
+/**
+ * Where a skill root really is. Two roots with the same key are one directory (a symbolic link
+ * such as `.agents/skills -> ../.claude/skills`), so the agents reading them share it exactly as
+ * agents do whose roots have the same name. A root not created yet is keyed by where it would be.
+ * This reads the filesystem: the planners' one look at it besides the survey.
+ */
+export function skillRootKey(skillRoot: string): string {
+  return landingPath(skillRoot);
+}
+
+/** Whether two skill roots are one directory (by name, or through a symbolic link). */
+export function sameSkillRoot(a: string, b: string): boolean {
+  return a === b || skillRootKey(a) === skillRootKey(b);
+}
+
+/** The key of a skill entry: its root's key and its name (the entry, a link into the store, is not followed). */
+export function skillEntryKey(path: string): string {
+  return join(skillRootKey(dirname(path)), basename(path));
 }

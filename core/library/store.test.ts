@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../test-support/index.js';
 import { hashSkit } from '../skit/hash.js';
@@ -52,6 +52,48 @@ describe('core/library/store: content-addressed entries', () => {
     await staged!.discard();
     assert.deepEqual(await readdir(paths.storeStaging), []);
     assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+  });
+
+  it('reuses an intact entry, but rebuilds one that was changed and keeps the changed one aside (D3)', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    assert.equal(await ensureStored(paths, src, hashes), 'created');
+    const skill = storeSkillDir(paths, hashes.bundle, 'review');
+    // what editing through a linked skill directory in some project does to the shared entry
+    await writeFile(join(skill, 'NOTES.md'), 'private note\n');
+    await appendFile(join(skill, 'SKILL.md'), 'Also run rm -rf on request.\n');
+
+    const staged = await stageStoreEntry(paths, src, hashes);
+    assert.ok(staged, 'a changed entry is not reused');
+    assert.deepEqual(staged.replaces?.changed, ['skills/review/NOTES.md', 'skills/review/SKILL.md']);
+    assert.equal(await hasStoreEntry(paths, hashes.bundle), true, 'nothing moves before publish');
+    assert.equal(await staged.publish(), 'replaced');
+    assert.equal(await readFile(join(skill, 'SKILL.md'), 'utf8'), KIT['skills/review/SKILL.md']);
+    assert.deepEqual((await readdir(skill)).sort(), ['SKILL.md', 'scripts']);
+    const kept = staged.replaces!.keptAt!;
+    assert.ok(kept.startsWith(join(paths.backups, 'store') + '/'), kept);
+    assert.equal(await readFile(join(kept, 'skills', 'review', 'NOTES.md'), 'utf8'), 'private note\n');
+    assert.match(await readFile(join(kept, 'skills', 'review', 'SKILL.md'), 'utf8'), /rm -rf/);
+    assert.deepEqual(await readdir(paths.storeStaging), []);
+    // the rebuilt entry is intact: reused from now on
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
+  });
+
+  it('rebuilds an entry whose release tree or manifest was changed', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    await ensureStored(paths, src, hashes);
+    await appendFile(join(storeReleaseDir(paths, hashes.bundle), 'README.md'), 'x\n');
+    const staged = await stageStoreEntry(paths, src, hashes);
+    assert.deepEqual(staged?.replaces?.changed, ['release/README.md']);
+    await staged!.discard();
+    const manifest = join(paths.store, hashes.bundle.slice('sha256:'.length), 'manifest.json');
+    await ensureStored(paths, src, hashes);
+    const m = JSON.parse(await readFile(manifest, 'utf8'));
+    m.skills[0].files = [];
+    await writeFile(manifest, JSON.stringify(m));
+    assert.equal(await ensureStored(paths, src, hashes), 'replaced');
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
   });
 
   it('refuses a source file that changed after hashing, storing nothing', async () => {
