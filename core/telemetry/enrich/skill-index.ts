@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { AgentSkillLibraryResolution, AgentSkillSourceType } from '../../../schemas/generated/semconv.js';
 import type { InstallationRecord } from '../../library/types.js';
 import { isWithin } from '../../skit/safe-path.js';
+import { artifactVersion } from './release.js';
 
 /**
  * Resolution of a skill a host reports (name, scope, maybe its directory) plus the session's
@@ -60,7 +61,7 @@ const SOURCE_TYPES: Readonly<Record<string, AgentSkillSourceType>> = {
 export function buildSkillIndex(installations: readonly InstallationRecord[]): SkillIndex {
   const entries: SkillIndexEntry[] = [];
   for (const inst of installations) {
-    const release = inst.release.version ?? inst.release.ref ?? inst.release.commit;
+    const release = artifactVersion(inst.release);
     for (const target of inst.targets) {
       for (const projected of target.paths) {
         const skill = inst.skills.find((s) => s.id === projected.skillId);
