@@ -107,6 +107,20 @@ describe('observer library index: the library as it was at the event time (real 
     assert.equal(r.entry?.bundleHash, v1.bundleHash);
   });
 
+  it('says when the library has the activated skill disabled for that agent', async () => {
+    const r = await sb.sf(['skit', 'disable', 'acme/kit:review', '--agent', 'opencode']);
+    assert.equal(r.code, 0, r.stderr);
+    const lib = new LibraryIndex(sfPaths({ SF_HOME: sb.sfHome }), 0);
+    await lib.refresh();
+    const { reviewDir } = await installed(sb);
+    const disabled = lib.resolve(reviewQuery(reviewDir, Date.now()));
+    assert.equal(disabled.resolution, 'exact_path');
+    assert.equal(identityOf(disabled, 'review')['agent.skill.library.enabled'], false);
+    const summarize = lib.resolve({ agent: 'opencode', name: 'summarize', hostScope: 'project', cwd: sb.project, at: msToNanos(Date.now()) });
+    assert.equal(summarize.resolution, 'name_and_scope');
+    assert.equal(identityOf(summarize, 'summarize')['agent.skill.library.enabled'], undefined, 'an enabled skill carries nothing extra');
+  });
+
   it('the running observer credits a late plugin event to the release installed when it ran', async () => {
     await withObserver(sb, async (observer, loadedEvents) => {
       const v1 = await installed(sb);
@@ -120,6 +134,19 @@ describe('observer library index: the library as it was at the event time (real 
       assert.ok(loaded.includes(v1.bundleHash) && loaded.includes(v1.reviewHash), 'the v1 bundle and content hash');
       assert.ok(!loaded.includes(v2.bundleHash) && !loaded.includes(v2.reviewHash), 'not the release installed when the observer processed it');
       assert.match(loaded, /"exact_path"/);
+    });
+  });
+
+  it('the running observer exports that a skill ran while the library has it disabled for that agent', async () => {
+    await withObserver(sb, async (observer, loadedEvents) => {
+      const { reviewDir } = await installed(sb);
+      const r = await sb.sf(['skit', 'disable', 'acme/kit:review', '--agent', 'opencode']);
+      assert.equal(r.code, 0, r.stderr);
+      await sleep(2100);
+      await postActivation(observer.url, 'call_off0001', reviewDir, Date.now());
+      const [loaded] = await loadedEvents(1);
+      assert.match(loaded, /"key":"agent\.skill\.library\.enabled","value":\{"boolValue":false\}/);
+      assert.match(loaded, /"key":"agent\.skill\.id","value":\{"stringValue":"acme\/kit:review"\}/);
     });
   });
 });

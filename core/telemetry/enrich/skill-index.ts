@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { AgentSkillLibraryResolution, AgentSkillSourceType } from '../../../schemas/generated/semconv.js';
+import { isEnabled } from '../../install/enablement.js';
 import type { InstallationRecord } from '../../library/types.js';
 import { isWithin } from '../../skit/safe-path.js';
 import { artifactVersion } from './release.js';
@@ -25,6 +26,8 @@ export interface SkillIndexEntry {
   projectRoot?: string;
   /** absolute path of the projected skill directory */
   path: string;
+  /** whether the library has the skill enabled for `agent` (a disabled skill may stay projected) */
+  enabled: boolean;
   /** from when the installation's record is known to hold this state (epoch ms) */
   since: number;
 }
@@ -87,6 +90,7 @@ export function buildSkillIndex(installations: readonly InstallationRecord[], si
           scope: target.scope,
           ...(target.projectRoot ?? inst.projectRoot ? { projectRoot: target.projectRoot ?? inst.projectRoot } : {}),
           path: resolve(projected.path),
+          enabled: isEnabled(inst.enablement, skill, target.agent),
           since,
         });
       }
