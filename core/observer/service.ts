@@ -5,7 +5,6 @@ import { observerSocketMessageSchema, type ObserverSocketMessage } from '../../s
 import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { checkSchema } from '../skit/schemas.js';
-import { resolveSkill } from '../telemetry/enrich/skill-index.js';
 import { createNormalizer, type NormalizedOutput } from '../telemetry/normalize/index.js';
 import { nowNanos } from '../telemetry/time.js';
 import type { OtlpLogsRequest, OtlpRequest } from '../telemetry/otlp/types.js';
@@ -112,7 +111,7 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   });
   const normalizer = createNormalizer({
     observer: 'sf-observer', adapterVersion: FORGE_VERSION, content: config.content.enabled, now: nowNanos,
-    resolveSkill: (q) => resolveSkill(library.current, q),
+    resolveSkill: (q) => library.resolve(q),
     session: (host, id) => sessions.info(host, id), settleAfterSeconds: options.settleAfterSeconds,
   });
 
@@ -260,6 +259,9 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     if (outboxBusy) return;
     outboxBusy = true;
     try {
+      // a look at the library on every tick, not only when hosts send: each state it held is then
+      // seen and dated, so a late activation resolves against the release that ran (library-index.ts)
+      await library.refresh().catch((e: unknown) => (lastError = (e as Error).message.slice(0, 300)));
       const { events, offset } = await readOutboxFrom(paths.outbox, store.getOffset('outbox'));
       const outs: NormalizedOutput[] = [];
       for (const rec of events) {

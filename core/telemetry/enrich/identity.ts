@@ -17,6 +17,7 @@ export interface SkillIdentity {
   'artifact.version'?: string;
   'artifact.hash'?: string;
   'agent.skill.library.resolution': AgentSkillLibraryResolution;
+  'agent.skill.library.enabled'?: false;
 }
 
 /** Identity attributes of a resolution; `hostPlugin` marks host plugin/bundled skills. */
@@ -33,6 +34,8 @@ export function identityOf(res: SkillResolution, name: string | undefined, hostP
       ...(e.release ? { 'artifact.version': e.release } : {}),
       'artifact.hash': e.bundleHash,
       'agent.skill.library.resolution': res.resolution,
+      // only the exception is said: the skill ran although the library has it disabled for this agent
+      ...(e.enabled ? {} : { 'agent.skill.library.enabled': false as const }),
     };
   }
   return {

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { AgentSkillLibraryResolution, AgentSkillSourceType } from '../../../schemas/generated/semconv.js';
+import { isEnabled } from '../../install/enablement.js';
 import type { InstallationRecord } from '../../library/types.js';
 import { isWithin } from '../../skit/safe-path.js';
+import { artifactVersion } from './release.js';
 
 /**
  * Resolution of a skill a host reports (name, scope, maybe its directory) plus the session's
@@ -24,6 +26,10 @@ export interface SkillIndexEntry {
   projectRoot?: string;
   /** absolute path of the projected skill directory */
   path: string;
+  /** whether the library has the skill enabled for `agent` (a disabled skill may stay projected) */
+  enabled: boolean;
+  /** from when the installation's record is known to hold this state (epoch ms) */
+  since: number;
 }
 
 export interface SkillIndex {
@@ -43,6 +49,8 @@ export interface SkillQuery {
   hostScope: HostSkillScope;
   /** the session's registered working directory */
   cwd?: string;
+  /** when the host used the skill (epoch nanoseconds): the library is consulted as it was then */
+  at?: string;
 }
 
 export interface SkillResolution {
@@ -56,11 +64,15 @@ const SOURCE_TYPES: Readonly<Record<string, AgentSkillSourceType>> = {
   hub: 'forge', forge: 'forge', git: 'git', 'skill-url': 'url', url: 'url', archive: 'archive', 'local-dir': 'local', 'local-skill': 'local', local: 'local',
 };
 
-/** Builds the index of every projected skill of every installation. */
-export function buildSkillIndex(installations: readonly InstallationRecord[]): SkillIndex {
+/**
+ * Builds the index of every projected skill of every installation; `sinceOf` dates each record's
+ * state (default: its updatedAt).
+ */
+export function buildSkillIndex(installations: readonly InstallationRecord[], sinceOf = (inst: InstallationRecord) => Date.parse(inst.updatedAt)): SkillIndex {
   const entries: SkillIndexEntry[] = [];
   for (const inst of installations) {
-    const release = inst.release.version ?? inst.release.ref ?? inst.release.commit;
+    const release = artifactVersion(inst.release);
+    const since = sinceOf(inst);
     for (const target of inst.targets) {
       for (const projected of target.paths) {
         const skill = inst.skills.find((s) => s.id === projected.skillId);
@@ -78,6 +90,8 @@ export function buildSkillIndex(installations: readonly InstallationRecord[]): S
           scope: target.scope,
           ...(target.projectRoot ?? inst.projectRoot ? { projectRoot: target.projectRoot ?? inst.projectRoot } : {}),
           path: resolve(projected.path),
+          enabled: isEnabled(inst.enablement, skill, target.agent),
+          since,
         });
       }
     }

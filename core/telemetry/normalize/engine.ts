@@ -181,7 +181,7 @@ export class NormalizerEngine {
   settle(act: Activation): void {
     if (act.identity) return;
     const session = this.ctx.session(act.host, act.sessionId);
-    const res = this.ctx.resolveSkill({ agent: act.host, name: act.name, dir: act.dir, hostScope: act.hostScope, cwd: session?.cwd });
+    const res = this.ctx.resolveSkill({ agent: act.host, name: act.name, dir: act.dir, hostScope: act.hostScope, cwd: session?.cwd, at: act.selectedAt });
     act.identity = identityOf(res, act.name, act.hostPlugin === true);
     const key = res.entry && installationKey({ ...res.entry, agent: act.host });
     if (key) this.lastBySkill.set(key, { activationId: act.id, at: act.finishedAt ?? act.selectedAt });

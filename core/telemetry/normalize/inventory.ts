@@ -2,6 +2,7 @@ import type { AgentSkillInventoryAction, AgentSkillReasonCode } from '../../../s
 import { AGENT_SKILL_REASON_CODE_VALUES } from '../../../schemas/generated/semconv.js';
 import type { InventoryEvent } from '../../library/types.js';
 import { FORGE_VERSION } from '../../version.js';
+import { artifactVersion } from '../enrich/release.js';
 import type { ResourceAttributes } from '../event.js';
 import { isoToNanos, secondsBetween } from '../time.js';
 import { installationKey, type NormalizerEngine } from './engine.js';
@@ -51,7 +52,7 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
     'agent.skill.package.id': rec.skit_id,
     'agent.skill.install.scope': rec.scope,
     'agent.skill.actor.type': rec.actor_type,
-    'artifact.version': rec.release.version ?? rec.release.ref ?? rec.release.commit,
+    'artifact.version': artifactVersion(rec.release),
     'artifact.hash': rec.bundle_hash,
   };
   for (const skill of rec.skills) {
