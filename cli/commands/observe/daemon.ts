@@ -22,10 +22,9 @@ export const observeDaemonCommand = command({
     if (sfHome) process.env.SF_HOME = resolve(sfHome);
     const { startObserver } = await import('../../../core/observer/service.js');
     const observer = await startObserver({ env: process.env, ...(port !== undefined ? { port } : {}) });
-    const status = observer.status();
-    out(`sf observer ${status.version} listening on ${observer.url} (socket ${observer.socketPath}, pid ${process.pid}, ${status.mode})`);
-    if (status.collectorProblem) err(`otelcol-contrib not used: ${status.collectorProblem}; using the built-in fan-out`);
-    await new Promise<void>((done) => {
+    // the handlers go in before the banner: whoever waits for 'listening on' may send SIGTERM at
+    // once, and a signal with no handler yet would kill the process without its flush
+    const stopped = new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -37,6 +36,10 @@ export const observeDaemonCommand = command({
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    const status = observer.status();
+    out(`sf observer ${status.version} listening on ${observer.url} (socket ${observer.socketPath}, pid ${process.pid}, ${status.mode})`);
+    if (status.collectorProblem) err(`otelcol-contrib not used: ${status.collectorProblem}; using the built-in fan-out`);
+    await stopped;
     out('sf observer stopped');
   },
 });
