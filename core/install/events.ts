@@ -1,4 +1,5 @@
 import type { InstallationRecord, InventoryAction, InventoryEvent, SkillRecord } from '../library/types.js';
+import type { ReleaseAudit } from './audit.js';
 import { isEnabled } from './enablement.js';
 
 /**
@@ -17,6 +18,8 @@ export interface EventInput {
   now: string;
   id: string;
   installerVersion: string;
+  /** the declaration review of the release the change brings (one record of the change carries it) */
+  audit?: ReleaseAudit;
 }
 
 type SkillEntry = InventoryEvent['skills'][number];
@@ -62,6 +65,7 @@ export function inventoryEvent(input: EventInput): InventoryEvent {
     actor_type: 'user',
     installer_version: input.installerVersion,
     skills,
+    ...(input.audit ? { audit: input.audit } : {}),
   };
   if (input.action === 'disabled' || input.action === 'removed') {
     event.intervention = {

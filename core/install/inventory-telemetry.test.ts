@@ -90,4 +90,47 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
       await d.exited;
     }
   });
+
+  it('records the release\'s declaration review with the change that brings it, and the observer emits agent.skill.audit.completed per skill', async () => {
+    const sf = async (args: string[]) => {
+      const r = await sb.sf(args);
+      assert.equal(r.code, 0, r.stderr);
+    };
+    const tree = kitTree('one', ['review', 'lint']);
+    // review declares what it does; lint ships a script it does not declare as a capability
+    tree['README.md'] = tree['README.md']
+      .replace('id: acme/kit\n', 'id: acme/kit\ncapabilities:\n  executables: [skills/lint/scripts/run.sh]\n')
+      .replace('path: skills/review\n    default_enabled: true\n', 'path: skills/review\n    default_enabled: true\n    capabilities: [filesystem.read]\n    mutation_scopes: [none]\n');
+    tree['skills/lint/scripts/run.sh'] = '#!/bin/sh\necho lint\n';
+    await publish(sb, tree);
+    await sf(['add', 'skit', sb.source, '--agent', 'claude-code,codex', '--yes']);
+    await sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes']);
+    await publish(sb, { ...tree, 'skills/review/SKILL.md': `${tree['skills/review/SKILL.md']}\nMore steps.\n` });
+    await sf(['skit', 'update', 'acme/kit']);
+
+    const records = (await outbox(sb.sfHome)) as unknown as InventoryEvent[];
+    // one review per release change: on the first agent's record, not again for the second agent nor for the no-op reinstall
+    assert.deepEqual(records.map((r) => [r.action, r.agent, r.audit?.stage]), [['installed', 'claude-code', 'install'], ['installed', 'codex', undefined], ['updated', 'claude-code', 'update'], ['updated', 'codex', undefined]]);
+    const review = (r: InventoryEvent) => Object.fromEntries(r.audit!.skills.map((k) => [k.id, [k.declared, k.mutation_scopes, k.inferred]]));
+    assert.deepEqual(review(records[0]), { 'acme/kit:review': [['filesystem.read'], ['none'], []], 'acme/kit:lint': [undefined, undefined, ['process.execute']] });
+    assert.equal(records[0].audit!.ruleset_id, 'forge-declarations');
+
+    const file = join(sb.root, 'telemetry.jsonl');
+    await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
+    const d = startObserverDaemon(sb.sfHome);
+    try {
+      const audits = await waitFor(async () => {
+        const es = (await fileEvents(file)).filter((e) => e.event_name === 'agent.skill.audit.completed');
+        return es.length >= 4 ? es : undefined;
+      }, 30_000, 'the audit events in the file');
+      const a = (e: (typeof audits)[number], k: string) => e.attributes[k];
+      assert.deepEqual(audits.map((e) => [a(e, 'agent.skill.audit.stage'), a(e, 'agent.skill.id')]), [['install', 'acme/kit:review'], ['install', 'acme/kit:lint'], ['update', 'acme/kit:review'], ['update', 'acme/kit:lint']]);
+      assert.deepEqual(a(audits[1], 'agent.skill.capability.undeclared'), ['process.execute']);
+      assert.deepEqual(a(audits[0], 'agent.skill.capability.declared'), ['filesystem.read']);
+      assert.equal(a(audits[0], 'agent.skill.package.id'), 'acme/kit');
+    } finally {
+      d.child.kill('SIGTERM');
+      await d.exited;
+    }
+  });
 });

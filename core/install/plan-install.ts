@@ -3,6 +3,7 @@ import { SfError } from '../errors/index.js';
 import { isValidSkitId } from '../skit/skit-id.js';
 import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } from '../library/types.js';
 import { pruneOverrides } from './enablement.js';
+import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
 import type { Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
@@ -181,6 +182,8 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
         now: env.now,
         id: env.newId(),
         installerVersion: env.installerVersion,
+        // the release is reviewed once, on the first record of the change that brings it
+        ...(bundleChanged && events.length === 0 && prepared.audit ? { audit: auditFor(prepared.audit, after, before ? 'update' : 'install') } : {}),
       }),
     );
   }
@@ -214,6 +217,12 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     gcCandidates: before && bundleChanged ? [before.bundleHash] : [],
     notes,
   };
+}
+
+/** The prepared review at its stage, its skills named by the ids the record keeps (see `after.skills`). */
+function auditFor(audit: PreparedAudit, after: InstallationRecord, stage: ReleaseAudit['stage']): ReleaseAudit {
+  const idOf = (id: string) => after.skills.find((k) => k.name === id.slice(id.lastIndexOf(':') + 1))?.id ?? id;
+  return { ...audit, stage, skills: audit.skills.map((k) => ({ ...k, id: idOf(k.id) })) };
 }
 
 /** Stale paths still used by another target (a shared skill root) or installation are not removed. */

@@ -1,4 +1,5 @@
 import type { InstallationRecord, IntentOp, InventoryEvent, ReleaseRef, SkillRecord, SourceRecord } from '../library/types.js';
+import type { PreparedAudit } from './audit.js';
 import type { ConfigEdit, ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
 
 /**
@@ -26,6 +27,8 @@ export interface PreparedRelease {
   bundleHash: string;
   skills: SkillRecord[];
   source: SourceRecord;
+  /** the review of the release's declarations, for the telemetry of the install or update that brings it */
+  audit?: PreparedAudit;
 }
 
 /** What the survey found at one absolute path (nothing is followed). */

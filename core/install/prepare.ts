@@ -10,6 +10,7 @@ import { redactText, resolveSource, type ResolvedSource, type ResolveOptions } f
 import { trace } from '../trace/startup.js';
 import type { Session } from './context.js';
 import type { PreparedRelease } from './plan-types.js';
+import { releaseAudit } from './audit.js';
 
 export interface PrepareOptions {
   version?: string;
@@ -74,18 +75,20 @@ export async function prepareRelease(session: Session, source: string, options: 
     const hashes = await hashSkit(resolved.dir, validation.layout);
     trace('hashed');
     const layout = validation.layout;
+    const skills = hashes.skills.map((s) => ({
+      name: s.name,
+      id: s.id,
+      hash: s.hash,
+      path: s.path,
+      defaultEnabled: layout.skills.find((k) => k.name === s.name)?.defaultEnabled ?? true,
+    }));
     const prepared: PreparedRelease = {
       skitId: layout.id,
       provisional: layout.provisional,
       release: releaseOf(resolved),
       bundleHash: hashes.bundle,
-      skills: hashes.skills.map((s) => ({
-        name: s.name,
-        id: s.id,
-        hash: s.hash,
-        path: s.path,
-        defaultEnabled: layout.skills.find((k) => k.name === s.name)?.defaultEnabled ?? true,
-      })),
+      skills,
+      audit: releaseAudit(layout, validation.frontmatter, validation.diagnostics, skills),
       source: {
         kind: String(resolved.kind),
         canonical: withoutCredentials(resolved.canonical),

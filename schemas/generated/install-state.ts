@@ -205,6 +205,34 @@ export interface InventoryEvent {
     change?: 'added' | 'removed';
   }[];
   /**
+   * Present on the first record of an install or update that brought a new release: the review of the release's declarations at that stage, which telemetry emits as agent.skill.audit.completed for each contained skill.
+   */
+  audit?: {
+    ruleset_id: string;
+    ruleset_version: string;
+    stage: 'install' | 'update';
+    skills: {
+      id: string;
+      content_hash: Hash;
+      /**
+       * The skill's capabilities as its SKIT descriptor declares them; absent when it declares none (not even [])
+       */
+      declared?: string[];
+      /**
+       * The skill's mutation_scopes as declared; absent when undeclared
+       */
+      mutation_scopes?: string[];
+      /**
+       * Capabilities the ruleset observed in the skill's files (deterministically observed)
+       */
+      inferred: string[];
+      /**
+       * Validation findings (warnings) about the skill's files or its descriptor entry
+       */
+      findings: number;
+    }[];
+  };
+  /**
    * Present for disable and remove: the agent.user.intervention this change is, so telemetry can link it to the skills.
    */
   intervention?: {
@@ -444,6 +472,49 @@ export const installStateSchema = {
               change: {
                 description: 'In an updated record only: added, a skill the new release brought; removed, a skill it dropped (content_hash is the hash it had, enabled is false). Absent: a skill of both releases (previous_hash when its hash changed). Older records never carry it.',
                 enum: ['added', 'removed'],
+              },
+            },
+          },
+        },
+        audit: {
+          description: 'Present on the first record of an install or update that brought a new release: the review of the release\'s declarations at that stage, which telemetry emits as agent.skill.audit.completed for each contained skill.',
+          type: 'object',
+          required: ['ruleset_id', 'ruleset_version', 'stage', 'skills'],
+          additionalProperties: false,
+          properties: {
+            ruleset_id: { type: 'string' },
+            ruleset_version: { type: 'string' },
+            stage: { enum: ['install', 'update'] },
+            skills: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'content_hash', 'inferred', 'findings'],
+                additionalProperties: false,
+                properties: {
+                  id: { type: 'string' },
+                  content_hash: { $ref: '#/$defs/hash' },
+                  declared: {
+                    description: 'The skill\'s capabilities as its SKIT descriptor declares them; absent when it declares none (not even [])',
+                    type: 'array',
+                    items: { type: 'string' },
+                  },
+                  mutation_scopes: {
+                    description: 'The skill\'s mutation_scopes as declared; absent when undeclared',
+                    type: 'array',
+                    items: { type: 'string' },
+                  },
+                  inferred: {
+                    description: 'Capabilities the ruleset observed in the skill\'s files (deterministically observed)',
+                    type: 'array',
+                    items: { type: 'string' },
+                  },
+                  findings: {
+                    description: 'Validation findings (warnings) about the skill\'s files or its descriptor entry',
+                    type: 'integer',
+                    minimum: 0,
+                  },
+                },
               },
             },
           },

@@ -49,6 +49,33 @@ describe('inventory outbox records', () => {
     assert.deepEqual(out.metrics, [], 'a skill an update dropped is no user intervention');
   });
 
+  it('a record with the release\'s declaration review emits agent.skill.audit.completed per skill, undeclared = inferred minus declared', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const audit: InventoryEvent['audit'] = {
+      ruleset_id: 'forge-declarations', ruleset_version: '1.0.0', stage: 'install',
+      skills: [
+        { id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, declared: ['filesystem.read'], mutation_scopes: ['none'], inferred: ['process.execute'], findings: 2 },
+        { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, inferred: [], findings: 0 },
+      ],
+    };
+    const audits = n.inventory(record('installed', { audit })).events.filter((e) => e.event_name === 'agent.skill.audit.completed');
+    assert.equal(audits.length, 2);
+    const [hello, bye] = audits.map((e) => e.attributes);
+    assert.deepEqual(
+      [hello['agent.skill.id'], hello['agent.skill.audit.ruleset.id'], hello['agent.skill.audit.ruleset.version'], hello['agent.skill.audit.stage'], hello['agent.skill.package.id'], hello['agent.skill.content.hash'], hello['agent.skill.evidence.source']],
+      [`${GREETINGS}:hello-skill`, 'forge-declarations', '1.0.0', 'install', GREETINGS, HELLO_HASH, 'static_analysis'],
+    );
+    assert.deepEqual(hello['agent.skill.capability.declared'], ['filesystem.read']);
+    assert.deepEqual(hello['agent.skill.capability.inferred'], ['process.execute']);
+    assert.deepEqual(hello['agent.skill.capability.undeclared'], ['process.execute']);
+    assert.deepEqual(hello['agent.skill.mutation.scope'], ['none']);
+    assert.equal(hello['agent.skill.audit.finding.count'], 2);
+    assert.equal(hello['agent.skill.audit.finding.blocking.count'], 0);
+    assert.equal(bye['agent.skill.capability.declared'], undefined, 'nothing declared is not "declared none"');
+    // the same record again: nothing new
+    assert.deepEqual(n.inventory(record('installed', { audit })).events, []);
+  });
+
   it('an updated record of an older installer (no change marks) still reports only hash changes', () => {
     const n = createNormalizer(fakeContext(captureLibrary()));
     const { project_root: _root, ...old } = record('updated', { skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true }, { id: `${GREETINGS}:bye-skill`, content_hash: 'sha256:' + '5'.repeat(64), previous_hash: BYE_HASH, enabled: true }] });

@@ -67,6 +67,7 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
       'agent.skill.content.previous_hash': action === 'removed' ? skill.content_hash : skill.previous_hash,
     }, resource, at, ['inventory', rec.event_id, skill.id]);
   }
+  if (rec.audit) normalizeAudit(engine, rec, rec.audit, common, resource, at);
   const iv = rec.intervention;
   if (!iv) return;
   const reason = (AGENT_SKILL_REASON_CODE_VALUES as readonly string[]).includes(iv.reason_code) ? (iv.reason_code as AgentSkillReasonCode) : 'unknown';
@@ -88,5 +89,41 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
     };
     engine.push('agent.user.intervention', attrs, resource, at, ['intervention', rec.event_id, skillId]);
     engine.metric({ name: 'agent.skill.user_intervention.count', value: 1, attributes: attrs });
+  }
+}
+
+/**
+ * The declaration review a record carries (core/install/audit.ts) -> agent.skill.audit.completed
+ * for each contained skill. Undeclared is what the ruleset inferred and the skill does not declare
+ * (all of it when the skill declares nothing).
+ */
+function normalizeAudit(engine: NormalizerEngine, rec: InventoryEvent, audit: NonNullable<InventoryEvent['audit']>, common: Record<string, unknown>, resource: ResourceAttributes, at: string): void {
+  for (const skill of audit.skills) {
+    const declared = new Set(skill.declared ?? []);
+    engine.push('agent.skill.audit.completed', {
+      'agent.skill.evidence.source': 'static_analysis',
+      'agent.skill.evidence.fidelity': 'exact',
+      'agent.skill.evidence.observer': common['agent.skill.evidence.observer'],
+      'agent.host.name': common['agent.host.name'],
+      'agent.adapter.name': common['agent.adapter.name'],
+      'agent.adapter.version': common['agent.adapter.version'],
+      'agent.skill.package.id': rec.skit_id,
+      'artifact.version': common['artifact.version'],
+      'artifact.hash': rec.bundle_hash,
+      'agent.skill.id': skill.id,
+      'agent.skill.name': skill.id.slice(skill.id.lastIndexOf(':') + 1),
+      'agent.skill.content.hash': skill.content_hash,
+      'agent.skill.audit.ruleset.id': audit.ruleset_id,
+      'agent.skill.audit.ruleset.version': audit.ruleset_version,
+      'agent.skill.audit.stage': audit.stage,
+      'agent.skill.capability.declared': skill.declared,
+      'agent.skill.capability.inferred': skill.inferred,
+      'agent.skill.capability.undeclared': skill.inferred.filter((c) => !declared.has(c)),
+      'agent.skill.mutation.scope': skill.mutation_scopes,
+      'agent.skill.audit.finding.count': skill.findings,
+      // an install refuses a SKIT with errors, so nothing it records can block
+      'agent.skill.audit.finding.blocking.count': 0,
+      'agent.skill.audit.model_assisted': false,
+    }, resource, at, ['audit', rec.event_id, skill.id]);
   }
 }
