@@ -8,7 +8,8 @@ import type { ActivationView } from './views.js';
 
 /**
  * What a repository timeline credits to an activation: only items resolved to that repository
- * (the others are counted, never silently dropped).
+ * (the others are counted, never silently dropped), and never an action that happened before the
+ * activation existed as exact.
  */
 
 const T0 = Date.UTC(2026, 7, 9, 12, 0, 0);
@@ -23,7 +24,7 @@ const action = (id: string, t: number, extra: Record<string, string | string[]> 
 const change = (id: string, t: number) =>
   skillRecord('agent.change.summary', { 'agent.skill.event.id': id, 'agent.change.boundary': 'checkpoint', 'git.ai.checkpoint.id': `t_${id}`, 'agent.skill.activation.ids': ['act_a'], 'agent.skill.attribution.fidelity': 'exact', 'agent.change.line.added.count': 500 }, t);
 
-describe('hub activation views: repository scope', () => {
+describe('hub activation views: repository scope and causality', () => {
   let f: TelemetryFixture;
   let u: TelemetryUser;
   let app: string;
@@ -88,4 +89,35 @@ describe('hub activation views: repository scope', () => {
     });
   });
 
+  describe('causality (an action before its activation was first seen)', () => {
+    it('credits an action timed before the activation\'s selection inferred at most, and names it as a gap', async () => {
+      await send([selected('act_a'), loaded('act_a'), action('before', T0 - 3_600_000), action('after', T0 + 100)]);
+      const p = await timeline(app);
+      const a = activation(p, 'act_a');
+      assert.deepEqual(a.actions.map((x) => [x.eventId, x.attributionFidelity, x.reportedFidelity]), [['before', 'inferred', 'exact'], ['after', 'exact', undefined]]);
+      assert.deepEqual(a.actionsBeforeActivation, ['before']);
+      assert.deepEqual(gapOf(p, 'action_before_activation')?.sample, ['before']);
+      const e = await f.getJson<EvidenceView>('/api/v1/telemetry/skits/o/k/skills/a/evidence?from=2026-08-01T00:00:00Z', u.pat);
+      assert.deepEqual(e.actions.map((x) => [x.eventId, x.attributionFidelity]).sort(), [['after', 'exact'], ['before', 'inferred']]);
+    });
+
+    it('tolerates a few seconds of clock jitter between emitters', async () => {
+      await send([selected('act_a'), action('jitter', T0 - 2_000)]);
+      const p = await timeline(app);
+      assert.deepEqual(activation(p, 'act_a').actions.map((x) => [x.eventId, x.attributionFidelity]), [['jitter', 'exact']]);
+      assert.equal(gapOf(p, 'action_before_activation'), undefined);
+    });
+
+    it('does not judge an action whose time is the hub\'s receipt time (a device clock ahead of the hub)', async () => {
+      // the selection is 23 h ahead (plausible, kept); the action has no source time and is placed at receipt
+      const late = action('received', 0);
+      late.timeUnixNano = '0';
+      late.observedTimeUnixNano = '0';
+      await send([selected('act_a', NOW + 23 * 3_600_000), late]);
+      const p = await timeline(app);
+      assert.deepEqual(activation(p, 'act_a').actions.map((x) => [x.eventId, x.attributionFidelity]), [['received', 'exact']]);
+      assert.equal(gapOf(p, 'action_before_activation'), undefined);
+      assert.deepEqual(gapOf(p, 'time_not_from_source')?.sample, ['received']);
+    });
+  });
 });

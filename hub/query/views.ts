@@ -1,5 +1,5 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
-import { idList, str } from '../normalize/values.js';
+import { idList, msOfIso, str } from '../normalize/values.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import { ACTION_EVENTS, actionRow, changeOf, feedbackOf } from '../projections/facts.js';
 import type {
@@ -53,6 +53,11 @@ export interface ActivationView extends SkillActivationRow {
    * or to none (repo_unresolved): counted here so nothing vanishes silently (empty when unscoped)
    */
   otherRepositoryItems: string[];
+  /**
+   * actions timed more than ACTIVATION_CLOCK_TOLERANCE_MS before the activation was first seen:
+   * they cannot have happened under the skill, so they are shown credited `inferred` at most
+   */
+  actionsBeforeActivation: string[];
   /** true when more linked items exist than the view shows */
   truncated: boolean;
 }
@@ -81,10 +86,28 @@ export function policyView(e: ObservationEventRow): PolicyDecisionView {
   return out;
 }
 
+/**
+ * How far an action may be timed before its activation's first event and still count as under it:
+ * the events come from different emitters of one device clock (host hooks, adapter, SDK), some with
+ * second precision, so a few seconds of disorder are normal, an hour is not.
+ */
+export const ACTIVATION_CLOCK_TOLERANCE_MS = 5_000;
+
+/**
+ * True when an action is timed before its activation was first seen, beyond the tolerance. Only a
+ * source timestamp is compared: a time the hub substituted (receipt or observed time, the
+ * time_not_from_source gap) is not on the device's clock the activation's time is on.
+ */
+function beforeActivation(e: ObservationEventRow, firstSeenMs: number): boolean {
+  return e.timeSource === 'source' && msOfIso(e.time) < firstSeenMs - ACTIVATION_CLOCK_TOLERANCE_MS;
+}
+
 /** Puts one linked event in its section of the view (actions, changes, conflicts, ...). */
-function place(view: ActivationView, e: ObservationEventRow): void {
+function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number): void {
   if (ACTION_EVENTS.has(e.eventName)) {
-    view.actions.push(actionRow(e));
+    const early = beforeActivation(e, firstSeenMs);
+    view.actions.push(actionRow(e, early ? 'inferred' : 'exact'));
+    if (early) view.actionsBeforeActivation.push(e.eventId);
     return;
   }
   const change = changeOf(e);
@@ -108,15 +131,16 @@ function place(view: ActivationView, e: ObservationEventRow): void {
 export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string, repositoryId?: string): ActivationView | undefined {
   const row = reader.getActivation(accountId, activationId, deviceId);
   if (!row) return undefined;
-  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], otherRepositoryItems: [], truncated: false };
+  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], otherRepositoryItems: [], actionsBeforeActivation: [], truncated: false };
   const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1, deviceId);
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
+  const firstSeenMs = msOfIso(row.firstSeen);
   // one event read per item: the fact rows derive from it (as the reader's getAction/getChange do)
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
     const e = reader.getEvent(accountId, item.eventId);
     if (!e) continue;
     if (repositoryId !== undefined && (e.repositoryId ?? UNRESOLVED_REPOSITORY) !== repositoryId) view.otherRepositoryItems.push(e.eventId);
-    else place(view, e);
+    else place(view, e, firstSeenMs);
   }
   return view;
 }
