@@ -51,10 +51,41 @@ export function attribution(ids: readonly string[], claimed: string | undefined,
   return { fidelity: c ?? 'unknown' };
 }
 
-export function actionRow(e: ObservationEventRow): ActivationActionRow {
+const ATTRIBUTION_RANK: Record<AttributionFidelity, number> = { unknown: 0, inferred: 1, shared: 2, exact: 3 };
+
+/**
+ * The strongest attribution an action's evidence supports (registry agent.skill.evidence.fidelity):
+ * exact or derived evidence any (a fallback sensor's `inferred`), inferred evidence `inferred`, and
+ * evidence of `unknown` (or an unregistered) fidelity `unknown`: an observation of unknown
+ * trustworthiness cannot say how strongly it is linked to a skill. A fidelity not given leaves the
+ * claim alone: a host's native tool span (span.agent.action) carries none.
+ */
+function evidenceCeiling(e: ObservationEventRow): AttributionFidelity {
+  const fallback = e.evidenceSource !== undefined && FALLBACK_SOURCES.has(e.evidenceSource);
+  if (e.evidenceFidelity === undefined || e.evidenceFidelity === 'exact' || e.evidenceFidelity === 'derived') return fallback ? 'inferred' : 'exact';
+  return e.evidenceFidelity === 'inferred' ? 'inferred' : 'unknown';
+}
+
+/**
+ * An action's attribution (attribution()), lowered to what its evidence supports and to `ceiling`
+ * (what the reader knows beyond the event, e.g. that it happened before the activation); a client
+ * claim that was lowered is kept as the reported fidelity.
+ */
+function actionAttribution(e: ObservationEventRow, ids: readonly string[], ceiling: AttributionFidelity): { fidelity: AttributionFidelity; reported?: string } {
+  const claimed = str(e.attributes as OtlpAttributes, 'agent.skill.attribution.fidelity');
+  const fid = attribution(ids, claimed, { source: e.evidenceSource, fidelity: e.evidenceFidelity });
+  const evidence = evidenceCeiling(e);
+  const cap = ATTRIBUTION_RANK[evidence] < ATTRIBUTION_RANK[ceiling] ? evidence : ceiling;
+  if (ATTRIBUTION_RANK[fid.fidelity] <= ATTRIBUTION_RANK[cap]) return fid;
+  const reported = fid.reported ?? (claimed === fid.fidelity ? claimed : undefined);
+  return { fidelity: cap, ...(reported ? { reported } : {}) };
+}
+
+/** The activation_actions row of an action event; `ceiling` bounds its attribution further (default: none). */
+export function actionRow(e: ObservationEventRow, ceiling: AttributionFidelity = 'exact'): ActivationActionRow {
   const a = e.attributes as OtlpAttributes;
   const ids = linkedActivations(e);
-  const fid = attribution(ids, str(a, 'agent.skill.attribution.fidelity'), { source: e.evidenceSource, fidelity: e.evidenceFidelity });
+  const fid = actionAttribution(e, ids, ceiling);
   const row: ActivationActionRow = {
     eventId: e.eventId,
     ...identity(e),

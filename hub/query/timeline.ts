@@ -5,7 +5,7 @@ import { activationPhase } from '../projections/activations.js';
 import { ACTION_EVENTS, linkedActivations } from '../projections/facts.js';
 import type { ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
-import { activationView, type ActivationView } from './views.js';
+import { ACTIVATION_CLOCK_TOLERANCE_MS, activationView, type ActivationView } from './views.js';
 
 /**
  * The repository activation timeline: a page of a repository's events (newest first, through the
@@ -50,7 +50,8 @@ export interface SessionView {
 }
 
 export interface TimelineGap {
-  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'missing_activation_id' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source';
+  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'missing_activation_id' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source'
+    | 'activation_item_other_repository' | 'action_before_activation';
   count: number;
   detail: string;
   /** up to 20 affected ids */
@@ -159,7 +160,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
       // activation ids are unique per device only: the event's device names the activation
       const key = `${e.deviceId} ${id}`;
       if (!activations.has(key)) {
-        const view = activationView(reader, q.accountId, e.deviceId, id) ?? null;
+        // only this repository's items: the others are counted in the view (otherRepositoryItems)
+        const view = activationView(reader, q.accountId, e.deviceId, id, q.repositoryId) ?? null;
         activations.set(key, view);
         if (view) sessionOf(view, view.firstSeen).activations.push(view);
         else unknownActivations.push(id);
@@ -184,6 +186,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     gap('load_incomplete', views.filter((v) => v.load === 'pending' || v.load === 'unknown').map((v) => v.activationId), 'activations without an observed load result'),
     gap('inferred_dedupe', inferredDedupe, 'events without agent.skill.event.id: deduplicated on a batch fingerprint (inferred)'),
     gap('time_not_from_source', timeGaps, 'events whose source timestamp was missing or implausible; placed at the observed or receipt time'),
+    gap('activation_item_other_repository', views.flatMap((v) => v.otherRepositoryItems), 'items linked to a shown activation but resolved to another repository or to none (repo_unresolved): not shown as this repository\'s'),
+    gap('action_before_activation', views.flatMap((v) => v.actionsBeforeActivation), `actions timed more than ${ACTIVATION_CLOCK_TOLERANCE_MS / 1000} s before their activation was first seen: they cannot have happened under the skill and are credited inferred at most (times not from the source are not compared)`),
   ].filter((g): g is TimelineGap => g !== undefined);
 
   const byTime = (a: { firstSeen: string }, b: { firstSeen: string }) => (a.firstSeen < b.firstSeen ? -1 : a.firstSeen > b.firstSeen ? 1 : 0);

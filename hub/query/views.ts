@@ -1,5 +1,7 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
-import { idList, str } from '../normalize/values.js';
+import { idList, msOfIso, str } from '../normalize/values.js';
+import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
+import { ACTION_EVENTS, actionRow, changeOf, feedbackOf } from '../projections/facts.js';
 import type {
   ActivationActionRow, ChangeOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow,
 } from '../projections/rows.js';
@@ -46,6 +48,16 @@ export interface ActivationView extends SkillActivationRow {
   policyDecisions: PolicyDecisionView[];
   /** every other event linked to the activation: nothing linked is left out */
   events: LinkedEventView[];
+  /**
+   * linked items a repository's view leaves out because they were resolved to another repository
+   * or to none (repo_unresolved): counted here so nothing vanishes silently (empty when unscoped)
+   */
+  otherRepositoryItems: string[];
+  /**
+   * actions timed more than ACTIVATION_CLOCK_TOLERANCE_MS before the activation was first seen:
+   * they cannot have happened under the skill, so they are shown credited `inferred` at most
+   */
+  actionsBeforeActivation: string[];
   /** true when more linked items exist than the view shows */
   truncated: boolean;
 }
@@ -75,36 +87,60 @@ export function policyView(e: ObservationEventRow): PolicyDecisionView {
 }
 
 /**
- * The full view of one activation of a device (activation ids are unique per device only), or
- * undefined when no event ever established it.
+ * How far an action may be timed before its activation's first event and still count as under it:
+ * the events come from different emitters of one device clock (host hooks, adapter, SDK), some with
+ * second precision, so a few seconds of disorder are normal, an hour is not.
  */
-export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string): ActivationView | undefined {
+export const ACTIVATION_CLOCK_TOLERANCE_MS = 5_000;
+
+/**
+ * True when an action is timed before its activation was first seen, beyond the tolerance. Only a
+ * source timestamp is compared: a time the hub substituted (receipt or observed time, the
+ * time_not_from_source gap) is not on the device's clock the activation's time is on.
+ */
+function beforeActivation(e: ObservationEventRow, firstSeenMs: number): boolean {
+  return e.timeSource === 'source' && msOfIso(e.time) < firstSeenMs - ACTIVATION_CLOCK_TOLERANCE_MS;
+}
+
+/** Puts one linked event in its section of the view (actions, changes, conflicts, ...). */
+function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number): void {
+  if (ACTION_EVENTS.has(e.eventName)) {
+    const early = beforeActivation(e, firstSeenMs);
+    view.actions.push(actionRow(e, early ? 'inferred' : 'exact'));
+    if (early) view.actionsBeforeActivation.push(e.eventId);
+    return;
+  }
+  const change = changeOf(e);
+  if (change) view.changes.push(change);
+  else if (e.eventName === 'agent.skill.conflict.detected') view.conflicts.push(conflictView(e));
+  else if (e.eventName === 'agent.skill.policy.decision') view.policyDecisions.push(policyView(e));
+  else {
+    const f = feedbackOf(e);
+    if (f) view.interventions.push(f);
+    else view.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
+  }
+}
+
+/**
+ * The full view of one activation of a device (activation ids are unique per device only), or
+ * undefined when no event ever established it. With `repositoryId` (a repository's timeline) it
+ * shows only the linked items resolved to that repository and counts the others in
+ * `otherRepositoryItems`: client repository hints resolve only to the account's linked
+ * repositories, so an item of an unlinked one is not this repository's.
+ */
+export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string, repositoryId?: string): ActivationView | undefined {
   const row = reader.getActivation(accountId, activationId, deviceId);
   if (!row) return undefined;
-  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], truncated: false };
+  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], otherRepositoryItems: [], actionsBeforeActivation: [], truncated: false };
   const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1, deviceId);
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
+  const firstSeenMs = msOfIso(row.firstSeen);
+  // one event read per item: the fact rows derive from it (as the reader's getAction/getChange do)
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
-    if (item.kind === 'agent.action.completed' || item.kind === 'span.agent.action') {
-      const action = reader.getAction(accountId, item.eventId);
-      if (action) view.actions.push(action);
-    } else if (item.kind === 'agent.change.summary') {
-      const change = reader.getChange(accountId, item.eventId);
-      if (change) view.changes.push(change);
-    } else if (item.kind === 'agent.skill.conflict.detected') {
-      const e = reader.getEvent(accountId, item.eventId);
-      if (e) view.conflicts.push(conflictView(e));
-    } else if (item.kind === 'agent.skill.policy.decision') {
-      const e = reader.getEvent(accountId, item.eventId);
-      if (e) view.policyDecisions.push(policyView(e));
-    } else {
-      const f = reader.getFeedback(accountId, item.eventId);
-      if (f) view.interventions.push(f);
-      else {
-        const e = reader.getEvent(accountId, item.eventId);
-        if (e) view.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
-      }
-    }
+    const e = reader.getEvent(accountId, item.eventId);
+    if (!e) continue;
+    if (repositoryId !== undefined && (e.repositoryId ?? UNRESOLVED_REPOSITORY) !== repositoryId) view.otherRepositoryItems.push(e.eventId);
+    else place(view, e, firstSeenMs);
   }
   return view;
 }
