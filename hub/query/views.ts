@@ -86,22 +86,22 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
     if (item.kind === 'agent.action.completed' || item.kind === 'span.agent.action') {
-      const action = reader.getAction(accountId, item.eventId);
+      const action = reader.getAction(accountId, item.eventId, deviceId);
       if (action) view.actions.push(action);
     } else if (item.kind === 'agent.change.summary') {
-      const change = reader.getChange(accountId, item.eventId);
+      const change = reader.getChange(accountId, item.eventId, deviceId);
       if (change) view.changes.push(change);
     } else if (item.kind === 'agent.skill.conflict.detected') {
-      const e = reader.getEvent(accountId, item.eventId);
+      const e = reader.getEvent(accountId, item.eventId, deviceId);
       if (e) view.conflicts.push(conflictView(e));
     } else if (item.kind === 'agent.skill.policy.decision') {
-      const e = reader.getEvent(accountId, item.eventId);
+      const e = reader.getEvent(accountId, item.eventId, deviceId);
       if (e) view.policyDecisions.push(policyView(e));
     } else {
-      const f = reader.getFeedback(accountId, item.eventId);
+      const f = reader.getFeedback(accountId, item.eventId, deviceId);
       if (f) view.interventions.push(f);
       else {
-        const e = reader.getEvent(accountId, item.eventId);
+        const e = reader.getEvent(accountId, item.eventId, deviceId);
         if (e) view.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
       }
     }
