@@ -56,7 +56,7 @@ function percentile(values: number[], p: number): number {
 function rawPage(storage: HubStorage, generation: number, accountId: string, toMs: number): number {
   const reader = storage.telemetry.projections.reader(generation);
   const entries = reader.timeline(accountId, 'repo_bench', { fromMs: 0, toMs, limit: PAGE });
-  for (const e of entries) reader.getEvent(accountId, e.eventId);
+  for (const e of entries) reader.getEvent(accountId, e.eventId, e.deviceId);
   return entries.length;
 }
 

@@ -1,4 +1,4 @@
-import type { GenerationInfo, TelemetryStorage } from '../storage/telemetry-ports.js';
+import type { GenerationInfo, RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
 import { normalizeBatch } from './normalize-batch.js';
 import { batchContext, type Normalizer, type RawBatchLoader } from './worker.js';
 
@@ -12,7 +12,22 @@ export interface RebuildResult {
 }
 
 /**
- * Replays every retained raw batch, in receipt order, into a fresh projection generation with the
+ * The batches in the order the live normalizer applied them: the queue's admission sequence
+ * (receiptSeq), a total order that never changes. Receipt times are wall-clock stamps taken
+ * before admission, so two batches can be stamped in one order and admitted in the other, and
+ * where an event id repeats with other content the first applied wins. Batches stored before
+ * the sequence was recorded were all admitted before any that has one: they come first, in
+ * receipt order.
+ */
+export function replayOrder(records: Iterable<RawBatchRecord>): RawBatchRecord[] {
+  const unsequenced: RawBatchRecord[] = [];
+  const sequenced: RawBatchRecord[] = [];
+  for (const r of records) (r.receiptSeq === undefined ? unsequenced : sequenced).push(r);
+  return [...unsequenced, ...sequenced.sort((a, b) => a.receiptSeq! - b.receiptSeq!)];
+}
+
+/**
+ * Replays every retained raw batch, in admission order (replayOrder), into a fresh projection generation with the
  * given normalizer version, then makes it the live one and drops the old generation. Queries keep
  * reading the old generation until the switch. The worker is paused meanwhile; batches queued
  * during the rebuild are normalized into the new generation afterwards (dedupe skips the ones the
@@ -31,7 +46,7 @@ export async function rebuildProjections(
   await worker.pause();
   const result: RebuildResult = { generation: { generation, normalizerVersion, builtAt: '' }, batches: 0, events: 0, duplicates: 0, missing: 0 };
   try {
-    for (const record of [...telemetry.rawBatches.listByReceipt()]) {
+    for (const record of replayOrder(telemetry.rawBatches.listByReceipt())) {
       const request = await load(record);
       if (!request) {
         result.missing++;

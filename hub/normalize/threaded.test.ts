@@ -9,8 +9,7 @@ import { telemetryFixture, type TelemetryFixture } from '../test-support/telemet
  */
 
 /** Every golden fixture delivered to one account of `f`, normalized; the projections as the golden tests see them. */
-async function goldenProjections(f: TelemetryFixture): Promise<ProjectionSnapshot> {
-  const user = f.user('threaded');
+async function goldenProjections(f: TelemetryFixture, user = f.user('threaded')): Promise<ProjectionSnapshot> {
   const repos = await deliverGoldenFixtures(f, user);
   assert.equal(f.telemetry.queued(), 0);
   assert.equal(f.storage.telemetry.queue.depth(), 0);
@@ -69,11 +68,12 @@ describe('hub normalizer in a worker thread', function () {
 
   it('rebuilds into a new generation while the thread is paused, and the thread then writes into it', async () => {
     const f = await fixture({ normalizerThread: true });
-    const before = await goldenProjections(f);
+    const user = f.user('threaded');
+    const before = await goldenProjections(f, user);
     const result = await f.telemetry.rebuild('1.1.0-thread-test');
     assert.equal(result.missing, 0);
-    const user = f.user('threaded');
-    // a delivery after the switch is normalized by the thread into the new generation (and deduplicated there)
+    // a delivery (from the same device: events are deduplicated per device) after the switch is
+    // normalized by the thread into the new generation (and deduplicated there)
     await deliver(f, user, await loadOtlpFixture('normal-activation'));
     await f.telemetry.drain();
     const rows = [...f.telemetry.reader().allActivations()];

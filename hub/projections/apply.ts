@@ -35,19 +35,21 @@ export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS,
  * An activation's entry in the skill index, a function of its row: at its first event's time (the
  * day usage counts it on), under the skill the row names, pointing at its smallest event id.
  */
-function skillEntry(r: SkillActivationRow | undefined): { skillId: string; timeMs: number; eventId: string } | undefined {
+function skillEntry(r: SkillActivationRow | undefined): { skillId: string; timeMs: number; eventId: string; deviceId: string } | undefined {
   if (!r?.skillId || r.rawEventIds.length === 0) return undefined;
-  return { skillId: r.skillId, timeMs: msOfIso(r.firstSeen), eventId: r.rawEventIds[0] };
+  return { skillId: r.skillId, timeMs: msOfIso(r.firstSeen), eventId: r.rawEventIds[0], deviceId: r.deviceId };
 }
 
 /**
  * Applies one normalized event to every projection it touches, through the writer of the current
  * transaction (`encoded`: the row already in the store's encoding). False (nothing written) when
- * the account already has an event with its id.
+ * the event's device already sent an event with its id: the dedupe is per account, device and
+ * event id, like activations, so another device's event with that id is its own (two agents
+ * reporting one commit with a deterministic id both keep their outcome, whichever arrives first).
  */
 export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: number, rollups: RollupAccumulator, span?: ActivationInput['span'], encoded?: Uint8Array): boolean {
   const acct = e.accountId;
-  const item = { timeMs, eventId: e.eventId, kind: e.eventName };
+  const item = { timeMs, eventId: e.eventId, kind: e.eventName, deviceId: e.deviceId };
   if (!w.insertEvent(e, encoded)) return false;
   w.indexTimeline(acct, e.repositoryId ?? UNRESOLVED_REPOSITORY, item);
 
@@ -74,7 +76,7 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
     const after = skillEntry(next);
     if (before?.skillId !== after?.skillId || before?.timeMs !== after?.timeMs || before?.eventId !== after?.eventId) {
       if (before) w.unindexSkill(acct, before.skillId, before);
-      if (after) w.indexSkill(acct, after.skillId, { timeMs: after.timeMs, eventId: after.eventId, kind: 'activation' });
+      if (after) w.indexSkill(acct, after.skillId, { timeMs: after.timeMs, eventId: after.eventId, kind: 'activation', deviceId: after.deviceId });
     }
   }
 

@@ -74,6 +74,9 @@ export interface EvidenceView {
 const MAX_ITEMS = 2000;
 const byTime = <T extends { time: string }>(a: T, b: T) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0);
 
+/** An event's identity: event ids are unique per device (two devices may report one commit with the same id). */
+const eventKey = (r: { deviceId: string; eventId: string }) => `${r.deviceId} ${r.eventId}`;
+
 function uniqueBy<T>(rows: T[], key: (r: T) => string): T[] {
   const seen = new Map<string, T>();
   for (const r of rows) if (!seen.has(key(r))) seen.set(key(r), r);
@@ -87,7 +90,7 @@ export function skillEvidence(reader: ProjectionReader, accountId: string, skill
   const activationKeys = new Map<string, [string, string]>();
   const feedback: SkillFeedbackIncidentRow[] = [];
   for (const item of items.slice(0, MAX_ITEMS)) {
-    const e = reader.getEvent(accountId, item.eventId);
+    const e = reader.getEvent(accountId, item.eventId, item.deviceId);
     if (!e) continue;
     if (e.activationId) activationKeys.set(`${e.deviceId} ${e.activationId}`, [e.deviceId, e.activationId]);
     if (e.eventName === 'agent.skill.audit.completed') {
@@ -104,13 +107,13 @@ export function skillEvidence(reader: ProjectionReader, accountId: string, skill
       for (const [k, v] of Object.entries(opt)) if (v !== undefined) (audit as unknown as Record<string, unknown>)[k] = v;
       audits.push(audit);
     }
-    const f = reader.getFeedback(accountId, e.eventId);
+    const f = reader.getFeedback(accountId, e.eventId, e.deviceId);
     if (f) feedback.push(f);
   }
   const activations = [...activationKeys.values()].map(([device, id]) => activationView(reader, accountId, device, id)).filter((v): v is ActivationView => v !== undefined);
-  const actions = uniqueBy(activations.flatMap((v) => v.actions), (a) => a.eventId).sort(byTime);
-  const changes = uniqueBy(activations.flatMap((v) => v.changes), (c) => c.eventId).sort(byTime);
-  const allFeedback = uniqueBy([...feedback, ...activations.flatMap((v) => v.interventions)], (f) => f.eventId).sort(byTime);
+  const actions = uniqueBy(activations.flatMap((v) => v.actions), eventKey).sort(byTime);
+  const changes = uniqueBy(activations.flatMap((v) => v.changes), eventKey).sort(byTime);
+  const allFeedback = uniqueBy([...feedback, ...activations.flatMap((v) => v.interventions)], eventKey).sort(byTime);
 
   const caps = new Map<string, CapabilityView>();
   const cap = (name: string) => caps.get(name) ?? caps.set(name, { capability: name, declared: false, inferred: false, observed: false, actionsByFidelity: { exact: 0, shared: 0, inferred: 0, unknown: 0 } }).get(name)!;

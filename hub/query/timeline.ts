@@ -68,10 +68,11 @@ export interface TimelinePage {
   nextCursor?: string;
 }
 
-/** A cursor position: the last (timeMs, eventId) of a page. */
+/** A cursor position: the last (timeMs, eventId, deviceId) of a page (event ids are unique per device). */
 export interface CursorPosition {
   timeMs: number;
   eventId: string;
+  deviceId?: string;
 }
 
 /** What a cursor belongs to: the account, repository and window of the query that gave it out. */
@@ -80,7 +81,7 @@ function cursorBinding(q: Pick<TimelineQuery, 'accountId' | 'repositoryId' | 'as
 }
 
 export const encodeCursor = (q: Pick<TimelineQuery, 'accountId' | 'repositoryId' | 'asked'>, c: CursorPosition): string =>
-  Buffer.from(JSON.stringify([c.timeMs, c.eventId, cursorBinding(q)])).toString('base64url');
+  Buffer.from(JSON.stringify([c.timeMs, c.eventId, cursorBinding(q), ...(c.deviceId ? [c.deviceId] : [])])).toString('base64url');
 
 /**
  * The position a cursor names; SF_E_USAGE for one that is not a cursor of this API, or one given
@@ -95,8 +96,9 @@ export function decodeCursor(q: Pick<TimelineQuery, 'accountId' | 'repositoryId'
   } catch {
     parsed = undefined;
   }
-  const [timeMs, eventId, binding] = Array.isArray(parsed) && parsed.length === 3 ? parsed : [];
-  if (!(typeof timeMs === 'number' && Number.isFinite(timeMs) && typeof eventId === 'string' && /^[\x21-\x7e]{1,128}$/.test(eventId) && typeof binding === 'string')) {
+  const [timeMs, eventId, binding, deviceId] = Array.isArray(parsed) && (parsed.length === 3 || parsed.length === 4) ? parsed : [];
+  const isId = (v: unknown) => typeof v === 'string' && /^[\x21-\x7e]{1,128}$/.test(v);
+  if (!(typeof timeMs === 'number' && Number.isFinite(timeMs) && isId(eventId) && typeof binding === 'string' && (deviceId === undefined || isId(deviceId)))) {
     throw new SfError('SF_E_USAGE', 'the cursor is not one this API gave out', { hint: 'pass the nextCursor of the previous page unchanged, or leave cursor out to start from the newest events' });
   }
   if (binding !== cursorBinding(q)) {
@@ -104,7 +106,7 @@ export function decodeCursor(q: Pick<TimelineQuery, 'accountId' | 'repositoryId'
       hint: 'send the cursor with the same repository, from and to as the request whose nextCursor it was, or leave cursor out to start a new query',
     });
   }
-  return { timeMs, eventId };
+  return { timeMs, eventId, ...(deviceId !== undefined ? { deviceId } : {}) };
 }
 
 /** A gap over distinct ids (an action shared by two activations is one action). */
@@ -144,7 +146,7 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   };
 
   for (const entry of page) {
-    const e: ObservationEventRow | undefined = reader.getEvent(q.accountId, entry.eventId);
+    const e: ObservationEventRow | undefined = reader.getEvent(q.accountId, entry.eventId, entry.deviceId);
     if (!e) continue;
     normalizerVersion ??= e.normalizerVersion;
     if (!e.sessionId) missingSession.push(e.eventId);

@@ -137,7 +137,7 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
   const firstSeenMs = msOfIso(row.firstSeen);
   // one event read per item: the fact rows derive from it (as the reader's getAction/getChange do)
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
-    const e = reader.getEvent(accountId, item.eventId);
+    const e = reader.getEvent(accountId, item.eventId, deviceId);
     if (!e) continue;
     if (repositoryId !== undefined && (e.repositoryId ?? UNRESOLVED_REPOSITORY) !== repositoryId) view.otherRepositoryItems.push(e.eventId);
     else place(view, e, firstSeenMs);

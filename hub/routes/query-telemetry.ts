@@ -104,9 +104,11 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
   });
 
   app.get('/api/v1/telemetry/events/:id', (c) => {
-    const { caller, params } = readRequest(c, ['account']);
+    const { caller, params } = readRequest(c, ['account', 'device']);
     const user = queryAccount(c, params, caller);
-    const row = telemetry.reader().getEvent(user.id, idParam(c, 'id'));
+    // event ids are unique per device: `device` names whose event (default: the lowest device id's)
+    const device = params.get('device');
+    const row = device === undefined || ID.test(device) ? telemetry.reader().getEvent(user.id, idParam(c, 'id'), device) : undefined;
     if (!row) throw new SfError('SF_E_NOT_FOUND', `no event ${idParam(c, 'id')}`, {
       hint: 'use an eventId from a timeline or evidence response of the same account (GET /api/v1/telemetry/repositories/<repo>/timeline)',
     });

@@ -117,6 +117,11 @@ export interface TimelineEntry {
   eventId: string;
   /** the event name (or span kind), so pages can be filtered without loading rows */
   kind: string;
+  /**
+   * The device whose event it is. Event ids are unique per device (ProjectionWriter.insertEvent),
+   * so reads pass it on to name the row; absent in generations that deduplicated per account.
+   */
+  deviceId?: string;
 }
 
 /** An event linked to an activation or a skill; `kind` is the event name (or span kind). */
@@ -124,7 +129,12 @@ export interface ActivationItem {
   timeMs: number;
   eventId: string;
   kind: string;
+  /** the device whose event it is (as for TimelineEntry) */
+  deviceId?: string;
 }
+
+/** An index entry as the normalizer writes it: always with its event's device. */
+export type IndexedItem<T extends TimelineEntry | ActivationItem> = T & { deviceId: string };
 
 /** What the normalizer reads of the events it only indexes (see hub/projections/apply.ts `indexOnly`). */
 export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'deviceId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
@@ -136,24 +146,26 @@ export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'tim
  */
 export interface ProjectionWriter {
   /**
-   * Stores the event unless the account already has one with that id (the dedupe); true when
-   * stored. `encoded` is the row as ProjectionStore.encodeEvents made it, when it was encoded
-   * ahead: then it is what is stored, and only `row`'s account and event id are read.
+   * Stores the event unless its device already sent one with that id (the dedupe, per account,
+   * device and event id: a second device's event with the same id is that device's own, as
+   * activations are); true when stored. `encoded` is the row as ProjectionStore.encodeEvents
+   * made it, when it was encoded ahead: then it is what is stored, and only `row`'s account,
+   * device and event id are read.
    */
   insertEvent(row: ObservationEventRow, encoded?: Uint8Array): boolean;
-  indexTimeline(accountId: string, repositoryKey: string, entry: TimelineEntry): void;
+  indexTimeline(accountId: string, repositoryKey: string, entry: IndexedItem<TimelineEntry>): void;
   getActivation(accountId: string, deviceId: string, activationId: string): SkillActivationRow | undefined;
   /** stores the row under its (account, device, activation id) */
   putActivation(row: SkillActivationRow): void;
   linkActivationItem(accountId: string, deviceId: string, activationId: string, item: ActivationItem): void;
-  /** the stored events linked to an activation (linkActivationItem) whose event name is in `names` */
+  /** the stored events linked to an activation (linkActivationItem, the device's own events) whose event name is in `names` */
   linkedEvents(accountId: string, deviceId: string, activationId: string, names: ReadonlySet<string>): ObservationEventRow[];
   /** records that two activations of a device were active together; true when the pair is new */
   addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean;
   coactive(accountId: string, deviceId: string, activationId: string): string[];
-  indexSkill(accountId: string, skillId: string, item: ActivationItem): void;
+  indexSkill(accountId: string, skillId: string, item: IndexedItem<ActivationItem>): void;
   /** removes an entry `indexSkill` made (an activation's entry moves when its skill or first time changes) */
-  unindexSkill(accountId: string, skillId: string, item: Pick<ActivationItem, 'timeMs' | 'eventId'>): void;
+  unindexSkill(accountId: string, skillId: string, item: Pick<IndexedItem<ActivationItem>, 'timeMs' | 'eventId' | 'deviceId'>): void;
   getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
   putRollup(row: UsageRollupRow): void;
   /** true when `sessionKey` is new for the rollup row (distinct session counting) */
@@ -166,8 +178,8 @@ export interface TimelineRange {
   fromMs: number;
   toMs: number;
   limit: number;
-  /** continue strictly before this (timeMs, eventId) position, newest first */
-  before?: { timeMs: number; eventId: string };
+  /** continue strictly before this (timeMs, eventId, deviceId) position, newest first */
+  before?: { timeMs: number; eventId: string; deviceId?: string };
 }
 
 /**
@@ -176,15 +188,19 @@ export interface TimelineRange {
  * (hub/projections/facts.ts): a store may derive them from the event row instead of storing them.
  */
 export interface ProjectionReader {
-  getEvent(accountId: string, eventId: string): ObservationEventRow | undefined;
+  /**
+   * The event `deviceId` sent with that id (event ids are unique per device); without a device,
+   * the row of the lowest device id that used it (ad-hoc reads: index entries name the device).
+   */
+  getEvent(accountId: string, eventId: string, deviceId?: string): ObservationEventRow | undefined;
   /**
    * The activation of a device; without `deviceId`, the account's first activation with that id
    * (ad-hoc reads and tests: queries always name the device, activation ids are unique per device only).
    */
   getActivation(accountId: string, activationId: string, deviceId?: string): SkillActivationRow | undefined;
-  getAction(accountId: string, eventId: string): ActivationActionRow | undefined;
-  getChange(accountId: string, eventId: string): ChangeOutcomeRow | undefined;
-  getFeedback(accountId: string, eventId: string): SkillFeedbackIncidentRow | undefined;
+  getAction(accountId: string, eventId: string, deviceId?: string): ActivationActionRow | undefined;
+  getChange(accountId: string, eventId: string, deviceId?: string): ChangeOutcomeRow | undefined;
+  getFeedback(accountId: string, eventId: string, deviceId?: string): SkillFeedbackIncidentRow | undefined;
   /** timeline entries of a repository (or the unresolved bucket), newest first */
   timeline(accountId: string, repositoryKey: string, range: TimelineRange): TimelineEntry[];
   /** entries in the window, counting at most `cap` */

@@ -122,7 +122,8 @@ export class TelemetryService {
         await this.storage.telemetry.projections.setActive({ generation: this.storage.telemetry.projections.lastGeneration() + 1, normalizerVersion: this.normalizerVersion, builtAt: new Date(this.now()).toISOString() });
       }
       for (const [account, n] of this.storage.telemetry.queue.depthByAccount()) this.countBacklog(account, n);
-      if (active && active.normalizerVersion !== this.normalizerVersion) void this.rebuild().catch((e) => console.error('hub telemetry: rebuild failed:', e));
+      // replay(), not rebuild(): this runs before `started` is assigned, and rebuild() awaits start()
+      if (active && active.normalizerVersion !== this.normalizerVersion) void this.replay(this.normalizerVersion).catch((e) => console.error('hub telemetry: rebuild failed:', e));
       else this.worker.kick();
     })();
     return this.started;
@@ -204,12 +205,18 @@ export class TelemetryService {
   /** Replays all retained raw batches into a new generation (see rebuild.ts). */
   async rebuild(normalizerVersion = this.normalizerVersion): Promise<RebuildResult> {
     await this.start();
+    return this.replay(normalizerVersion);
+  }
+
+  /** One rebuild at a time; `rebuilding` is set synchronously when none runs, so drain() waits for it. */
+  private async replay(normalizerVersion: string): Promise<RebuildResult> {
     while (this.rebuilding) await this.rebuilding.catch(() => undefined);
-    this.rebuilding = rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now);
+    const running = rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now);
+    this.rebuilding = running;
     try {
-      return await this.rebuilding;
+      return await running;
     } finally {
-      this.rebuilding = undefined;
+      if (this.rebuilding === running) this.rebuilding = undefined;
     }
   }
 

@@ -11,14 +11,16 @@ import { openEmbeddedStorage } from '../lmdb-store.js';
 /**
  * Projection key layouts (layout.ts): a hub whose live generation was written before layouts
  * existed keeps reading and writing it in the old layout (account-id keys, msgpack event rows),
- * with the same projections a new hub builds in layout 2, and its next rebuild moves it to layout 2.
+ * with the same projections a new hub builds in the current layout (3), and its next rebuild moves
+ * it to the current layout. So does a hub whose live generation is layout 2 (events deduplicated
+ * per account, keyed by the bare event id).
  */
 
 const now = () => GOLDEN_RECEIPT_MS;
 
 
 /** What the hub's LMDB holds per generation, read with a plain handle while the hub is closed. */
-async function storedRows(dataDir: string): Promise<{ legacy: Map<number, number>; v2: Map<number, number>; layouts: Record<string, unknown>; legacyKey?: unknown[] }> {
+async function storedRows(dataDir: string): Promise<{ legacy: Map<number, number>; v2: Map<number, number>; layouts: Record<string, unknown>; legacyKey?: unknown[]; v2Key?: unknown[] }> {
   const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
   try {
     const count = (name: string) => {
@@ -30,19 +32,21 @@ async function storedRows(dataDir: string): Promise<{ legacy: Map<number, number
     const layouts: Record<string, unknown> = {};
     for (const { key, value } of meta.getRange({ start: 'layout:', end: 'layout:\uffff' })) layouts[key] = value;
     const [legacyKey] = root.openDB({ name: 'tm-events', encoding: 'binary' }).getKeys({ limit: 1 });
-    return { legacy: count('tm-events'), v2: count('tm-events-v2'), layouts, legacyKey: legacyKey as unknown[] | undefined };
+    const [v2Key] = root.openDB({ name: 'tm-events-v2', encoding: 'binary' }).getKeys({ limit: 1 });
+    return { legacy: count('tm-events'), v2: count('tm-events-v2'), layouts, legacyKey: legacyKey as unknown[] | undefined, v2Key: v2Key as unknown[] | undefined };
   } finally {
     await root.close();
   }
 }
 
-/** Writes what a hub from before layouts left in tm-meta: a live generation 1 and no layout record. */
-async function preLayoutHub(dataDir: string): Promise<void> {
+/** Writes what a hub from before layouts left in tm-meta: a live generation 1 and no layout record (or, with `layout`, that record). */
+async function preLayoutHub(dataDir: string, layout?: number): Promise<void> {
   const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
   const meta = root.openDB<unknown, string>({ name: 'tm-meta' });
   await root.transaction(() => {
     meta.putSync('lastGeneration', 1);
     meta.putSync('activeGeneration', { generation: 1, normalizerVersion: NORMALIZER_VERSION, builtAt: '2026-08-01T00:00:00.000Z' });
+    if (layout !== undefined) meta.putSync('layout:1', layout);
   });
   await root.close();
 }
@@ -53,7 +57,7 @@ describe('hub projection layouts', () => {
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it('a new hub writes layout 2: account numbers in keys, compact event rows', async () => {
+  it('a new hub writes layout 3: account numbers in keys, compact event rows, events keyed per device', async () => {
     const f = await telemetryFixture({ now });
     const user = f.user('fresh');
     await deliverGoldenFixtures(f, user);
@@ -62,9 +66,10 @@ describe('hub projection layouts', () => {
     await f.storage.close();
     cleanups.push(() => rm(f.dataDir, { recursive: true, force: true }));
     const stored = await storedRows(f.dataDir);
-    assert.deepStrictEqual(stored.layouts, { 'layout:1': 2 });
+    assert.deepStrictEqual(stored.layouts, { 'layout:1': 3 });
     assert.equal(stored.v2.get(1), events);
     assert.equal(stored.legacy.size, 0);
+    assert.match(String(stored.v2Key?.[2]), / dev_/, 'the event key names the device');
   });
 
   it('the normalizer thread writes a pre-layout generation in its own layout too', async () => {
@@ -84,7 +89,7 @@ describe('hub projection layouts', () => {
     assert.equal(stored.v2.size, 0);
   });
 
-  it('an existing hub keeps its pre-layout generation readable and writable, and a rebuild moves it to layout 2', async () => {
+  it('an existing hub keeps its pre-layout generation readable and writable, and a rebuild moves it to layout 3', async () => {
     const fresh = await telemetryFixture({ now });
     cleanups.push(() => fresh.cleanup());
     const freshUser = fresh.user('layouts');
@@ -106,7 +111,7 @@ describe('hub projection layouts', () => {
     assert.equal(before.legacy.get(1), expected.observation_events.length);
     assert.equal(before.legacyKey?.[1], user.id, 'layout-1 keys carry the account id');
 
-    // reopened (a restart), still layout 1; then a rebuild writes generation 2 in layout 2
+    // reopened (a restart), still layout 1; then a rebuild writes generation 2 in layout 3
     const storage = openEmbeddedStorage(old.dataDir);
     const telemetry = new TelemetryService(storage, { now, autoNormalize: false });
     try {
@@ -115,14 +120,35 @@ describe('hub projection layouts', () => {
       assert.deepStrictEqual(projectionSnapshot(reopened, user, repos), expected);
       await telemetry.rebuild();
       assert.equal(telemetry.generation(), 2);
-      assert.deepStrictEqual(projectionSnapshot(reopened, user, repos), expected, 'layout 2 after the rebuild holds the same projections');
+      assert.deepStrictEqual(projectionSnapshot(reopened, user, repos), expected, 'layout 3 after the rebuild holds the same projections');
     } finally {
       await telemetry.stop();
       await storage.close();
     }
     const after = await storedRows(old.dataDir);
-    assert.deepStrictEqual(after.layouts, { 'layout:2': 2 });
+    assert.deepStrictEqual(after.layouts, { 'layout:2': 3 });
     assert.equal(after.legacy.size, 0, 'the old generation is dropped');
     assert.equal(after.v2.get(2), expected.observation_events.length);
+  });
+
+  it('an existing hub keeps its layout-2 generation (events keyed per account) readable and writable, and a rebuild moves it to layout 3', async () => {
+    const fresh = await telemetryFixture({ now });
+    cleanups.push(() => fresh.cleanup());
+    const freshUser = fresh.user('layout-two');
+    const expected = projectionSnapshot(fresh, freshUser, await deliverGoldenFixtures(fresh, freshUser));
+
+    const old = await telemetryFixture({ now }, { beforeOpen: (dir) => preLayoutHub(dir, 2) });
+    const user = old.user('layout-two');
+    const repos = await deliverGoldenFixtures(old, user);
+    assert.deepStrictEqual(projectionSnapshot(old, user, repos), expected, 'layout 2 holds the same projections');
+    await old.telemetry.rebuild();
+    assert.deepStrictEqual(projectionSnapshot(old, user, repos), expected, 'and so does layout 3 after the rebuild');
+    await old.telemetry.stop();
+    await old.storage.close();
+    cleanups.push(() => rm(old.dataDir, { recursive: true, force: true }));
+    const stored = await storedRows(old.dataDir);
+    assert.deepStrictEqual(stored.layouts, { 'layout:1': 2, 'layout:2': 3 });
+    assert.equal(stored.v2.get(1), undefined, 'the layout-2 generation is dropped');
+    assert.equal(stored.v2.get(2), expected.observation_events.length);
   });
 });

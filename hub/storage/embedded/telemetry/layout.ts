@@ -8,13 +8,16 @@ import type { Database } from 'lmdb';
  * events as msgpack rows. Layout 2 puts a small per-account number there instead — LMDB compares
  * keys byte by byte from the front, and a 38-character account id in front of every key was about
  * a third of the normalizer's write cost — stores events in the compact row encoding of
- * event-codec.ts (tm-events-v2) and activations as JSON (tm-activations-v2). A generation's layout is recorded in tm-meta as `layout:<gen>`;
+ * event-codec.ts (tm-events-v2) and activations as JSON (tm-activations-v2). Layout 3 is layout 2
+ * with events deduplicated per device: the event key component (and the event's entries in the
+ * timeline and skill indexes) is `<event id> <device id>` instead of the bare id (see
+ * projection-access.ts `eventKeyOf`). A generation's layout is recorded in tm-meta as `layout:<gen>`;
  * one without the record predates layouts and stays layout 1, so an existing hub keeps reading
- * and writing its live generation as before and its next rebuild writes layout 2.
+ * and writing its live generation as before and its next rebuild writes the current layout.
  */
-export type Layout = 1 | 2;
+export type Layout = 1 | 2 | 3;
 
-export const CURRENT_LAYOUT: Layout = 2;
+export const CURRENT_LAYOUT: Layout = 3;
 
 /** The layout of each generation (cached: a created generation never changes layout). */
 export class GenerationLayouts {

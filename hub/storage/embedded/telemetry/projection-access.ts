@@ -11,12 +11,12 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
 /**
  * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
  * complete new generation next to the live one and the switch is one meta write. `acct` is the
- * account id (layout 1) or the account's number (layout 2, see layout.ts). Key layouts:
- *   events, eventsV2: [gen, acct, eventId]   (actions, changes and feedback are derived from events on read)
- *   activations (layout 1), activationsV2 (layout 2): [gen, acct, act]
- *   timeline:     [gen, acct, repositoryKey, timeMs, eventId] -> kind   (per-repository time order)
- *   actItems:     [gen, acct, act, timeMs, eventId] -> kind
- *   skillItems:   [gen, acct, skillId, timeMs, eventId] -> kind
+ * account id (layout 1) or the account's number (layouts 2 and 3, see layout.ts). Key layouts:
+ *   events, eventsV2: [gen, acct, ev]   (actions, changes and feedback are derived from events on read)
+ *   activations (layout 1), activationsV2 (layouts 2, 3): [gen, acct, act]
+ *   timeline:     [gen, acct, repositoryKey, timeMs, ev] -> kind   (per-repository time order)
+ *   actItems:     [gen, acct, act, timeMs, eventId] -> kind   (`act` names the device, whose events they are)
+ *   skillItems:   [gen, acct, skillId, timeMs, ev] -> kind
  *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
  *   rollups:      [gen, package, skill, day, account, version, artifactHash, host, trigger]
  *   rollupSessions: rollup key + sessionKey
@@ -54,6 +54,21 @@ const END = '\uffff';
  */
 const actKey = (activationId: string, deviceId: string) => `${activationId} ${deviceId}`;
 
+/**
+ * `ev`, the key component of an event: in layout 3 `<event id> <device id>` (events are
+ * deduplicated per device, as activations are keyed; a space never occurs in either), in layouts
+ * 1 and 2, which deduplicated per account, the bare event id. Without a device it is the bare id,
+ * which sorts before every device's key of that id (a read position, never a stored key in layout 3).
+ */
+type EventKey = (eventId: string, deviceId: string | undefined) => string;
+const eventKeyOf = (layout: Layout): EventKey => (layout >= 3 ? (id, device) => (device === undefined ? id : `${id} ${device}`) : (id) => id);
+
+/** The event id and device of an `ev` key component (no device in layouts 1 and 2). */
+function splitEventKey(ev: string): { eventId: string; deviceId?: string } {
+  const space = ev.indexOf(' ');
+  return space < 0 ? { eventId: ev } : { eventId: ev.slice(0, space), deviceId: ev.slice(space + 1) };
+}
+
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.artifactHash, r.host, r.triggerType];
 
 const isEmptyRollup = (row: UsageRollupRow): boolean => (Object.keys(ZERO_COUNTERS) as (keyof typeof ZERO_COUNTERS)[]).every((k) => row[k] === 0);
@@ -67,16 +82,17 @@ function definedFields(row: ObservationEventRow): ObservationEventRow {
 
 /** The writes of one transaction against generation `gen`. */
 export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionWriter {
+  const ev = eventKeyOf(layout);
   // noOverwrite: the put fails (false) when the id exists, so the dedupe check and the write are one operation
   const insertEvent: ProjectionWriter['insertEvent'] =
-    layout === 2
-      ? (row, encoded) => dbs.eventsV2.putSync([gen, acct(row.accountId), row.eventId], (encoded ?? encodeEventRow(row)) as Buffer, { noOverwrite: true }) as unknown as boolean
+    layout >= 2
+      ? (row, encoded) => dbs.eventsV2.putSync([gen, acct(row.accountId), ev(row.eventId, row.deviceId)], (encoded ?? encodeEventRow(row)) as Buffer, { noOverwrite: true }) as unknown as boolean
       : (row, encoded) => dbs.events.putSync([gen, row.accountId, row.eventId], definedFields(encoded ? decodeEventRow(encoded) : row), { noOverwrite: true }) as unknown as boolean;
-  const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
+  const activations = layout >= 2 ? dbs.activationsV2 : dbs.activations;
   const getEvent = eventGetter(dbs, gen, layout, acct);
   return {
     insertEvent,
-    indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, e.eventId], e.kind),
+    indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, ev(e.eventId, e.deviceId)], e.kind),
     getActivation: (a, device, id) => activations.get([gen, acct(a), actKey(id, device)]),
     putActivation: (row) => activations.putSync([gen, acct(row.accountId), actKey(row.activationId, row.deviceId)], row),
     linkActivationItem: (a, device, id, item) => dbs.actItems.putSync([gen, acct(a), actKey(id, device), item.timeMs, item.eventId], item.kind),
@@ -84,7 +100,7 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
       const out: ObservationEventRow[] = [];
       for (const item of items(dbs.actItems, [gen, acct(a), actKey(id, device)], 0, Number.MAX_SAFE_INTEGER, 10_000)) {
         if (!names.has(item.kind)) continue;
-        const row = getEvent(a, item.eventId);
+        const row = getEvent(a, item.eventId, device);
         if (row) out.push(row);
       }
       return out;
@@ -99,8 +115,8 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
       return true;
     },
     coactive: (a, device, id) => dbs.coactive.get([gen, acct(a), actKey(id, device)]) ?? [],
-    indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, item.eventId], item.kind),
-    unindexSkill: (a, skill, item) => void dbs.skillItems.removeSync([gen, acct(a), skill, item.timeMs, item.eventId]),
+    indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)], item.kind),
+    unindexSkill: (a, skill, item) => void dbs.skillItems.removeSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)]),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     // a row every activation moved out of (see rollups.ts) is no row
     putRollup: (row) => (isEmptyRollup(row) ? dbs.rollups.removeSync(rollupKey(gen, row)) : dbs.rollups.putSync(rollupKey(gen, row), row)),
@@ -121,7 +137,7 @@ function items(db: Database<string, Key>, prefix: Key, fromMs: number, toMs: num
   const out: ActivationItem[] = [];
   for (const { key, value } of db.getRange({ start: [...prefix, fromMs], end: [...prefix, toMs, END], limit })) {
     const k = key as Key;
-    out.push({ timeMs: k[prefix.length] as number, eventId: k[prefix.length + 1] as string, kind: value });
+    out.push({ timeMs: k[prefix.length] as number, ...splitEventKey(k[prefix.length + 1] as string), kind: value });
   }
   return out;
 }
@@ -141,23 +157,32 @@ function* decoded(rows: Iterable<Buffer>): Iterable<ObservationEventRow> {
   for (const bytes of rows) yield decodeEventRow(bytes);
 }
 
-/** The reads of generation `gen`. */
-/** Reads one event row of generation `gen` in the layout's encoding. */
-function eventGetter(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): (a: string, id: string) => ObservationEventRow | undefined {
-  return layout === 2
-    ? (a, id) => {
-        const bytes = dbs.eventsV2.get([gen, acct(a), id]);
-        return bytes && decodeEventRow(bytes);
-      }
-    : (a, id) => dbs.events.get([gen, a, id]);
+/**
+ * Reads one event row of generation `gen` in the layout's encoding: the device's (layout 3), or
+ * without a device the lowest device id's (layouts 1 and 2 hold one row per id and ignore it).
+ */
+function eventGetter(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionReader['getEvent'] {
+  if (layout === 1) return (a, id) => dbs.events.get([gen, a, id]);
+  const ev = eventKeyOf(layout);
+  const firstDevice = (k: string | number, id: string): Buffer | undefined => {
+    for (const { value } of dbs.eventsV2.getRange({ start: [gen, k, `${id} `], end: [gen, k, `${id}!`], limit: 1 })) return value;
+    return undefined;
+  };
+  return (a, id, device) => {
+    const k = acct(a);
+    const bytes = layout === 3 && device === undefined ? firstDevice(k, id) : dbs.eventsV2.get([gen, k, ev(id, device)]);
+    return bytes && decodeEventRow(bytes);
+  };
 }
 
+/** The reads of generation `gen`. */
 export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionReader {
+  const ev = eventKeyOf(layout);
   const getEvent = eventGetter(dbs, gen, layout, acct);
-  const allEvents = (): Iterable<ObservationEventRow> => (layout === 2 ? decoded(values(dbs.eventsV2, gen)) : values(dbs.events, gen));
-  const activations = layout === 2 ? dbs.activationsV2 : dbs.activations;
-  const derivedOne = <T>(a: string, id: string, of: (e: ObservationEventRow) => T | undefined): T | undefined => {
-    const e = getEvent(a, id);
+  const allEvents = (): Iterable<ObservationEventRow> => (layout >= 2 ? decoded(values(dbs.eventsV2, gen)) : values(dbs.events, gen));
+  const activations = layout >= 2 ? dbs.activationsV2 : dbs.activations;
+  const derivedOne = <T>(a: string, id: string, device: string | undefined, of: (e: ObservationEventRow) => T | undefined): T | undefined => {
+    const e = getEvent(a, id, device);
     return e && of(e);
   };
   /** The `act` key of an activation: the device's, else (no device given) the account's first one with that id, else the bare id of an older generation. */
@@ -169,18 +194,18 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
   return {
     getEvent,
     getActivation: (a, id, device) => activations.get([gen, acct(a), findAct(a, id, device)]),
-    getAction: (a, id) => derivedOne(a, id, actionOf),
-    getChange: (a, id) => derivedOne(a, id, changeOf),
-    getFeedback: (a, id) => derivedOne(a, id, feedbackOf),
+    getAction: (a, id, device) => derivedOne(a, id, device, actionOf),
+    getChange: (a, id, device) => derivedOne(a, id, device, changeOf),
+    getFeedback: (a, id, device) => derivedOne(a, id, device, feedbackOf),
     timeline(a, repo, range: TimelineRange): TimelineEntry[] {
       const prefix = [gen, acct(a), repo];
       // a position past the window's end continues from the end: never an event after toMs
       const before = range.before && range.before.timeMs <= range.toMs ? range.before : undefined;
-      const start = before ? [...prefix, before.timeMs, before.eventId] : [...prefix, range.toMs, END];
+      const start = before ? [...prefix, before.timeMs, ev(before.eventId, before.deviceId)] : [...prefix, range.toMs, END];
       const out: TimelineEntry[] = [];
       for (const { key, value } of dbs.timeline.getRange({ start, end: [...prefix, range.fromMs], reverse: true, exclusiveStart: !!before, limit: range.limit })) {
         const k = key as Key;
-        out.push({ timeMs: k[3] as number, eventId: k[4] as string, kind: value });
+        out.push({ timeMs: k[3] as number, ...splitEventKey(k[4] as string), kind: value });
       }
       return out;
     },

@@ -68,7 +68,7 @@ export class LmdbProjections implements ProjectionStore {
 
   reader(generation: number) {
     const layout = this.layoutOf(generation);
-    return reader(this.dbs, generation, layout, layout === 2 ? lastAccount((a) => this.accounts.lookup(a)) : byId);
+    return reader(this.dbs, generation, layout, layout >= 2 ? lastAccount((a) => this.accounts.lookup(a)) : byId);
   }
 
   async write<T>(generation: number, fn: (w: ProjectionWriter) => T, ack: readonly number[] = []): Promise<T> {
@@ -78,7 +78,7 @@ export class LmdbProjections implements ProjectionStore {
     const result = await this.root.transaction(() => {
       this.created(generation);
       const layout = this.layoutOf(generation);
-      const out = fn(writer(this.dbs, generation, layout, layout === 2 ? lastAccount((a) => this.accounts.assign(a, assigned)) : byId));
+      const out = fn(writer(this.dbs, generation, layout, layout >= 2 ? lastAccount((a) => this.accounts.assign(a, assigned)) : byId));
       for (const seq of ack) this.dbs.queue.removeSync(seq);
       return out;
     });

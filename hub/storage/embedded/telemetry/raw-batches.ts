@@ -14,9 +14,9 @@ export interface RawBatchDbs {
 
 /**
  * The receipt-order key of a batch: its receipt time, then its admission sequence, so batches
- * stamped in the same millisecond list in the order they were admitted (a rebuild replays them in
- * the order the live normalizer saw them). Batches admitted before the sequence was recorded keep
- * their time-account-id key.
+ * stamped in the same millisecond list in the order they were admitted (a rebuild does not use
+ * this order: it replays by the sequence alone, see hub/normalize/rebuild.ts replayOrder).
+ * Batches admitted before the sequence was recorded keep their time-account-id key.
  */
 const timeKey = (r: RawBatchRecord): Key => (r.receiptSeq === undefined ? [r.receivedAtMs, r.accountId, r.id] : [r.receivedAtMs, r.receiptSeq, r.accountId, r.id]);
 
