@@ -37,6 +37,26 @@ async function fileEvents(file: string) {
   return out;
 }
 
+/**
+ * Runs a real observer daemon over the sandbox's outbox with a file destination until the file
+ * holds at least `count` events named `name`; returns them (and what the file holds) and stops it.
+ */
+async function observedEvents(sb: InstallSandbox, name: string, count: number) {
+  const file = join(sb.root, 'telemetry.jsonl');
+  await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
+  const d = startObserverDaemon(sb.sfHome);
+  try {
+    const events = await waitFor(async () => {
+      const es = (await fileEvents(file)).filter((e) => e.event_name === name);
+      return es.length >= count ? es : undefined;
+    }, 30_000, `${count} ${name} events in the file`);
+    return { events, text: await readFile(file, 'utf8') };
+  } finally {
+    d.child.kill('SIGTERM');
+    await d.exited;
+  }
+}
+
 describe('inventory telemetry of updates that add or drop skills (built CLI, real observer)', function () {
   this.timeout(90_000);
   let sb: InstallSandbox;
@@ -44,12 +64,12 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     sb = await installSandbox('sf-inventory-');
   });
   afterEach(() => sb.cleanup());
+  const sf = async (args: string[]) => {
+    const r = await sb.sf(args);
+    assert.equal(r.code, 0, r.stderr);
+  };
 
   it('reports a skill an update brought as added (unless disabled for the agent) and one it dropped as removed with its hash', async () => {
-    const sf = async (args: string[]) => {
-      const r = await sb.sf(args);
-      assert.equal(r.code, 0, r.stderr);
-    };
     await publish(sb, kit('one', ['review', 'summarize']));
     await sf(['skit', 'install', sb.source, '--agent', 'claude-code', '--scope', 'project', '--yes']);
     // 'quiet' arrives switched off: it never becomes available to Claude Code
@@ -68,34 +88,19 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     assert.equal(records[2].skills.find((s) => s.change === 'removed')!.content_hash, summarizeHash);
     for (const r of records) assert.equal(r.project_root, sb.project, 'the record names the installation (project scope)');
 
-    const file = join(sb.root, 'telemetry.jsonl');
-    await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
-    const d = startObserverDaemon(sb.sfHome);
-    try {
-      const events = await waitFor(async () => {
-        const es = (await fileEvents(file)).filter((e) => e.event_name === 'agent.skill.inventory.changed');
-        return es.length >= 6 ? es : undefined;
-      }, 30_000, 'the inventory events in the file');
-      const a = (e: (typeof events)[number], k: string) => e.attributes[k] as string | undefined;
-      assert.deepEqual(events.map((e) => `${a(e, 'agent.skill.inventory.action')} ${a(e, 'agent.skill.id')}`), [
-        'added acme/kit:review', 'added acme/kit:summarize', 'hash_changed acme/kit:review', 'hash_changed acme/kit:summarize', 'added acme/kit:lint', 'removed acme/kit:summarize',
-      ]);
-      const removed = events[5];
-      assert.equal(a(removed, 'agent.skill.content.previous_hash'), summarizeHash);
-      assert.equal(a(removed, 'agent.skill.content.hash'), undefined);
-      assert.equal(a(removed, 'agent.skill.install.scope'), 'project');
-      assert.ok(!(await readFile(file, 'utf8')).includes(sb.project), 'the project root stays local');
-    } finally {
-      d.child.kill('SIGTERM');
-      await d.exited;
-    }
+    const { events, text } = await observedEvents(sb, 'agent.skill.inventory.changed', 6);
+    const a = (e: (typeof events)[number], k: string) => e.attributes[k] as string | undefined;
+    assert.deepEqual(events.map((e) => `${a(e, 'agent.skill.inventory.action')} ${a(e, 'agent.skill.id')}`), [
+      'added acme/kit:review', 'added acme/kit:summarize', 'hash_changed acme/kit:review', 'hash_changed acme/kit:summarize', 'added acme/kit:lint', 'removed acme/kit:summarize',
+    ]);
+    const removed = events[5];
+    assert.equal(a(removed, 'agent.skill.content.previous_hash'), summarizeHash);
+    assert.equal(a(removed, 'agent.skill.content.hash'), undefined);
+    assert.equal(a(removed, 'agent.skill.install.scope'), 'project');
+    assert.ok(!text.includes(sb.project), 'the project root stays local');
   });
 
   it('records the release\'s declaration review with the change that brings it, and the observer emits agent.skill.audit.completed per skill', async () => {
-    const sf = async (args: string[]) => {
-      const r = await sb.sf(args);
-      assert.equal(r.code, 0, r.stderr);
-    };
     const tree = kitTree('one', ['review', 'lint']);
     // review declares what it does; lint ships a script it does not declare as a capability
     tree['README.md'] = tree['README.md']
@@ -115,22 +120,11 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     assert.deepEqual(review(records[0]), { 'acme/kit:review': [['filesystem.read'], ['none'], []], 'acme/kit:lint': [undefined, undefined, ['process.execute']] });
     assert.equal(records[0].audit!.ruleset_id, 'forge-declarations');
 
-    const file = join(sb.root, 'telemetry.jsonl');
-    await updateObserveConfig(join(sb.sfHome, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 100, delayMs: 20 } }));
-    const d = startObserverDaemon(sb.sfHome);
-    try {
-      const audits = await waitFor(async () => {
-        const es = (await fileEvents(file)).filter((e) => e.event_name === 'agent.skill.audit.completed');
-        return es.length >= 4 ? es : undefined;
-      }, 30_000, 'the audit events in the file');
-      const a = (e: (typeof audits)[number], k: string) => e.attributes[k];
-      assert.deepEqual(audits.map((e) => [a(e, 'agent.skill.audit.stage'), a(e, 'agent.skill.id')]), [['install', 'acme/kit:review'], ['install', 'acme/kit:lint'], ['update', 'acme/kit:review'], ['update', 'acme/kit:lint']]);
-      assert.deepEqual(a(audits[1], 'agent.skill.capability.undeclared'), ['process.execute']);
-      assert.deepEqual(a(audits[0], 'agent.skill.capability.declared'), ['filesystem.read']);
-      assert.equal(a(audits[0], 'agent.skill.package.id'), 'acme/kit');
-    } finally {
-      d.child.kill('SIGTERM');
-      await d.exited;
-    }
+    const { events: audits } = await observedEvents(sb, 'agent.skill.audit.completed', 4);
+    const a = (e: (typeof audits)[number], k: string) => e.attributes[k];
+    assert.deepEqual(audits.map((e) => [a(e, 'agent.skill.audit.stage'), a(e, 'agent.skill.id')]), [['install', 'acme/kit:review'], ['install', 'acme/kit:lint'], ['update', 'acme/kit:review'], ['update', 'acme/kit:lint']]);
+    assert.deepEqual(a(audits[1], 'agent.skill.capability.undeclared'), ['process.execute']);
+    assert.deepEqual(a(audits[0], 'agent.skill.capability.declared'), ['filesystem.read']);
+    assert.equal(a(audits[0], 'agent.skill.package.id'), 'acme/kit');
   });
 });
