@@ -11,6 +11,7 @@ import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { crossHostExposure } from './cross-host.js';
 import { checkConfigTemps } from './doctor-temp.js';
+import { replacedPaths } from './survey.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
@@ -37,6 +38,8 @@ export interface DoctorReport {
 
 /** Codes whose repair would overwrite something the user made; --fix leaves them unless --force. */
 const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_STORE_CORRUPT']);
+/** The user's own entry in Forge's place: never repaired, not even with --force, and no reason to leave the rest of its target unrepaired. */
+const THEIRS = 'SF_DRIFT_FOREIGN';
 
 /**
  * `sf skit doctor [--fix] [--force]`: interrupted commands, store entries (missing, modified,
@@ -151,12 +154,18 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     findings.push(...drift);
     // links into a store entry that is not there would only dangle again: not repaired, not called fixed;
     // agents that disagree in one directory: a repair for one undoes the other's, so neither is made
-    if (!options.fix || drift.length === 0 || storeBroken || conflicting) continue;
-    if (!options.force && drift.some((d) => NEEDS_FORCE.has(d.code))) continue;
+    const repairs = drift.filter((d) => d.code !== THEIRS);
+    if (!options.fix || repairs.length === 0 || storeBroken || conflicting) continue;
+    if (!options.force && repairs.some((d) => NEEDS_FORCE.has(d.code))) continue;
+    // the user's entries are left out of the repair, so it can go ahead around them
+    const theirs = new Set(replacedPaths(record.paths, session.paths.store).map((p) => p.skillId));
+    const mine = <T extends { skillId: string }>(list: readonly T[]) => list.filter((x) => !theirs.has(x.skillId));
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
     let fixed: ProjectionRecord;
     try {
-      fixed = await adapter.setEnablement(request, record, ctx);
+      const repaired = await adapter.setEnablement({ ...request, skills: mine(request.skills) }, { ...record, paths: mine(record.paths) }, ctx);
+      // a replaced entry stays recorded as Forge's place: doctor keeps naming it until the user moves it
+      fixed = { ...repaired, paths: [...repaired.paths, ...record.paths.filter((p) => theirs.has(p.skillId))] };
     } catch (e) {
       // one repair the user must make (a conflicting entry of theirs) does not stop the others
       if (!isSfError(e)) throw e;
@@ -164,7 +173,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
       continue;
     }
     targets = targets.map((t) => (t.agent === record.agent ? fixed : t));
-    for (const d of drift) d.fixed = true;
+    for (const d of repairs) d.fixed = true;
   }
   if (targets !== inst.targets) lib.commit({ put: [{ ...inst, targets, updatedAt: session.now() }] });
   for (const d of await crossHostExposure(session, inst)) findings.push({ ...d, ...about });

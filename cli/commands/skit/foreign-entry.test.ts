@@ -139,6 +139,23 @@ describe('sf next to a skill directory it does not own that replaced its project
     });
   }
 
+  for (const agent of ['claude-code', 'cursor']) {
+    it(`doctor --fix repairs the rest of a target whose one entry the user replaced, and leaves theirs (${agent})`, async () => {
+      await install(agent);
+      await replaceWithOwn(agent);
+      await rm(join(root(agent), 'lint'));
+      const fixed = await doctor('--fix');
+      const missing = fixed.report.findings.find((f) => f.code === 'SF_DRIFT_MISSING');
+      assert.ok(missing?.fixed, `the missing lint is put back although review is the user's: ${JSON.stringify(fixed.report)}`);
+      assert.ok(!fixed.report.findings.some((f) => f.code === 'SF_DOCTOR_FIX_FAILED'), JSON.stringify(fixed.report));
+      assert.deepEqual(Object.keys(await rootContents(root(agent))).sort(), ['lint', 'review', 'summarize']);
+      await ownIntact(agent);
+      const again = await doctor();
+      assert.deepEqual(again.report.findings.map((f) => f.code), ['SF_DRIFT_FOREIGN'], 'only the user\'s entry is left to report');
+      assert.equal(again.code, 1);
+    });
+  }
+
   it("disabling another skill keeps the user's entry for an agent without native control too (cursor)", async () => {
     await install('cursor');
     const before = await rootContents(root('cursor'));
