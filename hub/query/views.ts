@@ -1,7 +1,8 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, str } from '../normalize/values.js';
+import { checkpointIdOf, checkpointLookup, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, MAX_CHECKPOINT_ITEMS, type CheckpointLookup } from '../projections/facts.js';
 import type {
-  ActivationActionRow, ChangeOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow,
+  ActivationActionRow, ChangeOutcomeRow, GitAiCheckpointRow, GitAiOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow,
 } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 
@@ -30,7 +31,7 @@ export interface PolicyDecisionView {
   reasonCode?: string;
 }
 
-/** A linked event the view has no section for (a Git AI checkpoint, a plain span, an inventory change ...). */
+/** A linked event the view has no section for (a plain span, an inventory change ...). */
 export interface LinkedEventView {
   eventId: string;
   time: string;
@@ -44,6 +45,10 @@ export interface ActivationView extends SkillActivationRow {
   interventions: SkillFeedbackIncidentRow[];
   conflicts: ConflictView[];
   policyDecisions: PolicyDecisionView[];
+  /** the Git AI checkpoints whose record lists the activation (git_ai_checkpoints) */
+  gitAiCheckpoints: GitAiCheckpointRow[];
+  /** Git AI line outcomes (git_ai_attribution_outcomes) naming the activation or one of its checkpoints, oldest first */
+  gitAiOutcomes: GitAiOutcomeRow[];
   /** every other event linked to the activation: nothing linked is left out */
   events: LinkedEventView[];
   /** true when more linked items exist than the view shows */
@@ -81,7 +86,8 @@ export function policyView(e: ObservationEventRow): PolicyDecisionView {
 export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string): ActivationView | undefined {
   const row = reader.getActivation(accountId, activationId, deviceId);
   if (!row) return undefined;
-  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], truncated: false };
+  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], gitAiCheckpoints: [], gitAiOutcomes: [], events: [], truncated: false };
+  const gitAi = gitAiCollector(reader, accountId, view);
   const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1, deviceId);
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
@@ -97,6 +103,9 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
     } else if (item.kind === 'agent.skill.policy.decision') {
       const e = reader.getEvent(accountId, item.eventId);
       if (e) view.policyDecisions.push(policyView(e));
+    } else if (gitAi.accepts(item.kind)) {
+      const e = reader.getEvent(accountId, item.eventId);
+      if (e) gitAi.add(e);
     } else {
       const f = reader.getFeedback(accountId, item.eventId);
       if (f) view.interventions.push(f);
@@ -106,5 +115,37 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
       }
     }
   }
+  gitAi.finish();
   return view;
+}
+
+/**
+ * Fills an activation view's Git AI sections: its checkpoints, the outcomes it is named on, and the
+ * outcomes of its checkpoints that name only the checkpoint (joined through the checkpoint index).
+ */
+function gitAiCollector(reader: ProjectionReader, accountId: string, view: ActivationView) {
+  const checkpointOf: CheckpointLookup = checkpointLookup(reader);
+  const seen = new Set<string>();
+  // an outcome can be reached twice: named on the activation and through its checkpoint
+  const addOutcome = (e: ObservationEventRow) => {
+    const outcome = seen.has(e.eventId) ? undefined : gitAiOutcomeOf(e, checkpointOf);
+    if (!outcome) return;
+    seen.add(e.eventId);
+    view.gitAiOutcomes.push(outcome);
+  };
+  return {
+    accepts: (kind: string) => kind === GIT_AI_CHECKPOINT || GIT_AI_OUTCOME_EVENTS.has(kind),
+    add(e: ObservationEventRow) {
+      const checkpoint = gitAiCheckpointOf(e);
+      if (!checkpoint) return addOutcome(e);
+      view.gitAiCheckpoints.push(checkpoint);
+      const checkpointId = checkpointIdOf(e);
+      if (checkpointId === undefined) return;
+      for (const item of reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_CHECKPOINT_ITEMS)) {
+        const outcome = GIT_AI_OUTCOME_EVENTS.has(item.kind) ? reader.getEvent(accountId, item.eventId) : undefined;
+        if (outcome) addOutcome(outcome);
+      }
+    },
+    finish: () => view.gitAiOutcomes.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)),
+  };
 }
