@@ -2,7 +2,7 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, msOfIso } from '../normalize/values.js';
 import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
-import { ACTION_EVENTS, FEEDBACK_EVENTS, feedbackKind, linkedActivations } from './facts.js';
+import { ACTION_EVENTS, checkpointIdOf, FEEDBACK_EVENTS, feedbackKind, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
 import type { ObservationEventRow, SkillActivationRow } from './rows.js';
 
@@ -32,6 +32,17 @@ export function indexOnly(head: EventHead): boolean {
 export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS, 'agent.change.summary']);
 
 /**
+ * Indexes a Git AI checkpoint record or outcome under the checkpoint it names: change summaries and
+ * outcomes are joined to the checkpoint's record (its active set, its correlation) on read, whichever
+ * arrived first (facts.ts `checkpointLookup`). Git AI records are never index-only: their attributes are here.
+ */
+function indexGitAi(w: ProjectionWriter, e: ObservationEventRow, item: { timeMs: number; eventId: string; kind: string }): void {
+  if (e.eventName !== GIT_AI_CHECKPOINT && !GIT_AI_OUTCOME_EVENTS.has(e.eventName)) return;
+  const checkpointId = checkpointIdOf(e);
+  if (checkpointId !== undefined) w.indexCheckpoint(e.accountId, e.deviceId, checkpointId, item);
+}
+
+/**
  * An activation's entry in the skill index, a function of its row: at its first event's time (the
  * day usage counts it on), under the skill the row names, pointing at its smallest event id.
  */
@@ -52,6 +63,7 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
   const item = { timeMs, eventId: e.eventId, kind: e.eventName, deviceId: e.deviceId };
   if (!w.insertEvent(e, encoded)) return false;
   w.indexTimeline(acct, e.repositoryId ?? UNRESOLVED_REPOSITORY, item);
+  indexGitAi(w, e, item);
 
   const phase = activationPhase(e);
   const isPhase = e.activationId !== undefined && phase !== 'other';

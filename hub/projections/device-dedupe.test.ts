@@ -87,7 +87,8 @@ describe('hub projections: events are deduplicated per device (hub/projections/a
       for (const [device, act, lines] of [[t.d1, 'act_c1', 50], [t.d2, 'act_c2', 40]] as const) {
         const view = activation(device, act);
         assert.deepEqual(view?.changes.map((c) => [c.eventId, c.counts['line.added']]), [['chg_t_1111', lines]], `${act}: its own device's checkpoint`);
-        assert.deepEqual(view?.events.map((e) => e.eventId), ['gitai_commit_4b825dc6'], `${act}: its own device's commit`);
+        // a Git AI commit record is a git_ai_attribution_outcomes row of the activation
+        assert.deepEqual(view?.gitAiOutcomes.map((o) => o.eventId), ['gitai_commit_4b825dc6'], `${act}: its own device's commit`);
         const row = await t.f.getJson<ObservationEventRow>(`/api/v1/telemetry/events/gitai_commit_4b825dc6?device=${device.deviceId}`, t.user.pat);
         assert.equal(row.attributes['git.ai.lines.committed.count'], lines);
       }

@@ -1,7 +1,8 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { bool, idAttr, num, str, strList } from '../normalize/values.js';
+import type { ProjectionReader } from '../storage/telemetry-ports.js';
 import type {
-  ActivationActionRow, AttributionFidelity, ChangeOutcomeRow, FeedbackKind, ObservationEventRow, RowIdentity, SkillFeedbackIncidentRow,
+  ActivationActionRow, AttributionFidelity, ChangeOutcomeRow, FeedbackKind, GitAiCheckpointRow, GitAiOutcomeRow, ObservationEventRow, RowIdentity, SkillFeedbackIncidentRow,
 } from './rows.js';
 
 /**
@@ -111,34 +112,111 @@ export function actionRow(e: ObservationEventRow, ceiling: AttributionFidelity =
   return row;
 }
 
+/** The record of a Git AI checkpoint (its active set and correlation); outcomes and change summaries name it by id. */
+export const GIT_AI_CHECKPOINT = 'git.ai.checkpoint.created';
+
+/** Git AI records of line outcomes (git_ai_attribution_outcomes rows). */
+export const GIT_AI_OUTCOME_EVENTS: ReadonlySet<string> = new Set([
+  'git.ai.lines.accepted', 'git.ai.lines.overridden', 'git.ai.commit.attributed', 'git.ai.attribution.updated', 'git.ai.attribution.survived', 'git.ai.session.abandoned',
+]);
+
+/** The checkpoint a record names (git.ai.checkpoint.id), as stored in keys. */
+export function checkpointIdOf(e: ObservationEventRow): string | undefined {
+  return idAttr(e.attributes as OtlpAttributes, 'git.ai.checkpoint.id');
+}
+
+/** The git.ai.checkpoint.created record of the checkpoint an event names, on the event's device. */
+export type CheckpointLookup = (e: ObservationEventRow) => ObservationEventRow | undefined;
+
+/** Bound on the Git AI records read per checkpoint (a checkpoint has one record and a few outcomes). */
+export const MAX_CHECKPOINT_ITEMS = 200;
+
+/**
+ * The checkpoint join through the checkpoint index (apply.ts): the earliest record of the checkpoint on
+ * the event's device (activation ids in it are the device's), so the result does not depend on arrival order.
+ */
+export function checkpointLookup(reader: Pick<ProjectionReader, 'getEvent' | 'checkpointItems'>): CheckpointLookup {
+  return (e) => {
+    const id = checkpointIdOf(e);
+    if (id === undefined) return undefined;
+    const item = reader.checkpointItems(e.accountId, e.deviceId, id, MAX_CHECKPOINT_ITEMS).find((i) => i.kind === GIT_AI_CHECKPOINT);
+    return item && reader.getEvent(e.accountId, item.eventId, e.deviceId);
+  };
+}
+
+const STRENGTH: readonly AttributionFidelity[] = ['unknown', 'inferred', 'shared', 'exact'];
+const weaker = (a: AttributionFidelity, b: AttributionFidelity): AttributionFidelity => (STRENGTH.indexOf(a) <= STRENGTH.indexOf(b) ? a : b);
+
+/**
+ * The most a git.ai.correlation.fidelity supports: only a checkpoint sidecar's exact active set can be
+ * exact; session-level context is shared at best (spec 5A: "Session attributes must never be presented as
+ * checkpoint-exact"); an unregistered value is unknown.
+ */
+function correlationCap(correlation: string | undefined): AttributionFidelity {
+  if (correlation === undefined) return 'exact';
+  return ({ checkpoint_exact: 'exact', session_shared: 'shared', inferred: 'inferred' } as Record<string, AttributionFidelity>)[correlation] ?? 'unknown';
+}
+
+/** How a change or outcome is tied to a Git AI checkpoint: the correlation and the active set its checkpoint recorded. */
+interface GitAiLink {
+  correlation?: string;
+  recorded?: string[];
+}
+
+/** A checkpoint record's git.ai.correlation.fidelity (required by the registry: `unknown` when not sent). */
+const correlationOf = (checkpoint: ObservationEventRow): string => str(checkpoint.attributes as OtlpAttributes, 'git.ai.correlation.fidelity') ?? 'unknown';
+
+/**
+ * The link of an event: the weaker of its own git.ai.correlation.fidelity and its checkpoint record's (a
+ * record's claim cannot outrank what the checkpoint itself says), and the active set that record lists.
+ */
+function gitAiLink(e: ObservationEventRow, checkpoint: ObservationEventRow | undefined): GitAiLink {
+  const own = str(e.attributes as OtlpAttributes, 'git.ai.correlation.fidelity');
+  if (!checkpoint) return { correlation: own };
+  const recorded = correlationOf(checkpoint);
+  const correlation = own !== undefined && weaker(correlationCap(own), correlationCap(recorded)) === correlationCap(own) ? own : recorded;
+  return { correlation, recorded: linkedActivations(checkpoint) };
+}
+
+/**
+ * The attribution of a change summary or Git AI outcome: the client's agent.skill.attribution.fidelity
+ * claim, or without one what its evidence fidelity supports (exact evidence: exact, else inferred), under
+ * the same rules as actions (several activations share it; fallback or inferred evidence never yields
+ * exact). Evidence fidelity says the counts are accurate, not that the skill link is: the link is never
+ * more exact than its Git AI correlation, and never exclusive when the checkpoint recorded several active
+ * activations (spec decision 19). Only a claim the client made is reported back.
+ */
+function gitAiAttribution(e: ObservationEventRow, ids: readonly string[], link: GitAiLink): { fidelity: AttributionFidelity; reported?: string } {
+  const claimed = str(e.attributes as OtlpAttributes, 'agent.skill.attribution.fidelity');
+  const fallback = e.evidenceFidelity === 'exact' ? 'exact' : 'inferred';
+  const base = attribution(ids, claimed ?? (ids.length ? fallback : undefined), { source: e.evidenceSource, fidelity: e.evidenceFidelity });
+  let fidelity = weaker(base.fidelity, correlationCap(link.correlation));
+  if ((link.recorded?.length ?? 0) > 1) fidelity = weaker(fidelity, 'shared');
+  if (claimed === undefined) return { fidelity };
+  const reported = base.reported ?? (fidelity !== base.fidelity ? claimed : undefined);
+  return reported === undefined ? { fidelity } : { fidelity, reported };
+}
+
+/** `prefix<name>.count` attributes of an event as <name> -> value, sorted, skipping the keys in `skip`. */
+function countsOf(a: OtlpAttributes, prefix: string, skip: ReadonlySet<string> = new Set()): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of Object.keys(a).sort()) {
+    if (!key.startsWith(prefix) || !key.endsWith('.count') || skip.has(key)) continue;
+    const v = num(a, key);
+    if (v !== undefined) counts[key.slice(prefix.length, -'.count'.length)] = v;
+  }
+  return counts;
+}
+
 const CHANGE_PREFIX = 'agent.change.';
 const NOT_COUNTS = new Set(['agent.change.scope.baseline.count', 'agent.change.outside_initial_scope.count', 'agent.change.new_path.count']);
 
-/**
- * A change summary's attribution: the client's agent.skill.attribution.fidelity claim, or without
- * one what its evidence fidelity supports (exact evidence: exact, else inferred), under the same
- * rules as actions: several activations share it, and fallback (filesystem/transcript) or inferred
- * evidence never yields exact (spec "Correlation keys": "never exact").
- */
-function changeAttribution(e: ObservationEventRow, ids: readonly string[]): { fidelity: AttributionFidelity; reported?: string } {
-  const claimed = str(e.attributes as OtlpAttributes, 'agent.skill.attribution.fidelity');
-  const fallback = e.evidenceFidelity === 'exact' ? 'exact' : 'inferred';
-  const out = attribution(ids, claimed ?? (ids.length ? fallback : undefined), { source: e.evidenceSource, fidelity: e.evidenceFidelity });
-  // only a claim the client made is reported back, never the default this function chose
-  if (claimed === undefined) delete out.reported;
-  return out;
-}
-
-export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
+/** A change summary's row; one at a Git AI checkpoint is read with the checkpoint's record (`checkpoint`). */
+export function changeRow(e: ObservationEventRow, checkpoint?: ObservationEventRow): ChangeOutcomeRow {
   const a = e.attributes as OtlpAttributes;
   const ids = linkedActivations(e);
-  const fid = changeAttribution(e, ids);
-  const counts: Record<string, number> = {};
-  for (const key of Object.keys(a).sort()) {
-    if (!key.startsWith(CHANGE_PREFIX) || !key.endsWith('.count') || NOT_COUNTS.has(key)) continue;
-    const v = num(a, key);
-    if (v !== undefined) counts[key.slice(CHANGE_PREFIX.length, -'.count'.length)] = v;
-  }
+  const link = gitAiLink(e, checkpoint);
+  const fid = gitAiAttribution(e, ids, link);
   const scope: ChangeOutcomeRow['scope'] = { outsideInitialScope: num(a, 'agent.change.outside_initial_scope.count') ?? null };
   put(scope, 'source', str(a, 'agent.change.scope.source'));
   put(scope, 'confidence', str(a, 'agent.change.scope.confidence'));
@@ -151,7 +229,7 @@ export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
     activationIds: ids,
     attributionFidelity: fid.fidelity,
     scope,
-    counts,
+    counts: countsOf(a, CHANGE_PREFIX, NOT_COUNTS),
     rawEventIds: [e.eventId],
     normalizerVersion: e.normalizerVersion,
   };
@@ -162,6 +240,67 @@ export function changeRow(e: ObservationEventRow): ChangeOutcomeRow {
   put(row, 'inputTokens', num(a, 'gen_ai.usage.input_tokens'));
   put(row, 'outputTokens', num(a, 'gen_ai.usage.output_tokens'));
   put(row, 'costUsd', num(a, 'agent.change.cost.usd'));
+  put(row, 'reportedFidelity', fid.reported);
+  put(row, 'correlationFidelity', link.correlation);
+  put(row, 'checkpointActivationIds', link.recorded);
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  return row;
+}
+
+/** The git_ai_checkpoints row of a git.ai.checkpoint.created record. */
+export function gitAiCheckpointRow(e: ObservationEventRow): GitAiCheckpointRow {
+  const a = e.attributes as OtlpAttributes;
+  const row: GitAiCheckpointRow = {
+    eventId: e.eventId,
+    ...identity(e),
+    time: e.time,
+    checkpointId: str(a, 'git.ai.checkpoint.id') ?? '',
+    correlationFidelity: correlationOf(e),
+    activationIds: linkedActivations(e),
+    rawEventIds: [e.eventId],
+    normalizerVersion: e.normalizerVersion,
+  };
+  put(row, 'gitAiSessionId', str(a, 'git.ai.session.id'));
+  put(row, 'attestationKey', str(a, 'git.ai.attestation.key'));
+  put(row, 'traceId', e.traceId);
+  put(row, 'spanId', e.spanId);
+  put(row, 'toolCallId', idAttr(a, 'gen_ai.tool.call.id'));
+  put(row, 'gitAiVersion', str(a, 'git.ai.version'));
+  put(row, 'gitAiSchemaVersion', str(a, 'git.ai.schema.version'));
+  put(row, 'gitAiSource', str(a, 'git.ai.source'));
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  return row;
+}
+
+/**
+ * The git_ai_attribution_outcomes row of a Git AI outcome record, joined to its checkpoint's record
+ * (`checkpoint`): credited to the activations it names and those the checkpoint recorded.
+ */
+export function gitAiOutcomeRow(e: ObservationEventRow, checkpoint?: ObservationEventRow): GitAiOutcomeRow {
+  const a = e.attributes as OtlpAttributes;
+  const link = gitAiLink(e, checkpoint);
+  const ids = [...new Set([...linkedActivations(e), ...(link.recorded ?? [])])].sort();
+  const fid = gitAiAttribution(e, ids, link);
+  const row: GitAiOutcomeRow = {
+    eventId: e.eventId,
+    ...identity(e),
+    time: e.time,
+    eventName: e.eventName,
+    lines: countsOf(a, 'git.ai.lines.'),
+    activationIds: ids,
+    attributionFidelity: fid.fidelity,
+    rawEventIds: [e.eventId],
+    normalizerVersion: e.normalizerVersion,
+  };
+  put(row, 'checkpointId', str(a, 'git.ai.checkpoint.id'));
+  put(row, 'gitAiSessionId', str(a, 'git.ai.session.id'));
+  put(row, 'commitSha', str(a, 'git.ai.commit.sha'));
+  put(row, 'originalCommitSha', str(a, 'git.ai.commit.original_sha'));
+  put(row, 'rewriteOperation', str(a, 'git.ai.rewrite.operation'));
+  put(row, 'survivalWindowDays', num(a, 'git.ai.survival.window.days'));
+  put(row, 'correlationFidelity', link.correlation);
   put(row, 'reportedFidelity', fid.reported);
   put(row, 'evidenceSource', e.evidenceSource);
   put(row, 'evidenceFidelity', e.evidenceFidelity);
@@ -225,9 +364,19 @@ export function actionOf(e: ObservationEventRow): ActivationActionRow | undefine
   return ACTION_EVENTS.has(e.eventName) ? actionRow(e) : undefined;
 }
 
-/** The change_outcomes row of an event, or undefined when the event is not a change summary. */
-export function changeOf(e: ObservationEventRow): ChangeOutcomeRow | undefined {
-  return e.eventName === 'agent.change.summary' ? changeRow(e) : undefined;
+/** The change_outcomes row of an event (joined to its Git AI checkpoint through `checkpointOf`), or undefined when the event is not a change summary. */
+export function changeOf(e: ObservationEventRow, checkpointOf?: CheckpointLookup): ChangeOutcomeRow | undefined {
+  return e.eventName === 'agent.change.summary' ? changeRow(e, checkpointOf?.(e)) : undefined;
+}
+
+/** The git_ai_checkpoints row of an event, or undefined when the event is not a checkpoint record. */
+export function gitAiCheckpointOf(e: ObservationEventRow): GitAiCheckpointRow | undefined {
+  return e.eventName === GIT_AI_CHECKPOINT ? gitAiCheckpointRow(e) : undefined;
+}
+
+/** The git_ai_attribution_outcomes row of an event (joined to its checkpoint through `checkpointOf`), or undefined when the event is not a Git AI outcome. */
+export function gitAiOutcomeOf(e: ObservationEventRow, checkpointOf?: CheckpointLookup): GitAiOutcomeRow | undefined {
+  return GIT_AI_OUTCOME_EVENTS.has(e.eventName) ? gitAiOutcomeRow(e, checkpointOf?.(e)) : undefined;
 }
 
 /** The skill_feedback_incidents row of an event, or undefined when the event is not a feedback/incident fact. */

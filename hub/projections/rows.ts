@@ -170,10 +170,18 @@ export interface ChangeOutcomeRow extends RowIdentity {
   boundary?: string;
   checkpointId?: string;
   activationIds: string[];
-  /** as for actions (facts.ts `attribution`): never exact from fallback or inferred evidence, `shared` over several activations */
+  /**
+   * as for actions (facts.ts `attribution`): never exact from fallback or inferred evidence, `shared` over several activations;
+   * at a Git AI checkpoint never above its correlation (`session_shared`: shared, `inferred`: inferred) and `shared` when the
+   * checkpoint recorded several active activations (facts.ts `gitAiAttribution`)
+   */
   attributionFidelity: AttributionFidelity;
   /** the fidelity the client claimed, kept when the hub lowered it */
   reportedFidelity?: string;
+  /** git.ai.correlation.fidelity of the change, else of its checkpoint's record */
+  correlationFidelity?: string;
+  /** the active set the checkpoint's git.ai.checkpoint.created record lists (joined by checkpoint id, same device) */
+  checkpointActivationIds?: string[];
   scope: { source?: string; confidence?: string; baselineCount?: number; outsideInitialScope: number | null; newPaths?: number };
   /** agent.change.<name>.count values keyed by <name> (file.added, line.deleted, test.failed, commit, ...) */
   counts: Record<string, number>;
@@ -182,6 +190,61 @@ export interface ChangeOutcomeRow extends RowIdentity {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+/**
+ * git_ai_checkpoints: one row per git.ai.checkpoint.created record: the Git AI session/checkpoint/attestation
+ * identity, the real OTel trace/span it was recorded in, the active activations and how exactly they are
+ * correlated with the checkpoint.
+ */
+export interface GitAiCheckpointRow extends RowIdentity {
+  eventId: string;
+  time: string;
+  checkpointId: string;
+  gitAiSessionId?: string;
+  attestationKey?: string;
+  /** git.ai.correlation.fidelity (`checkpoint_exact`, `session_shared`, `inferred`), `unknown` when not sent */
+  correlationFidelity: string;
+  activationIds: string[];
+  traceId?: string;
+  spanId?: string;
+  toolCallId?: string;
+  gitAiVersion?: string;
+  gitAiSchemaVersion?: string;
+  gitAiSource?: string;
+  evidenceSource?: string;
+  evidenceFidelity?: string;
+  rawEventIds: string[];
+  normalizerVersion: string;
+}
+
+/**
+ * git_ai_attribution_outcomes: line counts of one Git AI outcome record (lines accepted or overridden, a
+ * commit's attribution, an attribution update or survival, an abandoned session) by checkpoint and commit.
+ */
+export interface GitAiOutcomeRow extends RowIdentity {
+  eventId: string;
+  time: string;
+  eventName: string;
+  checkpointId?: string;
+  gitAiSessionId?: string;
+  commitSha?: string;
+  originalCommitSha?: string;
+  rewriteOperation?: string;
+  survivalWindowDays?: number;
+  /** git.ai.lines.<name>.count values keyed by <name> (generated, accepted, committed, overridden, abandoned, reverted, surviving) */
+  lines: Record<string, number>;
+  /** the record's own activation ids plus those its checkpoint's record lists */
+  activationIds: string[];
+  /** git.ai.correlation.fidelity of the record, else of its checkpoint's record */
+  correlationFidelity?: string;
+  /** as for change outcomes at a checkpoint */
+  attributionFidelity: AttributionFidelity;
+  reportedFidelity?: string;
   evidenceSource?: string;
   evidenceFidelity?: string;
   rawEventIds: string[];

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { SfError } from '../../core/errors/index.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import { activationPhase } from '../projections/activations.js';
-import { ACTION_EVENTS, linkedActivations } from '../projections/facts.js';
-import type { ObservationEventRow } from '../projections/rows.js';
+import { ACTION_EVENTS, checkpointLookup, gitAiCheckpointOf, gitAiOutcomeOf, linkedActivations } from '../projections/facts.js';
+import type { GitAiCheckpointRow, GitAiOutcomeRow, ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 import { ACTIVATION_CLOCK_TOLERANCE_MS, activationView, type ActivationView } from './views.js';
 
@@ -47,11 +47,16 @@ export interface SessionView {
   activations: ActivationView[];
   /** events of the page tied to no activation (change summaries, inventory, audits, other spans) */
   events: { eventId: string; time: string; eventName: string; evidenceFidelity?: string }[];
+  /** Git AI checkpoints of the page whose record lists no activation */
+  gitAiCheckpoints: GitAiCheckpointRow[];
+  /** Git AI outcomes of the page tied to no activation, neither named on them nor through their checkpoint */
+  gitAiOutcomes: GitAiOutcomeRow[];
 }
 
 export interface TimelineGap {
-  kind: 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'missing_activation_id' | 'unattributed_action' | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source'
-    | 'activation_item_other_repository' | 'action_before_activation';
+  kind:
+    | 'repo_unresolved' | 'missing_session' | 'unknown_activation' | 'missing_activation_id' | 'unattributed_action' | 'unattributed_change'
+    | 'load_incomplete' | 'inferred_dedupe' | 'time_not_from_source' | 'activation_item_other_repository' | 'action_before_activation';
   count: number;
   detail: string;
   /** up to 20 affected ids */
@@ -115,6 +120,18 @@ function gap(kind: TimelineGap['kind'], ids: string[], detail: string): Timeline
   return distinct.length ? { kind, count: distinct.length, detail, sample: distinct.slice(0, 20) } : undefined;
 }
 
+/** The ids of rows whose link to a skill is inferred or unknown: identity the timeline cannot vouch for. */
+const uncertain = (rows: { eventId: string; attributionFidelity: string }[]): string[] =>
+  rows.filter((r) => r.attributionFidelity === 'inferred' || r.attributionFidelity === 'unknown').map((r) => r.eventId);
+
+/** An event of the page tied to no shown activation: a Git AI record as its row, anything else by name. */
+function showUnattached(session: SessionView, e: ObservationEventRow, outcome: GitAiOutcomeRow | undefined): void {
+  const checkpoint = gitAiCheckpointOf(e);
+  if (checkpoint) session.gitAiCheckpoints.push(checkpoint);
+  else if (outcome) session.gitAiOutcomes.push(outcome);
+  else session.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
+}
+
 export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): TimelinePage {
   const before = q.cursor !== undefined ? decodeCursor(q, q.cursor) : undefined;
   const entries = reader.timeline(q.accountId, q.repositoryId, { fromMs: q.fromMs, toMs: q.toMs, limit: q.limit + 1, before });
@@ -124,6 +141,8 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
   const unknownActivations: string[] = [];
   const missingActivationId: string[] = [];
   const unlinkedActions: string[] = [];
+  const unlinkedChanges: string[] = [];
+  const checkpointOf = checkpointLookup(reader);
   const missingSession: string[] = [];
   const inferredDedupe: string[] = [];
   const timeGaps: string[] = [];
@@ -135,7 +154,7 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     const key = JSON.stringify([e.deviceId, e.hostName ?? e.serviceName ?? '', e.agentName ?? null, e.sessionId ?? null]);
     let s = sessions.get(key);
     if (!s) {
-      s = { deviceId: e.deviceId, models: [], firstTime: time, lastTime: time, activations: [], events: [] };
+      s = { deviceId: e.deviceId, models: [], firstTime: time, lastTime: time, activations: [], events: [], gitAiCheckpoints: [], gitAiOutcomes: [] };
       for (const k of ['hostName', 'serviceName', 'agentName', 'sessionId'] as const) if (e[k] !== undefined) s[k] = e[k];
       sessions.set(key, s);
     }
@@ -152,11 +171,14 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     if (!e.sessionId) missingSession.push(e.eventId);
     if (e.dedupBasis === 'batch_fingerprint') inferredDedupe.push(e.eventId);
     if (e.timeSource !== 'source') timeGaps.push(e.eventId);
-    const linked = e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
+    // a Git AI outcome is linked through its checkpoint's record too (the join its row shows)
+    const outcome = gitAiOutcomeOf(e, checkpointOf);
+    const linked = outcome ? outcome.activationIds : e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
     // an activation phase event (selection, load ...) without the activation id it requires builds no activation
     if (!e.activationId && activationPhase(e) !== 'other') missingActivationId.push(e.eventId);
-    // an action linked to no activation at all
+    // an action or a change outcome linked to no activation at all
     if (linked.length === 0 && ACTION_EVENTS.has(e.eventName)) unlinkedActions.push(e.eventId);
+    if (linked.length === 0 && (outcome || e.eventName === 'agent.change.summary')) unlinkedChanges.push(e.eventId);
     let attached = false;
     for (const id of linked) {
       // activation ids are unique per device only: the event's device names the activation
@@ -171,11 +193,12 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
       if (activations.get(key)) attached = true;
     }
     const session = sessionOf(e, e.time);
-    if (!attached) session.events.push({ eventId: e.eventId, time: e.time, eventName: e.eventName, ...(e.evidenceFidelity ? { evidenceFidelity: e.evidenceFidelity } : {}) });
+    if (!attached) showUnattached(session, e, outcome);
   }
 
   const views = [...activations.values()].filter((v): v is ActivationView => v !== null);
-  const unattributed = [...unlinkedActions, ...views.flatMap((v) => v.actions.filter((a) => a.attributionFidelity === 'inferred' || a.attributionFidelity === 'unknown').map((a) => a.eventId))];
+  const unattributed = [...unlinkedActions, ...views.flatMap((v) => uncertain(v.actions))];
+  const unattributedChanges = [...unlinkedChanges, ...views.flatMap((v) => [...uncertain(v.changes), ...uncertain(v.gitAiOutcomes)])];
   const unresolved = reader.countTimeline(q.accountId, UNRESOLVED_REPOSITORY, q.fromMs, q.toMs, 10_000);
   const gaps = [
     unresolved
@@ -185,6 +208,7 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     gap('unknown_activation', unknownActivations, 'activation ids referenced by actions or feedback but never selected or loaded in the retained evidence'),
     gap('missing_activation_id', missingActivationId, 'activation events (selected, load_started, loaded, load_failed, activation spans) without the agent.skill.activation.id they require: they build no activation and are not counted in usage'),
     gap('unattributed_action', unattributed, 'actions linked to no activation, or whose link to a skill is inferred or unknown, not exact or shared'),
+    gap('unattributed_change', unattributedChanges, 'change summaries and Git AI outcomes linked to no activation (neither named on them nor through their checkpoint), or whose link to a skill is inferred or unknown, not exact or shared'),
     gap('load_incomplete', views.filter((v) => v.load === 'pending' || v.load === 'unknown').map((v) => v.activationId), 'activations without an observed load result'),
     gap('inferred_dedupe', inferredDedupe, 'events without agent.skill.event.id: deduplicated on a batch fingerprint (inferred)'),
     gap('time_not_from_source', timeGaps, 'events whose source timestamp was missing or implausible; placed at the observed or receipt time'),
@@ -198,12 +222,12 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     s.models.sort();
     if (s.models.length === 1) s.model = s.models[0];
     s.activations.sort(byTime);
-    s.events.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    for (const list of [s.events, s.gitAiCheckpoints, s.gitAiOutcomes]) list.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   }
   const result: TimelinePage = {
     repositoryId: q.repositoryId,
     window: { from: new Date(q.fromMs).toISOString(), to: new Date(q.toMs).toISOString() },
-    sessions: out.filter((s) => s.activations.length || s.events.length),
+    sessions: out.filter((s) => s.activations.length || s.events.length || s.gitAiCheckpoints.length || s.gitAiOutcomes.length),
     gaps,
   };
   if (normalizerVersion) result.normalizerVersion = normalizerVersion;

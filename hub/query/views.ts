@@ -1,9 +1,12 @@
 import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, msOfIso, str } from '../normalize/values.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
-import { ACTION_EVENTS, actionRow, changeOf, feedbackOf } from '../projections/facts.js';
+import {
+  ACTION_EVENTS, actionRow, changeOf, checkpointIdOf, checkpointLookup, feedbackOf, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, MAX_CHECKPOINT_ITEMS,
+  type CheckpointLookup,
+} from '../projections/facts.js';
 import type {
-  ActivationActionRow, ChangeOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow,
+  ActivationActionRow, ChangeOutcomeRow, GitAiCheckpointRow, GitAiOutcomeRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow,
 } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 
@@ -32,7 +35,7 @@ export interface PolicyDecisionView {
   reasonCode?: string;
 }
 
-/** A linked event the view has no section for (a Git AI checkpoint, a plain span, an inventory change ...). */
+/** A linked event the view has no section for (a plain span, an inventory change ...). */
 export interface LinkedEventView {
   eventId: string;
   time: string;
@@ -46,6 +49,10 @@ export interface ActivationView extends SkillActivationRow {
   interventions: SkillFeedbackIncidentRow[];
   conflicts: ConflictView[];
   policyDecisions: PolicyDecisionView[];
+  /** the Git AI checkpoints whose record lists the activation (git_ai_checkpoints) */
+  gitAiCheckpoints: GitAiCheckpointRow[];
+  /** Git AI line outcomes (git_ai_attribution_outcomes) naming the activation or one of its checkpoints, oldest first */
+  gitAiOutcomes: GitAiOutcomeRow[];
   /** every other event linked to the activation: nothing linked is left out */
   events: LinkedEventView[];
   /**
@@ -102,16 +109,17 @@ function beforeActivation(e: ObservationEventRow, firstSeenMs: number): boolean 
   return e.timeSource === 'source' && msOfIso(e.time) < firstSeenMs - ACTIVATION_CLOCK_TOLERANCE_MS;
 }
 
-/** Puts one linked event in its section of the view (actions, changes, conflicts, ...). */
-function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number): void {
+/** Puts one linked event in its section of the view (actions, changes, Git AI records, conflicts, ...). */
+function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number, gitAi: ReturnType<typeof gitAiCollector>): void {
   if (ACTION_EVENTS.has(e.eventName)) {
     const early = beforeActivation(e, firstSeenMs);
     view.actions.push(actionRow(e, early ? 'inferred' : 'exact'));
     if (early) view.actionsBeforeActivation.push(e.eventId);
     return;
   }
-  const change = changeOf(e);
+  const change = changeOf(e, gitAi.checkpointOf);
   if (change) view.changes.push(change);
+  else if (gitAi.accepts(e.eventName)) gitAi.add(e);
   else if (e.eventName === 'agent.skill.conflict.detected') view.conflicts.push(conflictView(e));
   else if (e.eventName === 'agent.skill.policy.decision') view.policyDecisions.push(policyView(e));
   else {
@@ -131,7 +139,11 @@ function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number
 export function activationView(reader: ProjectionReader, accountId: string, deviceId: string, activationId: string, repositoryId?: string): ActivationView | undefined {
   const row = reader.getActivation(accountId, activationId, deviceId);
   if (!row) return undefined;
-  const view: ActivationView = { ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], events: [], otherRepositoryItems: [], actionsBeforeActivation: [], truncated: false };
+  const view: ActivationView = {
+    ...row, actions: [], changes: [], interventions: [], conflicts: [], policyDecisions: [], gitAiCheckpoints: [], gitAiOutcomes: [], events: [], otherRepositoryItems: [], actionsBeforeActivation: [], truncated: false,
+  };
+  const inScope = (e: ObservationEventRow) => repositoryId === undefined || (e.repositoryId ?? UNRESOLVED_REPOSITORY) === repositoryId;
+  const gitAi = gitAiCollector(reader, accountId, view, inScope);
   const items = reader.activationItems(accountId, activationId, MAX_ITEMS_PER_ACTIVATION + 1, deviceId);
   view.truncated = items.length > MAX_ITEMS_PER_ACTIVATION;
   const firstSeenMs = msOfIso(row.firstSeen);
@@ -139,8 +151,43 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
   for (const item of items.slice(0, MAX_ITEMS_PER_ACTIVATION)) {
     const e = reader.getEvent(accountId, item.eventId, deviceId);
     if (!e) continue;
-    if (repositoryId !== undefined && (e.repositoryId ?? UNRESOLVED_REPOSITORY) !== repositoryId) view.otherRepositoryItems.push(e.eventId);
-    else place(view, e, firstSeenMs);
+    if (!inScope(e)) view.otherRepositoryItems.push(e.eventId);
+    else place(view, e, firstSeenMs, gitAi);
   }
+  gitAi.finish();
   return view;
+}
+
+/**
+ * Fills an activation view's Git AI sections: its checkpoints, the outcomes it is named on, and the
+ * outcomes of its checkpoints that name only the checkpoint (joined through the checkpoint index).
+ */
+function gitAiCollector(reader: ProjectionReader, accountId: string, view: ActivationView, inScope: (e: ObservationEventRow) => boolean) {
+  const checkpointOf: CheckpointLookup = checkpointLookup(reader);
+  const seen = new Set<string>();
+  // an outcome can be reached twice: named on the activation and through its checkpoint
+  const addOutcome = (e: ObservationEventRow) => {
+    const outcome = seen.has(e.eventId) ? undefined : gitAiOutcomeOf(e, checkpointOf);
+    if (!outcome) return;
+    seen.add(e.eventId);
+    view.gitAiOutcomes.push(outcome);
+  };
+  return {
+    checkpointOf,
+    accepts: (kind: string) => kind === GIT_AI_CHECKPOINT || GIT_AI_OUTCOME_EVENTS.has(kind),
+    add(e: ObservationEventRow) {
+      const checkpoint = gitAiCheckpointOf(e);
+      if (!checkpoint) return addOutcome(e);
+      view.gitAiCheckpoints.push(checkpoint);
+      const checkpointId = checkpointIdOf(e);
+      if (checkpointId === undefined) return;
+      for (const item of reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_CHECKPOINT_ITEMS)) {
+        const outcome = GIT_AI_OUTCOME_EVENTS.has(item.kind) ? reader.getEvent(accountId, item.eventId, e.deviceId) : undefined;
+        // a repository's view leaves out what another repository's outcome says (counted, like linked items)
+        if (outcome && !inScope(outcome)) view.otherRepositoryItems.push(outcome.eventId);
+        else if (outcome) addOutcome(outcome);
+      }
+    },
+    finish: () => view.gitAiOutcomes.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)),
+  };
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeExportResponse, decodeOtlpRequest, encodeOtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 import { fixturesDir } from '../../test-support/index.js';
+import { checkpointLookup, gitAiCheckpointOf, gitAiOutcomeOf } from '../projections/facts.js';
 import type { TelemetryFixture, TelemetryUser } from './telemetry-fixture.js';
 
 /**
@@ -34,7 +35,7 @@ export const GOLDEN_RECEIPT_MS = Date.UTC(2026, 7, 10, 12, 0, 0);
 
 export const GOLDEN_FIXTURES = [
   'normal-activation', 'load-failure', 'multiple-active-skills', 'jfdi-unsafe-autonomy', 'maintainability-overreach',
-  'user-correction', 'uninstall', 'offline-retry', 'duplicate-delivery', 'redaction',
+  'user-correction', 'uninstall', 'offline-retry', 'duplicate-delivery', 'redaction', 'git-ai-checkpoint',
 ] as const;
 
 export async function loadOtlpFixture(name: string): Promise<OtlpFixtureFile> {
@@ -95,6 +96,8 @@ export interface ProjectionSnapshot {
   skill_activations: unknown[];
   activation_actions: unknown[];
   change_outcomes: unknown[];
+  git_ai_checkpoints: unknown[];
+  git_ai_attribution_outcomes: unknown[];
   skill_feedback_incidents: unknown[];
   usage_rollups: unknown[];
 }
@@ -119,11 +122,16 @@ export function projectionSnapshot(f: TelemetryFixture, user: TelemetryUser, rep
   });
   const scrub = (rows: Iterable<unknown>) => JSON.parse(JSON.stringify([...rows], (_k, v) => (typeof v === 'string' && names.has(v) ? names.get(v) : v))) as unknown[];
   const id = (r: Record<string, unknown>) => String(r.eventId ?? r.activationId);
+  // Git AI rows are derived from their event rows on read, joined by checkpoint id (projections/facts.ts)
+  const events = [...reader.allEvents()];
+  const present = <T>(rows: (T | undefined)[]): T[] => rows.filter((r): r is T => r !== undefined);
   return {
     observation_events: scrub(reader.allEvents()).sort(byKey(id)),
     skill_activations: scrub(reader.allActivations()).sort(byKey(id)),
     activation_actions: scrub(reader.allActions()).sort(byKey(id)),
     change_outcomes: scrub(reader.allChanges()).sort(byKey(id)),
+    git_ai_checkpoints: scrub(present(events.map(gitAiCheckpointOf))).sort(byKey(id)),
+    git_ai_attribution_outcomes: scrub(present(events.map((e) => gitAiOutcomeOf(e, checkpointLookup(reader))))).sort(byKey(id)),
     skill_feedback_incidents: scrub(reader.allFeedback()).sort(byKey(id)),
     usage_rollups: scrub(reader.allRollups()).sort(byKey((r) => JSON.stringify([r.day, r.packageId, r.skillId, r.version, r.host, r.triggerType]))),
   };

@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { actionOf, changeOf, feedbackOf } from '../../../projections/facts.js';
+import { actionOf, changeOf, checkpointLookup, feedbackOf } from '../../../projections/facts.js';
 import { ZERO_COUNTERS, type ObservationEventRow, type SkillActivationRow, type UsageRollupRow } from '../../../projections/rows.js';
 import type { ActivationItem, ProjectionReader, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange } from '../../telemetry-ports.js';
 import { decodeEventRow, encodeEventRow } from './event-codec.js';
@@ -17,6 +17,7 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
  *   timeline:     [gen, acct, repositoryKey, timeMs, ev] -> kind   (per-repository time order)
  *   actItems:     [gen, acct, act, timeMs, eventId] -> kind   (`act` names the device, whose events they are)
  *   skillItems:   [gen, acct, skillId, timeMs, ev] -> kind
+ *   actItems also holds the checkpoint index: [gen, acct, cpKey, timeMs, eventId] -> kind (`cpKey` names the device too)
  *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
  *   rollups:      [gen, package, skill, day, account, version, artifactHash, host, trigger]
  *   rollupSessions: rollup key + sessionKey
@@ -69,6 +70,12 @@ function splitEventKey(ev: string): { eventId: string; deviceId?: string } {
   return space < 0 ? { eventId: ev } : { eventId: ev.slice(0, space), deviceId: ev.slice(space + 1) };
 }
 
+/**
+ * The key component of a Git AI checkpoint of a device in actItems: `~git.ai.checkpoint <device> <checkpoint id>`.
+ * Two spaces, so it is never an `act` key (ids never contain a space, values.ts safeId).
+ */
+const checkpointKey = (deviceId: string, checkpointId: string) => `~git.ai.checkpoint ${deviceId} ${checkpointId}`;
+
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.artifactHash, r.host, r.triggerType];
 
 const isEmptyRollup = (row: UsageRollupRow): boolean => (Object.keys(ZERO_COUNTERS) as (keyof typeof ZERO_COUNTERS)[]).every((k) => row[k] === 0);
@@ -116,6 +123,8 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     },
     coactive: (a, device, id) => dbs.coactive.get([gen, acct(a), actKey(id, device)]) ?? [],
     indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)], item.kind),
+    // the device is in the checkpoint key, as in an activation's: the bare event id
+    indexCheckpoint: (a, device, cp, item) => dbs.actItems.putSync([gen, acct(a), checkpointKey(device, cp), item.timeMs, item.eventId], item.kind),
     unindexSkill: (a, skill, item) => void dbs.skillItems.removeSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)]),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     // a row every activation moved out of (see rollups.ts) is no row
@@ -191,11 +200,15 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     for (const key of activations.getKeys({ start: [gen, acct(a), `${id} `], end: [gen, acct(a), `${id}!`], limit: 1 })) return (key as Key)[2] as string;
     return id;
   };
+  const checkpointItems: ProjectionReader['checkpointItems'] = (a, device, cp, limit) => items(dbs.actItems, [gen, acct(a), checkpointKey(device, cp)], 0, Number.MAX_SAFE_INTEGER, limit);
+  // a change at a Git AI checkpoint is read with the checkpoint's record (its active set and correlation)
+  const checkpointOf = checkpointLookup({ getEvent, checkpointItems });
+  const changeAt = (e: ObservationEventRow) => changeOf(e, checkpointOf);
   return {
     getEvent,
     getActivation: (a, id, device) => activations.get([gen, acct(a), findAct(a, id, device)]),
     getAction: (a, id, device) => derivedOne(a, id, device, actionOf),
-    getChange: (a, id, device) => derivedOne(a, id, device, changeOf),
+    getChange: (a, id, device) => derivedOne(a, id, device, changeAt),
     getFeedback: (a, id, device) => derivedOne(a, id, device, feedbackOf),
     timeline(a, repo, range: TimelineRange): TimelineEntry[] {
       const prefix = [gen, acct(a), repo];
@@ -212,6 +225,7 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     countTimeline: (a, repo, fromMs, toMs, cap) => dbs.timeline.getKeysCount({ start: [gen, acct(a), repo, fromMs], end: [gen, acct(a), repo, toMs, END], limit: cap }),
     activationItems: (a, id, limit, device) => items(dbs.actItems, [gen, acct(a), findAct(a, id, device)], 0, Number.MAX_SAFE_INTEGER, limit),
     skillItems: (a, skill, fromMs, toMs, limit) => items(dbs.skillItems, [gen, acct(a), skill], fromMs, toMs, limit),
+    checkpointItems,
     rollups(pkg, skill, fromDay, toDay) {
       const out: UsageRollupRow[] = [];
       const prefix = skill === undefined ? [gen, pkg] : [gen, pkg, skill];
@@ -223,7 +237,7 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     allEvents,
     allActivations: () => values(activations, gen),
     allActions: () => derived(allEvents(), actionOf),
-    allChanges: () => derived(allEvents(), changeOf),
+    allChanges: () => derived(allEvents(), changeAt),
     allFeedback: () => derived(allEvents(), feedbackOf),
     allRollups: () => values(dbs.rollups, gen),
   };
