@@ -98,7 +98,9 @@ async function runStep(
     trace(`projected (${step.target.agent})`);
     crashPoint(`${op}:after-project`);
   } else if (step.kind === 'enablement') {
-    results.set(step.target.agent, await adapter.setEnablement(step.request, step.record, ctx));
+    const changed = await adapter.setEnablement(step.request, step.record, ctx);
+    // the user's entries stay recorded as Forge's places: doctor names them until they are moved
+    results.set(step.target.agent, step.keep ? { ...changed, paths: [...changed.paths, ...step.keep] } : changed);
     crashPoint(`${op}:after-enablement`);
   } else {
     await adapter.unproject(step.record, ctx);

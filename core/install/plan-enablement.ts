@@ -4,8 +4,8 @@ import { didYouMean } from '../text/suggest.js';
 import { isEnabled, withOverride } from './enablement.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertNoCollisions, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
-import type { Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
+import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
+import type { Observations, Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, requestFor, specOf } from './requests.js';
 
 export interface EnablementInput {
@@ -56,9 +56,11 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     const now = isEnabled(after.enablement, skill, record.agent);
     if (was === now) continue;
     const path = record.paths.find((p) => p.skillId === skill.id)?.path ?? join(record.skillRoot, skill.name);
+    // the skill's own place holds the user's entry: a switch by name or a link there would reach theirs
+    assertNotReplaced(record.paths.filter((p) => p.skillId === skill.id), state.observations, `${input.enabled ? 'enable' : 'disable'} ${skill.id}`);
     if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, others, state.observations);
     if (!target.nativeEnablement && !now) removedPaths.push(path);
-    steps.push({ kind: 'enablement', target, request, record });
+    steps.push(aroundTheirs({ kind: 'enablement', target, request, record }, state.observations));
     events.push(
       inventoryEvent({
         action: now ? 'enabled' : 'disabled',
@@ -85,5 +87,21 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     events,
     gcCandidates: [],
     notes,
+  };
+}
+
+/**
+ * An enablement step that leaves the user's entries in Forge's places alone (the other skills of
+ * the target change as asked): they go out of its request and record into `keep`.
+ */
+function aroundTheirs(step: Extract<Step, { kind: 'enablement' }>, observations: Observations): Extract<Step, { kind: 'enablement' }> {
+  const keep = step.record.paths.filter((p) => observations.paths[p.path]?.replaced);
+  if (keep.length === 0) return step;
+  const theirs = new Set(keep.map((p) => p.skillId));
+  return {
+    ...step,
+    request: { ...step.request, skills: step.request.skills.filter((s) => !theirs.has(s.skillId)) },
+    record: { ...step.record, paths: step.record.paths.filter((p) => !theirs.has(p.skillId)) },
+    keep,
   };
 }

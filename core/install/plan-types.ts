@@ -1,6 +1,6 @@
 import type { InstallationRecord, IntentOp, InventoryEvent, ReleaseRef, SkillRecord, SourceRecord } from '../library/types.js';
 import type { PreparedAudit } from './audit.js';
-import type { ConfigEdit, ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
+import type { ConfigEdit, ProjectedPath, ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
 
 /**
  * Data shapes of the plan-then-apply install pipeline. A Plan is pure data (it is stored in the
@@ -63,7 +63,11 @@ export type Step =
   | { kind: 'store'; bundleHash: string }
   /** `record`: the projection of the release being replaced (its config ledger says which entries are Forge's) */
   | { kind: 'project'; target: TargetSpec; request: ProjectionRequest; record?: ProjectionRecord }
-  | { kind: 'enablement'; target: TargetSpec; request: ProjectionRequest; record: ProjectionRecord }
+  /**
+   * `keep`: recorded paths the user's own entries replaced; left out of `request` and `record` so
+   * the change goes ahead around them, and put back into the resulting record as they were
+   */
+  | { kind: 'enablement'; target: TargetSpec; request: ProjectionRequest; record: ProjectionRecord; keep?: ProjectedPath[] }
   | { kind: 'unproject'; target: TargetSpec; record: ProjectionRecord };
 
 export interface Plan {

@@ -156,18 +156,28 @@ describe('sf next to a skill directory it does not own that replaced its project
     });
   }
 
-  it("disabling another skill keeps the user's entry for an agent without native control too (cursor)", async () => {
-    await install('cursor');
-    const before = await rootContents(root('cursor'));
-    await replaceWithOwn('cursor');
-    const r = await sb.sf(['skit', 'disable', 'acme/kit:summarize']);
-    assert.equal(r.code, 4, r.stderr);
-    assert.match(r.stderr, /SF_E_NAME_COLLISION/);
-    await ownIntact('cursor');
-    assert.deepEqual(await rootContents(root('cursor')), { ...before, review: 'dir' }, 'undone: summarize is linked again');
-    const codes = (await doctor()).report.findings.map((f) => f.code);
-    assert.deepEqual(codes, ['SF_DRIFT_FOREIGN']);
-  });
+  for (const agent of ['claude-code', 'cursor']) {
+    it(`disabling another skill goes ahead around the user's entry; disabling the replaced one is refused (${agent})`, async () => {
+      await install(agent);
+      await replaceWithOwn(agent);
+      const r = await sb.sf(['skit', 'disable', 'acme/kit:summarize']);
+      assert.equal(r.code, 0, r.stderr);
+      await ownIntact(agent);
+      const [record] = await sb.list();
+      assert.deepEqual(record.enabled['acme/kit:summarize'], { [agent]: false });
+      assert.ok(record.targets[0].paths.some((p) => p.skillId === 'acme/kit:review'), "the user's entry stays recorded as Forge's place");
+      if (agent === 'cursor') assert.ok(!('summarize' in (await rootContents(root(agent)))), 'summarize is no longer projected for cursor');
+      assert.deepEqual((await doctor()).report.findings.map((f) => f.code), ['SF_DRIFT_FOREIGN'], 'only the user\'s entry is reported');
+      // a switch for review would reach the user's review (by name, or by a link in its place)
+      const own = await sb.sf(['skit', 'disable', 'acme/kit:review']);
+      assert.equal(own.code, 4, own.stderr);
+      assert.match(own.stderr, /SF_E_NAME_COLLISION[\s\S]*move or rename your own "review"/);
+      await ownIntact(agent);
+      const enable = await sb.sf(['skit', 'enable', 'acme/kit:summarize']);
+      assert.equal(enable.code, 0, enable.stderr);
+      assert.deepEqual((await doctor()).report.findings.map((f) => f.code), ['SF_DRIFT_FOREIGN']);
+    });
+  }
 
   it("a user's own dangling link in Forge's place is FOREIGN, not Forge's dangling link (D7)", async () => {
     await install('claude-code');
