@@ -48,7 +48,8 @@ export function inventoryEvent(input: EventInput): InventoryEvent {
   const { record, agent } = input;
   const names = input.skillNames ? new Set(input.skillNames) : null;
   const skills = record.skills.filter((s) => !names || names.has(s.name)).map((s) => skillEntry(input, s));
-  if (input.action === 'updated') skills.push(...droppedSkills(record, input.previous));
+  const dropped = input.action === 'updated' ? droppedSkills(record, input.previous) : [];
+  skills.push(...dropped);
   const event: InventoryEvent = {
     schema: 'forge/inventory-event/1',
     event_id: input.id,
@@ -57,6 +58,8 @@ export function inventoryEvent(input: EventInput): InventoryEvent {
     skit_id: record.skitId,
     release: record.release,
     bundle_hash: record.bundleHash,
+    // the release the dropped skills were part of: their removed events name it
+    ...(dropped.length > 0 && input.previous ? { previous_release: input.previous.release, previous_bundle_hash: input.previous.bundleHash } : {}),
     action: input.action,
     agent,
     scope: record.scope,

@@ -75,7 +75,8 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     // 'quiet' arrives switched off: it never becomes available to Claude Code
     await publish(sb, kit('two', ['review', 'summarize', 'lint', 'quiet'], ['quiet']));
     await sf(['skit', 'update', 'acme/kit']);
-    const summarizeHash = (await sb.list())[0].skills.find((s) => s.name === 'summarize')!.hash;
+    const [two] = await sb.list();
+    const summarizeHash = two.skills.find((s) => s.name === 'summarize')!.hash;
     await publish(sb, kit('two', ['review', 'lint', 'quiet'], ['quiet']));
     await sf(['skit', 'update', 'acme/kit']);
     assert.deepEqual(Object.keys(await rootContents(join(sb.project, '.claude', 'skills'))), ['lint', 'quiet', 'review'], 'summarize left the skill root');
@@ -86,6 +87,7 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     assert.deepEqual(marks(records[1]), [['acme/kit:lint', 'added', true], ['acme/kit:quiet', 'added', false]]);
     assert.deepEqual(marks(records[2]), [['acme/kit:summarize', 'removed', false]]);
     assert.equal(records[2].skills.find((s) => s.change === 'removed')!.content_hash, summarizeHash);
+    assert.equal(records[2].previous_bundle_hash, two.bundleHash, 'the release summarize was part of');
     for (const r of records) assert.equal(r.project_root, sb.project, 'the record names the installation (project scope)');
 
     const { events, text } = await observedEvents(sb, 'agent.skill.inventory.changed', 6);
@@ -97,6 +99,8 @@ describe('inventory telemetry of updates that add or drop skills (built CLI, rea
     assert.equal(a(removed, 'agent.skill.content.previous_hash'), summarizeHash);
     assert.equal(a(removed, 'agent.skill.content.hash'), undefined);
     assert.equal(a(removed, 'agent.skill.install.scope'), 'project');
+    assert.equal(a(removed, 'artifact.hash'), two.bundleHash, 'a dropped skill is removed from the release it was in, not from the new one');
+    assert.equal(a(events[4], 'artifact.hash'), records[1].bundle_hash, 'an added skill is in the new release');
     assert.ok(!text.includes(sb.project), 'the project root stays local');
   });
 

@@ -185,6 +185,11 @@ export interface InventoryEvent {
   skit_id: string;
   release: ReleaseRef;
   bundle_hash: Hash;
+  previous_release?: ReleaseRef1;
+  /**
+   * A content hash: sha256 over a canonical listing (schemas/hashing.md).
+   */
+  previous_bundle_hash?: string;
   action: 'installed' | 'updated' | 'enabled' | 'disabled' | 'removed';
   agent: string;
   scope: InstallScope;
@@ -240,6 +245,14 @@ export interface InventoryEvent {
     reason_code: string;
     skill_ids: string[];
   };
+}
+/**
+ * Which release is installed: a version for hub releases, else the source ref and resolved commit (git). Local and archive sources are identified by the bundle hash alone.
+ */
+export interface ReleaseRef1 {
+  version?: string;
+  ref?: string;
+  commit?: string;
 }
 
 /** The JSON Schema install-state.schema.json itself, for validators (e.g. ajv) that must not read files at run time. */
@@ -449,6 +462,11 @@ export const installStateSchema = {
         skit_id: { type: 'string' },
         release: { $ref: '#/$defs/release' },
         bundle_hash: { $ref: '#/$defs/hash' },
+        previous_release: {
+          description: 'In an updated record that drops skills: the release they were part of (their removed events name it, not the new release).',
+          $ref: '#/$defs/release',
+        },
+        previous_bundle_hash: { description: 'With previous_release: that release\'s bundle hash.', $ref: '#/$defs/hash' },
         action: { enum: ['installed', 'updated', 'enabled', 'disabled', 'removed'] },
         agent: { type: 'string' },
         scope: { $ref: '#/$defs/scope' },

@@ -60,6 +60,8 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
     if (!action) continue;
     engine.push('agent.skill.inventory.changed', {
       ...common,
+      // a skill an update dropped was part of the release before it, not of the new one
+      ...(skill.change === 'removed' && rec.previous_bundle_hash ? { 'artifact.version': artifactVersion(rec.previous_release ?? {}), 'artifact.hash': rec.previous_bundle_hash } : {}),
       'agent.skill.inventory.action': action,
       'agent.skill.id': skill.id,
       'agent.skill.name': skill.id.slice(skill.id.lastIndexOf(':') + 1),
