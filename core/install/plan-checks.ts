@@ -2,7 +2,8 @@ import { SfError } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
 import type { ProjectedPath } from './host-adapter.js';
 import type { Observations, TargetSpec } from './plan-types.js';
-import { skillRootKey } from './targets.js';
+import { basename } from 'node:path';
+import { skillEntryKey, skillRootKey } from './targets.js';
 
 /**
  * Safety checks shared by the planners. Pure: they read the library state and the survey's
@@ -19,8 +20,25 @@ export function ownedPaths(installations: readonly InstallationRecord[]): Map<st
 }
 
 /**
- * Refuses to put a skill where something Forge does not own (or another SKIT owns) already is.
- * `mine` are the paths of the installation being changed (they may be replaced).
+ * A lookup of `paths` (recorded skill entries) by entry: the recorded path that is `path`, by name
+ * or as the same entry of one directory reached through a symbolic link. Only entries of the same
+ * name are resolved, so the common case reads nothing from disk.
+ */
+export function entryLookup(paths: Iterable<string>): (path: string) => string | undefined {
+  const all = new Set(paths);
+  const byName = new Map<string, string[]>();
+  for (const p of all) byName.set(basename(p), [...(byName.get(basename(p)) ?? []), p]);
+  return (path) => {
+    if (all.has(path)) return path;
+    const same = byName.get(basename(path));
+    return same?.find((p) => skillEntryKey(p) === skillEntryKey(path));
+  };
+}
+
+/**
+ * Refuses to put a skill where something Forge does not own (or another SKIT owns) already is,
+ * also through a skill root that is a link to another. `mine` are the paths of the installation
+ * being changed (they may be replaced).
  */
 export function assertNoCollisions(
   wanted: readonly ProjectedPath[],
@@ -29,9 +47,12 @@ export function assertNoCollisions(
   observations: Observations,
 ): void {
   const owned = ownedPaths(others);
+  const isMine = entryLookup(mine);
+  const ownedAs = entryLookup(owned.keys());
   for (const p of wanted) {
-    if (mine.has(p.path)) continue;
-    const owner = owned.get(p.path);
+    if (isMine(p.path)) continue;
+    const at = ownedAs(p.path);
+    const owner = at === undefined ? undefined : owned.get(at);
     if (owner) {
       throw new SfError('SF_E_NAME_COLLISION', `cannot install ${p.skillId}: ${p.path} belongs to ${owner.skitId} (installed for ${owner.agent})`, {
         location: { file: p.path },

@@ -7,7 +7,7 @@ import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
 import type { Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
-import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, ownedPaths, withoutReplaced } from './plan-checks.js';
+import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
 
@@ -225,12 +225,12 @@ function auditFor(audit: PreparedAudit, after: InstallationRecord, stage: Releas
   return { ...audit, stage, skills: audit.skills.map((k) => ({ ...k, id: idOf(k.id) })) };
 }
 
-/** Stale paths still used by another target (a shared skill root) or installation are not removed. */
+/** Stale paths still used by another target (a shared skill root, by name or through a link) or installation are not removed. */
 function keepSharedPaths(steps: Step[], after: InstallationRecord, others: readonly InstallationRecord[]): void {
-  const used = ownedPaths([...others, after]);
+  const usedAs = entryLookup(ownedPaths([...others, after]).keys());
   for (const step of steps) {
     if (step.kind !== 'unproject') continue;
-    step.record = { ...step.record, paths: step.record.paths.filter((p) => !used.has(p.path)) };
+    step.record = { ...step.record, paths: step.record.paths.filter((p) => usedAs(p.path) === undefined) };
   }
 }
 

@@ -1,11 +1,9 @@
-import { basename } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertUnmodified, ownedPaths, withoutReplaced } from './plan-checks.js';
+import { assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
-import { skillEntryKey } from './targets.js';
 import type { InstallationRecord } from '../library/types.js';
 
 export interface RemoveInput {
@@ -39,7 +37,8 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const removed = before.targets.filter((t) => !agents || agents.includes(t.agent));
   const remaining = before.targets.filter((t) => !removed.includes(t));
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
-  const stillUsed = usedElsewhere([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]);
+  const usedAs = entryLookup(ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]).keys());
+  const stillUsed = (path: string) => usedAs(path) !== undefined;
   const notes: string[] = [];
 
   const steps: Step[] = removed.map((t) => ({
@@ -74,13 +73,4 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
     gcCandidates: after ? [] : [before.bundleHash],
     notes,
   };
-}
-
-/** Whether a path is an entry some installation in `records` records: by name, or the same entry through a linked root. */
-function usedElsewhere(records: readonly InstallationRecord[]): (path: string) => boolean {
-  const used = ownedPaths(records);
-  // only an entry of the same name can be the same entry: resolve just those
-  const byName = new Map<string, string[]>();
-  for (const path of used.keys()) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path]);
-  return (path) => used.has(path) || (byName.get(basename(path)) ?? []).some((u) => skillEntryKey(u) === skillEntryKey(path));
 }

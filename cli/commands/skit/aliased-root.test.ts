@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { installSandbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { writeTree } from '../../../test-support/index.js';
+import { installSandbox, kitTree, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
 
 interface Report {
   clean: boolean;
@@ -81,5 +82,18 @@ describe('sf skit: skill roots that are one directory through a symbolic link', 
     // following the hint resolves it
     assert.equal((await sb.sf(['skit', 'enable', 'acme/kit:review', '--agent', 'cursor'])).code, 0);
     assert.deepEqual(await doctor(), { code: 0, report: { findings: [], clean: true } });
+  });
+
+  it("another SKIT's skill of the same name is a collision through the link too, not a stale link to replace", async () => {
+    const first = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes']);
+    assert.equal(first.code, 0, first.stderr);
+    const before = await rootContents(claude);
+    const other = join(sb.root, 'other-kit');
+    await writeTree(other, { ...kitTree('other', ['review']), 'README.md': kitTree('other', ['review'])['README.md'].replace('id: acme/kit', 'id: acme/other') });
+    const r = await sb.sf(['add', 'skit', other, '--agent', 'cursor', '--yes']);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /SF_E_NAME_COLLISION[^\n]*belongs to acme\/kit/);
+    assert.deepEqual(await rootContents(claude), before, "acme/kit's links are untouched");
+    assert.equal((await doctor()).report.clean, true);
   });
 });
