@@ -92,6 +92,18 @@ describe('observer library index: the library as it was at the event time (real 
     assert.equal(after.entry?.bundleHash, v2.bundleHash);
   });
 
+  it('does not say "not installed" for an event from before a removal it never saw (an observer started after sf skit remove)', async () => {
+    const v1 = await installed(sb);
+    const usedAt = Date.now();
+    await sleep(5);
+    const r = await sb.sf(['skit', 'remove', 'acme/kit']);
+    assert.equal(r.code, 0, r.stderr);
+    const lib = new LibraryIndex(sfPaths({ SF_HOME: sb.sfHome }), 0);
+    await lib.refresh();
+    assert.equal(lib.resolve(reviewQuery(v1.reviewDir, usedAt)).resolution, 'ambiguous', 'the removed installation may have been what ran');
+    assert.equal(lib.resolve(reviewQuery(v1.reviewDir, Date.now())).resolution, 'not_installed', 'after the removal it is not installed');
+  });
+
   it('keeps exact an older event whose installation has not changed since (only another SKIT did)', async () => {
     const v1 = await installed(sb);
     const usedAt = Date.now();

@@ -56,6 +56,9 @@ export class LibraryIndex {
     // a record written after the event (before the oldest state held, or changed more than once
     // between two looks): what ran then is not known, so no identity is claimed
     if (res.entry && res.entry.since > at) return { resolution: 'ambiguous', candidates: res.candidates };
+    // nothing installed now, but the library was written after the event (before the oldest state
+    // held): an installation it had then may have been removed since, so "not Forge's" is not known
+    if (res.resolution === 'not_installed' && q.hostScope !== 'other' && at < gens[0].from) return { resolution: 'ambiguous', candidates: 0 };
     return res;
   }
 
