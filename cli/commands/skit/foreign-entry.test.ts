@@ -112,6 +112,7 @@ describe('sf next to a skill directory it does not own that replaced its project
     const update = await sb.sf(['skit', 'update', 'acme/kit']);
     assert.equal(update.code, 4);
     assert.match(update.stderr, /SF_E_NAME_COLLISION.*review is not what Forge installed for acme\/kit:review \(a directory replaced the symlink\)/);
+    assert.match(update.stderr, /error\[SF_E_NAME_COLLISION\]: cannot update acme\/kit:/, 'the SKIT is named once');
     assert.doesNotMatch(update.stderr, /SF_E_MODIFIED|guide\.md|pass --force/);
 
     const removed = await sb.sf(['skit', 'remove', 'acme/kit']);
@@ -120,6 +121,18 @@ describe('sf next to a skill directory it does not own that replaced its project
     await ownIntact('claude-code');
     assert.deepEqual(await rootContents(root('claude-code')), { review: 'dir' }, "Forge's summarize link is gone");
     assert.deepEqual(await sb.list(), []);
+  });
+
+  it('remove --json names the entries it left in place', async () => {
+    await install('cursor');
+    await replaceWithOwn('cursor');
+    const r = await sb.sf(['skit', 'remove', 'acme/kit', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { action: string; notes?: string[] };
+    assert.equal(out.action, 'removed');
+    assert.equal(out.notes?.length, 1, r.stdout);
+    assert.match(out.notes![0], /left .*\.agents\/skills\/review in place: it is not what Forge installed/);
+    await ownIntact('cursor');
   });
 
   for (const agent of ['claude-code', 'cursor']) {

@@ -21,8 +21,10 @@ export const removeCommand = command({
     const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
     const removedAgents = result.plan.steps.flatMap((s) => (s.kind === 'unproject' ? [s.target.agent] : []));
     if (a.json) {
-      // skit: the record that stays, for agents not removed; left out when none stays
-      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: result.record } : {}) });
+      // skit: the record that stays, for agents not removed; left out when none stays. notes: the
+      // user's entries left in Forge's places (a script must not take the removal for a clean one)
+      const notes = result.plan.notes;
+      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: result.record } : {}), ...(notes.length > 0 ? { notes } : {}) });
       return;
     }
     out(`removed ${sanitize(result.plan.skitId)} for ${removedAgents.join(', ') || 'no agent'}`);

@@ -39,7 +39,9 @@ export const updateCommand = command({
         if (o.error) {
           // the validation findings the hint refers to ('fix the errors listed above')
           if (o.error.code === 'SF_E_VALIDATION' && Array.isArray(o.error.data?.diagnostics)) printDiagnostics(o.error.data.diagnostics as Diagnostic[], 'stderr');
-          err(`${red('error', 'stderr')}[${o.error.code}]: ${sanitize(o.skitId)}: ${sanitize(o.error.message)}`);
+          // the SKIT is named once: most update errors already name it ("cannot update acme/kit: ...")
+          const about = o.error.message.includes(o.skitId) ? '' : `${sanitize(o.skitId)}: `;
+          err(`${red('error', 'stderr')}[${o.error.code}]: ${about}${sanitize(o.error.message)}`);
           if (o.error.hint) err(`  hint: ${sanitize(o.error.hint)}`);
         } else {
           printDiagnostics(o.diagnostics ?? [], 'stderr');
