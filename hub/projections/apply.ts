@@ -34,12 +34,16 @@ export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS,
 /**
  * Indexes a Git AI checkpoint record or outcome under the checkpoint it names: change summaries and
  * outcomes are joined to the checkpoint's record (its active set, its correlation) on read, whichever
- * arrived first (facts.ts `checkpointLookup`). Git AI records are never index-only: their attributes are here.
+ * arrived first (facts.ts `checkpointLookup`). The record has an index of its own, so the join finds it
+ * however many outcomes name the checkpoint. Git AI records are never index-only: their attributes are here.
  */
 function indexGitAi(w: ProjectionWriter, e: ObservationEventRow, item: { timeMs: number; eventId: string; kind: string }): void {
-  if (e.eventName !== GIT_AI_CHECKPOINT && !GIT_AI_OUTCOME_EVENTS.has(e.eventName)) return;
+  const isRecord = e.eventName === GIT_AI_CHECKPOINT;
+  if (!isRecord && !GIT_AI_OUTCOME_EVENTS.has(e.eventName)) return;
   const checkpointId = checkpointIdOf(e);
-  if (checkpointId !== undefined) w.indexCheckpoint(e.accountId, e.deviceId, checkpointId, item);
+  if (checkpointId === undefined) return;
+  if (isRecord) w.indexCheckpointRecord(e.accountId, e.deviceId, checkpointId, item);
+  else w.indexCheckpoint(e.accountId, e.deviceId, checkpointId, item);
 }
 
 /**

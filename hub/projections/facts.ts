@@ -128,18 +128,15 @@ export function checkpointIdOf(e: ObservationEventRow): string | undefined {
 /** The git.ai.checkpoint.created record of the checkpoint an event names, on the event's device. */
 export type CheckpointLookup = (e: ObservationEventRow) => ObservationEventRow | undefined;
 
-/** Bound on the Git AI records read per checkpoint (a checkpoint has one record and a few outcomes). */
-export const MAX_CHECKPOINT_ITEMS = 200;
-
 /**
  * The checkpoint join through the checkpoint index (apply.ts): the earliest record of the checkpoint on
- * the event's device (activation ids in it are the device's), so the result does not depend on arrival order.
+ * the event's device (activation ids in it are the device's), so the result does not depend on arrival
+ * order, nor on how many other records name the checkpoint (the record is indexed apart from them).
  */
-export function checkpointLookup(reader: Pick<ProjectionReader, 'getEvent' | 'checkpointItems'>): CheckpointLookup {
+export function checkpointLookup(reader: Pick<ProjectionReader, 'getEvent' | 'checkpointRecord'>): CheckpointLookup {
   return (e) => {
     const id = checkpointIdOf(e);
-    if (id === undefined) return undefined;
-    const item = reader.checkpointItems(e.accountId, e.deviceId, id, MAX_CHECKPOINT_ITEMS).find((i) => i.kind === GIT_AI_CHECKPOINT);
+    const item = id === undefined ? undefined : reader.checkpointRecord(e.accountId, e.deviceId, id);
     return item && reader.getEvent(e.accountId, item.eventId, e.deviceId);
   };
 }

@@ -2,7 +2,7 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, msOfIso, str } from '../normalize/values.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import {
-  ACTION_EVENTS, actionRow, changeOf, checkpointIdOf, checkpointLookup, feedbackOf, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, MAX_CHECKPOINT_ITEMS,
+  ACTION_EVENTS, actionRow, changeOf, checkpointIdOf, checkpointLookup, feedbackOf, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS,
   type CheckpointLookup,
 } from '../projections/facts.js';
 import type {
@@ -70,6 +70,8 @@ export interface ActivationView extends SkillActivationRow {
 }
 
 const MAX_ITEMS_PER_ACTIVATION = 200;
+/** Bound on the records a view lists per checkpoint of the activation (a checkpoint has a few outcomes, a device may send many). */
+const MAX_ITEMS_PER_CHECKPOINT = 200;
 
 export function conflictView(e: ObservationEventRow): ConflictView {
   const a = e.attributes as OtlpAttributes;
@@ -165,6 +167,7 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
 function gitAiCollector(reader: ProjectionReader, accountId: string, view: ActivationView, inScope: (e: ObservationEventRow) => boolean) {
   const checkpointOf: CheckpointLookup = checkpointLookup(reader);
   const seen = new Set<string>();
+  const checkpoints = new Set<string>();
   // an outcome can be reached twice: named on the activation and through its checkpoint
   const addOutcome = (e: ObservationEventRow) => {
     const outcome = seen.has(e.eventId) ? undefined : gitAiOutcomeOf(e, checkpointOf);
@@ -180,8 +183,12 @@ function gitAiCollector(reader: ProjectionReader, accountId: string, view: Activ
       if (!checkpoint) return addOutcome(e);
       view.gitAiCheckpoints.push(checkpoint);
       const checkpointId = checkpointIdOf(e);
-      if (checkpointId === undefined) return;
-      for (const item of reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_CHECKPOINT_ITEMS)) {
+      // a checkpoint with two records is listed once
+      if (checkpointId === undefined || checkpoints.has(checkpointId)) return;
+      checkpoints.add(checkpointId);
+      const items = reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_ITEMS_PER_CHECKPOINT + 1);
+      if (items.length > MAX_ITEMS_PER_CHECKPOINT) view.truncated = true;
+      for (const item of items.slice(0, MAX_ITEMS_PER_CHECKPOINT)) {
         const outcome = GIT_AI_OUTCOME_EVENTS.has(item.kind) ? reader.getEvent(accountId, item.eventId, e.deviceId) : undefined;
         // a repository's view leaves out what another repository's outcome says (counted, like linked items)
         if (outcome && !inScope(outcome)) view.otherRepositoryItems.push(outcome.eventId);
