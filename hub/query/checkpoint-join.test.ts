@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { encodeOtlpRequest, type OtlpLogRecord } from '../../core/telemetry/otlp/index.js';
 import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
 import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
+import type { EvidenceView } from './evidence.js';
 import type { TimelinePage } from './timeline.js';
 
 /**
@@ -74,5 +75,32 @@ describe('hub Git AI checkpoint join', () => {
     assert.deepEqual(ids.filter((id) => at.get(id)?.join() !== 'act_x'), view.truncated ? ids.filter((id) => !at.has(id)) : [], 'each outcome is shown under act_x alone');
     assert.deepEqual(new Set(view.gitAiOutcomes.map((o) => `${o.attributionFidelity} ${o.activationIds.join()}`)), new Set(['exact act_x']));
     assert.equal(p.gaps.find((g) => g.kind === 'unattributed_change'), undefined);
+  });
+
+  it('links a change summary that names only its checkpoint through the checkpoint, as an outcome is (timeline and evidence)', async () => {
+    const change = skillRecord('agent.change.summary', { ...gitAi, 'agent.skill.event.id': 'chg_1', 'agent.change.boundary': 'checkpoint', 'git.ai.checkpoint.id': 't_cp3', 'agent.change.file.count': 3 }, T0 + 30);
+    // the change arrives before the checkpoint record it is joined to
+    await send([...activation, change, ...outcomes('q', 't_cp3', 1, T0 + 31)]);
+    await send([checkpoint('cp_3', 't_cp3', T0 + 20)]);
+    const p = await timeline();
+    const at = placements(p);
+    assert.deepEqual([at.get('chg_1'), at.get('q0')], [['act_x'], ['act_x']], 'the change is shown under act_x, like the outcome');
+    const [view] = p.sessions.flatMap((s) => s.activations);
+    assert.deepEqual(view.changes.map((c) => [c.eventId, c.activationIds, c.attributionFidelity, c.checkpointActivationIds]), [['chg_1', ['act_x'], 'exact', ['act_x']]]);
+    assert.equal(p.gaps.find((g) => g.kind === 'unattributed_change'), undefined);
+    const evidence = await f.getJson<EvidenceView>('/api/v1/telemetry/skits/o/k/skills/a/evidence?from=0', u.pat);
+    assert.deepEqual(evidence.changes.map((c) => [c.eventId, c.attributionFidelity]), [['chg_1', 'exact']]);
+  });
+
+  it('shares a change summary reached through a checkpoint that lists several activations', async () => {
+    const second = ['agent.skill.selected', 'agent.skill.loaded'].map((name, i) => skillRecord(name, { 'agent.skill.activation.id': 'act_y', 'agent.skill.id': 'o/k:b', 'agent.skill.package.id': 'o/k' }, T0 + 2 + i));
+    const cp = skillRecord('git.ai.checkpoint.created', { ...gitAi, 'agent.skill.event.id': 'cp_4', 'git.ai.checkpoint.id': 't_cp4', 'git.ai.session.id': 'g1', 'git.ai.correlation.fidelity': 'checkpoint_exact', 'agent.skill.activation.ids': ['act_x', 'act_y'] }, T0 + 20);
+    await send([...activation, ...second, cp, skillRecord('agent.change.summary', { ...gitAi, 'agent.skill.event.id': 'chg_2', 'git.ai.checkpoint.id': 't_cp4' }, T0 + 30)]);
+    const p = await timeline();
+    const views = p.sessions.flatMap((s) => s.activations);
+    assert.deepEqual(views.map((v) => [v.activationId, v.changes.map((c) => [c.eventId, c.activationIds, c.attributionFidelity])]), [
+      ['act_x', [['chg_2', ['act_x', 'act_y'], 'shared']]],
+      ['act_y', [['chg_2', ['act_x', 'act_y'], 'shared']]],
+    ]);
   });
 });
