@@ -2,7 +2,7 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, msOfIso } from '../normalize/values.js';
 import type { EventHead, ProjectionWriter } from '../storage/telemetry-ports.js';
 import { activationPhase, mergeActivation, snapshotActivation, type ActivationInput } from './activations.js';
-import { ACTION_EVENTS, checkpointIdOf, FEEDBACK_EVENTS, feedbackKind, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, linkedActivations } from './facts.js';
+import { ACTION_EVENTS, CHANGE_SUMMARY, checkpointIdOf, FEEDBACK_EVENTS, feedbackKind, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, linkedActivations } from './facts.js';
 import type { RollupAccumulator } from './rollups.js';
 import type { ObservationEventRow, SkillActivationRow } from './rows.js';
 
@@ -19,27 +19,33 @@ function coactiveIds(e: ObservationEventRow): string[] {
 }
 
 /**
- * Events applyEvent only indexes: actions and change summaries that are not activation phases.
- * For them it reads nothing beyond the EventHead fields (ids, name, time, phase, activation
- * links), so the normalizer thread decodes only their heads. Keep this next to applyEvent: a
- * change there that reads more of such events must change this too.
+ * Events applyEvent only indexes: actions that are not activation phases. For them it reads
+ * nothing beyond the EventHead fields (ids, name, time, phase, activation links), so the
+ * normalizer thread decodes only their heads. Keep this next to applyEvent: a change there that
+ * reads more of such events must change this too (change summaries are not index-only: their
+ * git.ai.checkpoint.id, an attribute, puts them in the checkpoint index).
  */
 export function indexOnly(head: EventHead): boolean {
   return INDEX_ONLY_EVENTS.has(head.eventName) && head.phase !== 'deactivated';
 }
 
 /** The event names `indexOnly` can be true for. */
-export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set([...ACTION_EVENTS, 'agent.change.summary']);
+export const INDEX_ONLY_EVENTS: ReadonlySet<string> = new Set(ACTION_EVENTS);
 
 /**
- * Indexes a Git AI checkpoint record or outcome under the checkpoint it names: change summaries and
- * outcomes are joined to the checkpoint's record (its active set, its correlation) on read, whichever
- * arrived first (facts.ts `checkpointLookup`). Git AI records are never index-only: their attributes are here.
+ * Indexes a Git AI checkpoint record, outcome or change summary under the checkpoint it names:
+ * change summaries and outcomes are joined to the checkpoint's record (its active set, its
+ * correlation) on read, whichever arrived first (facts.ts `checkpointLookup`), and listed under the
+ * activations the record names. The record has an index of its own, so the join finds it however
+ * many outcomes name the checkpoint. None of these is index-only: their attributes are here.
  */
 function indexGitAi(w: ProjectionWriter, e: ObservationEventRow, item: { timeMs: number; eventId: string; kind: string }): void {
-  if (e.eventName !== GIT_AI_CHECKPOINT && !GIT_AI_OUTCOME_EVENTS.has(e.eventName)) return;
+  const isRecord = e.eventName === GIT_AI_CHECKPOINT;
+  if (!isRecord && !GIT_AI_OUTCOME_EVENTS.has(e.eventName) && e.eventName !== CHANGE_SUMMARY) return;
   const checkpointId = checkpointIdOf(e);
-  if (checkpointId !== undefined) w.indexCheckpoint(e.accountId, e.deviceId, checkpointId, item);
+  if (checkpointId === undefined) return;
+  if (isRecord) w.indexCheckpointRecord(e.accountId, e.deviceId, checkpointId, item);
+  else w.indexCheckpoint(e.accountId, e.deviceId, checkpointId, item);
 }
 
 /**
@@ -109,7 +115,7 @@ export function applyEvent(w: ProjectionWriter, e: ObservationEventRow, timeMs: 
 
   // actions, changes and feedback rows are derived from the event row on read (facts.ts); only
   // feedback moves the rollups
-  if (!ACTION_EVENTS.has(e.eventName) && e.eventName !== 'agent.change.summary') {
+  if (!ACTION_EVENTS.has(e.eventName) && e.eventName !== CHANGE_SUMMARY) {
     const kind = feedbackKind(e);
     if (kind) rollups.feedback(e, kind, e.activationId ? w.getActivation(acct, device, e.activationId) : undefined);
   }

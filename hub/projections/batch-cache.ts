@@ -56,6 +56,7 @@ export class BatchCachedWriter implements ProjectionWriter {
   indexSkill: ProjectionWriter['indexSkill'] = (a, skill, item) => this.inner.indexSkill(a, skill, item);
   unindexSkill: ProjectionWriter['unindexSkill'] = (a, skill, item) => this.inner.unindexSkill(a, skill, item);
   indexCheckpoint: ProjectionWriter['indexCheckpoint'] = (a, d, cp, item) => this.inner.indexCheckpoint(a, d, cp, item);
+  indexCheckpointRecord: ProjectionWriter['indexCheckpointRecord'] = (a, d, cp, item) => this.inner.indexCheckpointRecord(a, d, cp, item);
   getRollup: ProjectionWriter['getRollup'] = (r) => this.inner.getRollup(r);
   putRollup: ProjectionWriter['putRollup'] = (row) => this.inner.putRollup(row);
   /** session counts of this batch's rollup rows: read once, written once at the end (see flush) */

@@ -112,6 +112,9 @@ export function actionRow(e: ObservationEventRow, ceiling: AttributionFidelity =
   return row;
 }
 
+/** A change summary (change_outcomes row); one at a Git AI checkpoint names it by git.ai.checkpoint.id. */
+export const CHANGE_SUMMARY = 'agent.change.summary';
+
 /** The record of a Git AI checkpoint (its active set and correlation); outcomes and change summaries name it by id. */
 export const GIT_AI_CHECKPOINT = 'git.ai.checkpoint.created';
 
@@ -128,18 +131,15 @@ export function checkpointIdOf(e: ObservationEventRow): string | undefined {
 /** The git.ai.checkpoint.created record of the checkpoint an event names, on the event's device. */
 export type CheckpointLookup = (e: ObservationEventRow) => ObservationEventRow | undefined;
 
-/** Bound on the Git AI records read per checkpoint (a checkpoint has one record and a few outcomes). */
-export const MAX_CHECKPOINT_ITEMS = 200;
-
 /**
  * The checkpoint join through the checkpoint index (apply.ts): the earliest record of the checkpoint on
- * the event's device (activation ids in it are the device's), so the result does not depend on arrival order.
+ * the event's device (activation ids in it are the device's), so the result does not depend on arrival
+ * order, nor on how many other records name the checkpoint (the record is indexed apart from them).
  */
-export function checkpointLookup(reader: Pick<ProjectionReader, 'getEvent' | 'checkpointItems'>): CheckpointLookup {
+export function checkpointLookup(reader: Pick<ProjectionReader, 'getEvent' | 'checkpointRecord'>): CheckpointLookup {
   return (e) => {
     const id = checkpointIdOf(e);
-    if (id === undefined) return undefined;
-    const item = reader.checkpointItems(e.accountId, e.deviceId, id, MAX_CHECKPOINT_ITEMS).find((i) => i.kind === GIT_AI_CHECKPOINT);
+    const item = id === undefined ? undefined : reader.checkpointRecord(e.accountId, e.deviceId, id);
     return item && reader.getEvent(e.accountId, item.eventId, e.deviceId);
   };
 }
@@ -165,6 +165,9 @@ interface GitAiLink {
 
 /** A checkpoint record's git.ai.correlation.fidelity (required by the registry: `unknown` when not sent). */
 const correlationOf = (checkpoint: ObservationEventRow): string => str(checkpoint.attributes as OtlpAttributes, 'git.ai.correlation.fidelity') ?? 'unknown';
+
+/** The activations a change summary or outcome is credited to: those it names and those its checkpoint recorded. */
+const creditedActivations = (e: ObservationEventRow, link: GitAiLink): string[] => [...new Set([...linkedActivations(e), ...(link.recorded ?? [])])].sort();
 
 /**
  * The link of an event: the weaker of its own git.ai.correlation.fidelity and its checkpoint record's (a
@@ -211,11 +214,14 @@ function countsOf(a: OtlpAttributes, prefix: string, skip: ReadonlySet<string> =
 const CHANGE_PREFIX = 'agent.change.';
 const NOT_COUNTS = new Set(['agent.change.scope.baseline.count', 'agent.change.outside_initial_scope.count', 'agent.change.new_path.count']);
 
-/** A change summary's row; one at a Git AI checkpoint is read with the checkpoint's record (`checkpoint`). */
+/**
+ * A change summary's row; one at a Git AI checkpoint is read with the checkpoint's record
+ * (`checkpoint`) and credited, as an outcome is, to the activations it names and those the record lists.
+ */
 export function changeRow(e: ObservationEventRow, checkpoint?: ObservationEventRow): ChangeOutcomeRow {
   const a = e.attributes as OtlpAttributes;
-  const ids = linkedActivations(e);
   const link = gitAiLink(e, checkpoint);
+  const ids = creditedActivations(e, link);
   const fid = gitAiAttribution(e, ids, link);
   const scope: ChangeOutcomeRow['scope'] = { outsideInitialScope: num(a, 'agent.change.outside_initial_scope.count') ?? null };
   put(scope, 'source', str(a, 'agent.change.scope.source'));
@@ -281,7 +287,7 @@ export function gitAiCheckpointRow(e: ObservationEventRow): GitAiCheckpointRow {
 export function gitAiOutcomeRow(e: ObservationEventRow, checkpoint?: ObservationEventRow): GitAiOutcomeRow {
   const a = e.attributes as OtlpAttributes;
   const link = gitAiLink(e, checkpoint);
-  const ids = [...new Set([...linkedActivations(e), ...(link.recorded ?? [])])].sort();
+  const ids = creditedActivations(e, link);
   const fid = gitAiAttribution(e, ids, link);
   const row: GitAiOutcomeRow = {
     eventId: e.eventId,
@@ -366,7 +372,7 @@ export function actionOf(e: ObservationEventRow): ActivationActionRow | undefine
 
 /** The change_outcomes row of an event (joined to its Git AI checkpoint through `checkpointOf`), or undefined when the event is not a change summary. */
 export function changeOf(e: ObservationEventRow, checkpointOf?: CheckpointLookup): ChangeOutcomeRow | undefined {
-  return e.eventName === 'agent.change.summary' ? changeRow(e, checkpointOf?.(e)) : undefined;
+  return e.eventName === CHANGE_SUMMARY ? changeRow(e, checkpointOf?.(e)) : undefined;
 }
 
 /** The git_ai_checkpoints row of an event, or undefined when the event is not a checkpoint record. */
@@ -381,7 +387,7 @@ export function gitAiOutcomeOf(e: ObservationEventRow, checkpointOf?: Checkpoint
 
 /** The skill_feedback_incidents row of an event, or undefined when the event is not a feedback/incident fact. */
 export function feedbackOf(e: ObservationEventRow): SkillFeedbackIncidentRow | undefined {
-  if (ACTION_EVENTS.has(e.eventName) || e.eventName === 'agent.change.summary') return undefined;
+  if (ACTION_EVENTS.has(e.eventName) || e.eventName === CHANGE_SUMMARY) return undefined;
   const kind = feedbackKind(e);
   return kind ? feedbackRow(e, kind) : undefined;
 }

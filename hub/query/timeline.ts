@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SfError } from '../../core/errors/index.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import { activationPhase } from '../projections/activations.js';
-import { ACTION_EVENTS, checkpointLookup, gitAiCheckpointOf, gitAiOutcomeOf, linkedActivations } from '../projections/facts.js';
+import { ACTION_EVENTS, changeOf, checkpointLookup, gitAiCheckpointOf, gitAiOutcomeOf, linkedActivations } from '../projections/facts.js';
 import type { GitAiCheckpointRow, GitAiOutcomeRow, ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionReader } from '../storage/telemetry-ports.js';
 import { ACTIVATION_CLOCK_TOLERANCE_MS, activationView, type ActivationView } from './views.js';
@@ -171,14 +171,15 @@ export function repositoryTimeline(reader: ProjectionReader, q: TimelineQuery): 
     if (!e.sessionId) missingSession.push(e.eventId);
     if (e.dedupBasis === 'batch_fingerprint') inferredDedupe.push(e.eventId);
     if (e.timeSource !== 'source') timeGaps.push(e.eventId);
-    // a Git AI outcome is linked through its checkpoint's record too (the join its row shows)
+    // a change summary or Git AI outcome is linked through its checkpoint's record too (the join its row shows)
     const outcome = gitAiOutcomeOf(e, checkpointOf);
-    const linked = outcome ? outcome.activationIds : e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
+    const joined = outcome ?? changeOf(e, checkpointOf);
+    const linked = joined ? joined.activationIds : e.eventName === 'agent.skill.conflict.detected' && e.activationId ? [e.activationId] : linkedActivations(e);
     // an activation phase event (selection, load ...) without the activation id it requires builds no activation
     if (!e.activationId && activationPhase(e) !== 'other') missingActivationId.push(e.eventId);
     // an action or a change outcome linked to no activation at all
     if (linked.length === 0 && ACTION_EVENTS.has(e.eventName)) unlinkedActions.push(e.eventId);
-    if (linked.length === 0 && (outcome || e.eventName === 'agent.change.summary')) unlinkedChanges.push(e.eventId);
+    if (linked.length === 0 && joined) unlinkedChanges.push(e.eventId);
     let attached = false;
     for (const id of linked) {
       // activation ids are unique per device only: the event's device names the activation

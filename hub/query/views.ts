@@ -2,7 +2,7 @@ import type { OtlpAttributes } from '../../core/telemetry/otlp/index.js';
 import { idList, msOfIso, str } from '../normalize/values.js';
 import { UNRESOLVED_REPOSITORY } from '../projections/apply.js';
 import {
-  ACTION_EVENTS, actionRow, changeOf, checkpointIdOf, checkpointLookup, feedbackOf, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS, MAX_CHECKPOINT_ITEMS,
+  ACTION_EVENTS, actionRow, changeOf, checkpointIdOf, CHANGE_SUMMARY, checkpointLookup, feedbackOf, gitAiCheckpointOf, gitAiOutcomeOf, GIT_AI_CHECKPOINT, GIT_AI_OUTCOME_EVENTS,
   type CheckpointLookup,
 } from '../projections/facts.js';
 import type {
@@ -45,6 +45,7 @@ export interface LinkedEventView {
 
 export interface ActivationView extends SkillActivationRow {
   actions: ActivationActionRow[];
+  /** change summaries (change_outcomes) naming the activation or one of its checkpoints, oldest first */
   changes: ChangeOutcomeRow[];
   interventions: SkillFeedbackIncidentRow[];
   conflicts: ConflictView[];
@@ -70,6 +71,8 @@ export interface ActivationView extends SkillActivationRow {
 }
 
 const MAX_ITEMS_PER_ACTIVATION = 200;
+/** Bound on the records a view lists per checkpoint of the activation (a checkpoint has a few outcomes, a device may send many). */
+const MAX_ITEMS_PER_CHECKPOINT = 200;
 
 export function conflictView(e: ObservationEventRow): ConflictView {
   const a = e.attributes as OtlpAttributes;
@@ -117,9 +120,7 @@ function place(view: ActivationView, e: ObservationEventRow, firstSeenMs: number
     if (early) view.actionsBeforeActivation.push(e.eventId);
     return;
   }
-  const change = changeOf(e, gitAi.checkpointOf);
-  if (change) view.changes.push(change);
-  else if (gitAi.accepts(e.eventName)) gitAi.add(e);
+  if (gitAi.accepts(e.eventName)) gitAi.add(e);
   else if (e.eventName === 'agent.skill.conflict.detected') view.conflicts.push(conflictView(e));
   else if (e.eventName === 'agent.skill.policy.decision') view.policyDecisions.push(policyView(e));
   else {
@@ -158,36 +159,50 @@ export function activationView(reader: ProjectionReader, accountId: string, devi
   return view;
 }
 
+const byTimeThenId = (a: { time: string; eventId: string }, b: { time: string; eventId: string }) =>
+  a.time < b.time ? -1 : a.time > b.time ? 1 : a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
+
 /**
- * Fills an activation view's Git AI sections: its checkpoints, the outcomes it is named on, and the
- * outcomes of its checkpoints that name only the checkpoint (joined through the checkpoint index).
+ * Fills an activation view's changes and Git AI sections: its checkpoints, the changes and outcomes
+ * it is named on, and those of its checkpoints that name only the checkpoint (joined through the
+ * checkpoint index), each credited as its row says (facts.ts `changeRow`, `gitAiOutcomeRow`).
  */
 function gitAiCollector(reader: ProjectionReader, accountId: string, view: ActivationView, inScope: (e: ObservationEventRow) => boolean) {
   const checkpointOf: CheckpointLookup = checkpointLookup(reader);
   const seen = new Set<string>();
-  // an outcome can be reached twice: named on the activation and through its checkpoint
-  const addOutcome = (e: ObservationEventRow) => {
-    const outcome = seen.has(e.eventId) ? undefined : gitAiOutcomeOf(e, checkpointOf);
-    if (!outcome) return;
+  const checkpoints = new Set<string>();
+  // a change or outcome can be reached twice: named on the activation and through its checkpoint
+  const addJoined = (e: ObservationEventRow) => {
+    if (seen.has(e.eventId)) return;
     seen.add(e.eventId);
-    view.gitAiOutcomes.push(outcome);
+    const change = changeOf(e, checkpointOf);
+    const outcome = change ? undefined : gitAiOutcomeOf(e, checkpointOf);
+    if (change) view.changes.push(change);
+    else if (outcome) view.gitAiOutcomes.push(outcome);
   };
   return {
-    checkpointOf,
-    accepts: (kind: string) => kind === GIT_AI_CHECKPOINT || GIT_AI_OUTCOME_EVENTS.has(kind),
+    accepts: (kind: string) => kind === GIT_AI_CHECKPOINT || kind === CHANGE_SUMMARY || GIT_AI_OUTCOME_EVENTS.has(kind),
     add(e: ObservationEventRow) {
       const checkpoint = gitAiCheckpointOf(e);
-      if (!checkpoint) return addOutcome(e);
+      if (!checkpoint) return addJoined(e);
       view.gitAiCheckpoints.push(checkpoint);
       const checkpointId = checkpointIdOf(e);
-      if (checkpointId === undefined) return;
-      for (const item of reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_CHECKPOINT_ITEMS)) {
-        const outcome = GIT_AI_OUTCOME_EVENTS.has(item.kind) ? reader.getEvent(accountId, item.eventId, e.deviceId) : undefined;
-        // a repository's view leaves out what another repository's outcome says (counted, like linked items)
-        if (outcome && !inScope(outcome)) view.otherRepositoryItems.push(outcome.eventId);
-        else if (outcome) addOutcome(outcome);
+      // a checkpoint with two records is listed once
+      if (checkpointId === undefined || checkpoints.has(checkpointId)) return;
+      checkpoints.add(checkpointId);
+      const items = reader.checkpointItems(accountId, e.deviceId, checkpointId, MAX_ITEMS_PER_CHECKPOINT + 1);
+      if (items.length > MAX_ITEMS_PER_CHECKPOINT) view.truncated = true;
+      for (const item of items.slice(0, MAX_ITEMS_PER_CHECKPOINT)) {
+        const joined = reader.getEvent(accountId, item.eventId, e.deviceId);
+        // a repository's view leaves out what another repository's change or outcome says (counted, like linked items)
+        if (joined && !inScope(joined)) view.otherRepositoryItems.push(joined.eventId);
+        else if (joined) addJoined(joined);
       }
     },
-    finish: () => view.gitAiOutcomes.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)),
+    // what a checkpoint brought in sits among what the activation's own index listed
+    finish() {
+      view.changes.sort(byTimeThenId);
+      view.gitAiOutcomes.sort(byTimeThenId);
+    },
   };
 }

@@ -164,8 +164,13 @@ export interface ProjectionWriter {
   addCoactive(accountId: string, deviceId: string, a: string, b: string): boolean;
   coactive(accountId: string, deviceId: string, activationId: string): string[];
   indexSkill(accountId: string, skillId: string, item: IndexedItem<ActivationItem>): void;
-  /** indexes a Git AI record of a device under the git.ai.checkpoint.id it names (the checkpoint join, facts.ts `checkpointLookup`) */
+  /**
+   * indexes a change summary or Git AI outcome of a device under the git.ai.checkpoint.id it names
+   * (listed with the checkpoint's activations, joined to its record: facts.ts `checkpointLookup`)
+   */
   indexCheckpoint(accountId: string, deviceId: string, checkpointId: string, item: ActivationItem): void;
+  /** indexes a git.ai.checkpoint.created record of a device under its checkpoint id (ProjectionReader.checkpointRecord) */
+  indexCheckpointRecord(accountId: string, deviceId: string, checkpointId: string, item: ActivationItem): void;
   /** removes an entry `indexSkill` made (an activation's entry moves when its skill or first time changes) */
   unindexSkill(accountId: string, skillId: string, item: Pick<IndexedItem<ActivationItem>, 'timeMs' | 'eventId' | 'deviceId'>): void;
   getRollup(row: Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'>): UsageRollupRow | undefined;
@@ -209,8 +214,10 @@ export interface ProjectionReader {
   countTimeline(accountId: string, repositoryKey: string, fromMs: number, toMs: number, cap: number): number;
   activationItems(accountId: string, activationId: string, limit: number, deviceId?: string): ActivationItem[];
   skillItems(accountId: string, skillId: string, fromMs: number, toMs: number, limit: number): ActivationItem[];
-  /** the Git AI records of a device naming a checkpoint (ProjectionWriter.indexCheckpoint), oldest first */
+  /** the change summaries and Git AI outcomes of a device naming a checkpoint (ProjectionWriter.indexCheckpoint), oldest first */
   checkpointItems(accountId: string, deviceId: string, checkpointId: string, limit: number): ActivationItem[];
+  /** the earliest git.ai.checkpoint.created record of a device's checkpoint (ProjectionWriter.indexCheckpointRecord) */
+  checkpointRecord(accountId: string, deviceId: string, checkpointId: string): ActivationItem | undefined;
   /** rollup rows of a SKIT (optionally one contained skill) between two UTC days inclusive, every account */
   rollups(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): UsageRollupRow[];
   /** every observation event of the generation (tests and golden fixtures) */

@@ -11,13 +11,16 @@ import type { Database } from 'lmdb';
  * event-codec.ts (tm-events-v2) and activations as JSON (tm-activations-v2). Layout 3 is layout 2
  * with events deduplicated per device: the event key component (and the event's entries in the
  * timeline and skill indexes) is `<event id> <device id>` instead of the bare id (see
- * projection-access.ts `eventKeyOf`). A generation's layout is recorded in tm-meta as `layout:<gen>`;
+ * projection-access.ts `eventKeyOf`). Layout 4 is layout 3 with a Git AI checkpoint's records
+ * indexed under their own key (`~git.ai.checkpoint.record <device> <checkpoint id>`), apart from
+ * the outcomes and change summaries naming the checkpoint, so the checkpoint join finds the record
+ * with one read (projection-access.ts `checkpointIndex`). A generation's layout is recorded in tm-meta as `layout:<gen>`;
  * one without the record predates layouts and stays layout 1, so an existing hub keeps reading
  * and writing its live generation as before and its next rebuild writes the current layout.
  */
-export type Layout = 1 | 2 | 3;
+export type Layout = 1 | 2 | 3 | 4;
 
-export const CURRENT_LAYOUT: Layout = 3;
+export const CURRENT_LAYOUT: Layout = 4;
 
 /** The layout of each generation (cached: a created generation never changes layout). */
 export class GenerationLayouts {

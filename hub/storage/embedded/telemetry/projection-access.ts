@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { actionOf, changeOf, checkpointLookup, feedbackOf } from '../../../projections/facts.js';
+import { actionOf, changeOf, checkpointLookup, feedbackOf, GIT_AI_CHECKPOINT } from '../../../projections/facts.js';
 import { ZERO_COUNTERS, type ObservationEventRow, type SkillActivationRow, type UsageRollupRow } from '../../../projections/rows.js';
 import type { ActivationItem, ProjectionReader, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange } from '../../telemetry-ports.js';
 import { decodeEventRow, encodeEventRow } from './event-codec.js';
@@ -11,13 +11,15 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
 /**
  * Projection sub-databases. Every key starts with the generation number, so a rebuild writes a
  * complete new generation next to the live one and the switch is one meta write. `acct` is the
- * account id (layout 1) or the account's number (layouts 2 and 3, see layout.ts). Key layouts:
+ * account id (layout 1) or the account's number (layouts 2 to 4, see layout.ts). Key layouts:
  *   events, eventsV2: [gen, acct, ev]   (actions, changes and feedback are derived from events on read)
- *   activations (layout 1), activationsV2 (layouts 2, 3): [gen, acct, act]
+ *   activations (layout 1), activationsV2 (layouts 2 to 4): [gen, acct, act]
  *   timeline:     [gen, acct, repositoryKey, timeMs, ev] -> kind   (per-repository time order)
  *   actItems:     [gen, acct, act, timeMs, eventId] -> kind   (`act` names the device, whose events they are)
  *   skillItems:   [gen, acct, skillId, timeMs, ev] -> kind
- *   actItems also holds the checkpoint index: [gen, acct, cpKey, timeMs, eventId] -> kind (`cpKey` names the device too)
+ *   actItems also holds the checkpoint index: [gen, acct, cpKey, timeMs, eventId] -> kind (`cpKey` names the device too),
+ *     the change summaries and outcomes naming a checkpoint; from layout 4 its records under their own
+ *     [gen, acct, cpRecordKey, timeMs, eventId] (before, under cpKey among the rest)
  *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
  *   rollups:      [gen, package, skill, day, account, version, artifactHash, host, trigger]
  *   rollupSessions: rollup key + sessionKey
@@ -56,10 +58,10 @@ const END = '\uffff';
 const actKey = (activationId: string, deviceId: string) => `${activationId} ${deviceId}`;
 
 /**
- * `ev`, the key component of an event: in layout 3 `<event id> <device id>` (events are
+ * `ev`, the key component of an event: from layout 3 `<event id> <device id>` (events are
  * deduplicated per device, as activations are keyed; a space never occurs in either), in layouts
  * 1 and 2, which deduplicated per account, the bare event id. Without a device it is the bare id,
- * which sorts before every device's key of that id (a read position, never a stored key in layout 3).
+ * which sorts before every device's key of that id (a read position, never a stored key from layout 3 on).
  */
 type EventKey = (eventId: string, deviceId: string | undefined) => string;
 const eventKeyOf = (layout: Layout): EventKey => (layout >= 3 ? (id, device) => (device === undefined ? id : `${id} ${device}`) : (id) => id);
@@ -75,6 +77,13 @@ function splitEventKey(ev: string): { eventId: string; deviceId?: string } {
  * Two spaces, so it is never an `act` key (ids never contain a space, values.ts safeId).
  */
 const checkpointKey = (deviceId: string, checkpointId: string) => `~git.ai.checkpoint ${deviceId} ${checkpointId}`;
+
+/**
+ * The key component of a checkpoint's git.ai.checkpoint.created records in layout 4: the join reads
+ * the earliest with one positioned read, however many outcomes name the checkpoint. Layouts 1 to 3
+ * keep records under `checkpointKey` with the rest (see `checkpointIndex`).
+ */
+const checkpointRecordKey = (deviceId: string, checkpointId: string) => `~git.ai.checkpoint.record ${deviceId} ${checkpointId}`;
 
 const rollupKey = (gen: number, r: RollupDims): Key => [gen, r.packageId, r.skillId, r.day, r.accountId, r.version, r.artifactHash, r.host, r.triggerType];
 
@@ -125,6 +134,7 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     indexSkill: (a, skill, item) => dbs.skillItems.putSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)], item.kind),
     // the device is in the checkpoint key, as in an activation's: the bare event id
     indexCheckpoint: (a, device, cp, item) => dbs.actItems.putSync([gen, acct(a), checkpointKey(device, cp), item.timeMs, item.eventId], item.kind),
+    indexCheckpointRecord: (a, device, cp, item) => dbs.actItems.putSync([gen, acct(a), (layout >= 4 ? checkpointRecordKey : checkpointKey)(device, cp), item.timeMs, item.eventId], item.kind),
     unindexSkill: (a, skill, item) => void dbs.skillItems.removeSync([gen, acct(a), skill, item.timeMs, ev(item.eventId, item.deviceId)]),
     getRollup: (r) => dbs.rollups.get(rollupKey(gen, r)),
     // a row every activation moved out of (see rollups.ts) is no row
@@ -142,13 +152,39 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
   };
 }
 
-function items(db: Database<string, Key>, prefix: Key, fromMs: number, toMs: number, limit: number): ActivationItem[] {
+/** The first `limit` index entries under `prefix` in the time range (with `keep`, of those it keeps), oldest first. */
+function items(db: Database<string, Key>, prefix: Key, fromMs: number, toMs: number, limit: number, keep?: (kind: string) => boolean): ActivationItem[] {
   const out: ActivationItem[] = [];
-  for (const { key, value } of db.getRange({ start: [...prefix, fromMs], end: [...prefix, toMs, END], limit })) {
+  if (limit <= 0) return out;
+  for (const { key, value } of db.getRange({ start: [...prefix, fromMs], end: [...prefix, toMs, END], ...(keep ? {} : { limit }) })) {
+    if (keep && !keep(value)) continue;
     const k = key as Key;
     out.push({ timeMs: k[prefix.length] as number, ...splitEventKey(k[prefix.length + 1] as string), kind: value });
+    if (out.length >= limit) break;
   }
   return out;
+}
+
+/**
+ * The checkpoint index reads of a generation: a checkpoint's earliest record, and the change
+ * summaries and outcomes naming it. Layout 4 keeps records under their own key (one positioned
+ * read); in older generations they sit among the rest, so the record is searched for (without a
+ * bound: the join must not depend on how many outcomes precede the record) until the rebuild.
+ */
+function checkpointIndex(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): Pick<ProjectionReader, 'checkpointRecord' | 'checkpointItems'> {
+  const all = Number.MAX_SAFE_INTEGER;
+  const isRecord = (kind: string) => kind === GIT_AI_CHECKPOINT;
+  const prefix = (a: string, key: string): Key => [gen, acct(a), key];
+  if (layout >= 4) {
+    return {
+      checkpointRecord: (a, device, cp) => items(dbs.actItems, prefix(a, checkpointRecordKey(device, cp)), 0, all, 1)[0],
+      checkpointItems: (a, device, cp, limit) => items(dbs.actItems, prefix(a, checkpointKey(device, cp)), 0, all, limit),
+    };
+  }
+  return {
+    checkpointRecord: (a, device, cp) => items(dbs.actItems, prefix(a, checkpointKey(device, cp)), 0, all, 1, isRecord)[0],
+    checkpointItems: (a, device, cp, limit) => items(dbs.actItems, prefix(a, checkpointKey(device, cp)), 0, all, limit, (kind) => !isRecord(kind)),
+  };
 }
 
 function* values<V>(db: Database<V, Key>, gen: number): Iterable<V> {
@@ -167,7 +203,7 @@ function* decoded(rows: Iterable<Buffer>): Iterable<ObservationEventRow> {
 }
 
 /**
- * Reads one event row of generation `gen` in the layout's encoding: the device's (layout 3), or
+ * Reads one event row of generation `gen` in the layout's encoding: the device's (layouts 3, 4), or
  * without a device the lowest device id's (layouts 1 and 2 hold one row per id and ignore it).
  */
 function eventGetter(dbs: ProjectionDbs, gen: number, layout: Layout, acct: AccountKey): ProjectionReader['getEvent'] {
@@ -179,7 +215,7 @@ function eventGetter(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Acco
   };
   return (a, id, device) => {
     const k = acct(a);
-    const bytes = layout === 3 && device === undefined ? firstDevice(k, id) : dbs.eventsV2.get([gen, k, ev(id, device)]);
+    const bytes = layout >= 3 && device === undefined ? firstDevice(k, id) : dbs.eventsV2.get([gen, k, ev(id, device)]);
     return bytes && decodeEventRow(bytes);
   };
 }
@@ -200,9 +236,9 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     for (const key of activations.getKeys({ start: [gen, acct(a), `${id} `], end: [gen, acct(a), `${id}!`], limit: 1 })) return (key as Key)[2] as string;
     return id;
   };
-  const checkpointItems: ProjectionReader['checkpointItems'] = (a, device, cp, limit) => items(dbs.actItems, [gen, acct(a), checkpointKey(device, cp)], 0, Number.MAX_SAFE_INTEGER, limit);
+  const checkpoints = checkpointIndex(dbs, gen, layout, acct);
   // a change at a Git AI checkpoint is read with the checkpoint's record (its active set and correlation)
-  const checkpointOf = checkpointLookup({ getEvent, checkpointItems });
+  const checkpointOf = checkpointLookup({ getEvent, ...checkpoints });
   const changeAt = (e: ObservationEventRow) => changeOf(e, checkpointOf);
   return {
     getEvent,
@@ -225,7 +261,7 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
     countTimeline: (a, repo, fromMs, toMs, cap) => dbs.timeline.getKeysCount({ start: [gen, acct(a), repo, fromMs], end: [gen, acct(a), repo, toMs, END], limit: cap }),
     activationItems: (a, id, limit, device) => items(dbs.actItems, [gen, acct(a), findAct(a, id, device)], 0, Number.MAX_SAFE_INTEGER, limit),
     skillItems: (a, skill, fromMs, toMs, limit) => items(dbs.skillItems, [gen, acct(a), skill], fromMs, toMs, limit),
-    checkpointItems,
+    ...checkpoints,
     rollups(pkg, skill, fromDay, toDay) {
       const out: UsageRollupRow[] = [];
       const prefix = skill === undefined ? [gen, pkg] : [gen, pkg, skill];
