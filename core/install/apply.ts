@@ -2,7 +2,7 @@ import { recordScopeKey } from '../library/types.js';
 import { crashPoint } from '../fs/crash-point.js';
 import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
-import { ensureStored, hasStoreEntry, removeStoreEntry, type ModifiedEntry, type StagedEntry } from '../library/store.js';
+import { ensureStored, hasStoreEntry, removeStoreEntry, storedEntryChanges, type ModifiedEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentRecord } from '../library/types.js';
 import { SfError } from '../errors/index.js';
 import type { SkitHashes } from '../skit/hash.js';
@@ -60,13 +60,15 @@ export async function applyPlan(
 
 /**
  * The store step. The staged entry replaces one someone changed through a linked skill directory
- * (see stageStoreEntry): returns that one (moved aside), else null.
+ * (see stageStoreEntry): returns that one (moved aside), else null. Recovery has no staged entry
+ * and no source: an existing entry that differs from its manifest is refused (SF_E_MODIFIED), so
+ * the interrupted command is rolled back instead of projecting someone's edits elsewhere.
  */
 async function storeRelease(session: Session, bundleHash: string, release: LiveRelease | null, op: string): Promise<ModifiedEntry | null> {
   const staged = release?.staged;
   let replaced: ModifiedEntry | null = null;
-  if (staged?.replaces || !(await hasStoreEntry(session.paths, bundleHash))) {
-    if (!release) throw new SfError('SF_E_LIBRARY', `the release ${bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
+  if (!release) await assertEntryIntact(session, bundleHash);
+  else if (staged?.replaces || !(await hasStoreEntry(session.paths, bundleHash))) {
     session.progress('storing the release');
     if (!staged) await ensureStored(session.paths, release.sourceRoot, release.hashes);
     else if ((await staged.publish()) === 'replaced') replaced = staged.replaces ?? null;
@@ -76,10 +78,23 @@ async function storeRelease(session: Session, bundleHash: string, release: LiveR
   return replaced;
 }
 
+/** Without the release's source, only an entry that is there and matches its manifest can be projected. */
+async function assertEntryIntact(session: Session, bundleHash: string): Promise<void> {
+  const changed = await storedEntryChanges(session.paths, bundleHash);
+  if (!changed) throw new SfError('SF_E_LIBRARY', `the release ${bundleHash} is not in the store and its source is gone`, { hint: 'run the command again' });
+  if (changed.length > 0) {
+    throw new SfError('SF_E_MODIFIED', `the store entry of ${bundleHash} was changed (${shortList(changed)}), probably by editing through a linked skill directory`, {
+      hint: 'run the command again: it rebuilds the entry from the source and keeps the changed files in backups/store',
+    });
+  }
+}
+
+const shortList = (paths: readonly string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+
 /** What the user must hear when a changed store entry was replaced: what changed, and where it is kept. */
 function replacedNote(skitId: string, modified: ModifiedEntry): string {
-  const shown = modified.changed.slice(0, 5).join(', ') + (modified.changed.length > 5 ? `, and ${modified.changed.length - 5} more` : '');
-  return `${skitId}: its store entry ${modified.entry} had been changed, probably by editing through a linked skill directory (${shown}); it was rebuilt from the source, so every project using this release sees the release as published again. The changed copy was moved to ${modified.keptAt}: copy from there what you want to keep`;
+  const kept = modified.keptAt ? `The changed files were copied to ${modified.keptAt}: copy from there what you want to keep` : 'By then nothing differed any more, so nothing was kept';
+  return `${skitId}: its store entry ${modified.entry} had been changed, probably by editing through a linked skill directory (${shortList(modified.changed)}); it was rebuilt from the source, so every project using this release sees the release as published again. ${kept}`;
 }
 
 async function runStep(

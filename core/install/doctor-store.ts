@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../errors/index.js';
 import { bundleHex, type SfPaths } from '../library/paths.js';
-import { ensureStored, readStoreManifest, storeEntryDir, storeReleaseDir, storeSkillDir, type StoreManifest } from '../library/store.js';
+import { ensureStored, isStoreCache, readStoreManifest, storeEntryDir, storeReleaseDir, storeSkillDir, type StoreManifest } from '../library/store.js';
 import { changedPaths, diffTree } from '../library/tree-diff.js';
 import type { InstallationRecord } from '../library/types.js';
 import type { SkitHashes } from '../skit/hash.js';
@@ -32,7 +32,9 @@ export async function checkStoreEntry(paths: SfPaths, inst: InstallationRecord):
   }
   const diagnostics: Diagnostic[] = [];
   const release = await diffTree(storeReleaseDir(paths, inst.bundleHash), manifest.files);
-  const releaseChanged = changedPaths(release);
+  // caches tools write through a link are not a change (as for an install's reuse: isStoreCache)
+  const changes = (d: Parameters<typeof changedPaths>[0]) => changedPaths(d).filter((p) => !isStoreCache(p));
+  const releaseChanged = changes(release);
   const releaseIntact = releaseChanged.length === 0 && !release.absent && digestListing('bundle', manifest.files) === inst.bundleHash;
   if (!releaseIntact) {
     diagnostics.push({ code: 'SF_DRIFT_STORE_CORRUPT', severity: 'error', file: storeReleaseDir(paths, inst.bundleHash), message: `the stored release of ${inst.skitId} was modified: ${releaseChanged.join(', ') || 'manifest does not match'}`, hint: 'run `sf skit doctor --fix --force` to restore the stored release (without --force, doctor leaves it)' });
@@ -40,7 +42,7 @@ export async function checkStoreEntry(paths: SfPaths, inst: InstallationRecord):
   for (const skill of inst.skills) {
     const files = manifest.skills.find((s) => s.name === skill.name)?.files ?? [];
     const diff = await diffTree(storeSkillDir(paths, inst.bundleHash, skill.name), files);
-    const changed = changedPaths(diff);
+    const changed = changes(diff);
     const hashOk = files.length > 0 && digestListing('skill', files) === skill.hash;
     if (changed.length > 0 || !hashOk) {
       diagnostics.push({

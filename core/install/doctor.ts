@@ -5,7 +5,7 @@ import { hasErrno, isSfError, SfError, type Diagnostic } from '../errors/index.j
 import { dataDirFinding, filesystemOf } from '../fs/filesystem-kind.js';
 import { Library } from '../library/db.js';
 import { bundleHex } from '../library/paths.js';
-import { ensureStored, removeStoreEntry } from '../library/store.js';
+import { ensureStored, removeStoreEntry, storeBackups } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
 import { hostContext, type Session } from './context.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
@@ -253,7 +253,22 @@ async function checkLeftovers(session: Session, lib: Library, fix: boolean): Pro
   }
   findings.push(...(await checkScratch(session, fix)));
   findings.push(...(await checkConfigTemps(session, lib, fix)));
+  findings.push(...(await checkStoreBackups(session)));
   return findings;
+}
+
+/** What installs kept of replaced store entries: never deleted by Forge, so the user hears what they cost. */
+async function checkStoreBackups(session: Session): Promise<DoctorFinding[]> {
+  const kept = await storeBackups(session.paths);
+  if (kept.entries === 0) return [];
+  const size = kept.bytes < 1024 ? `${kept.bytes} bytes` : kept.bytes < 1024 ** 2 ? `${(kept.bytes / 1024).toFixed(1)} KiB` : `${(kept.bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return [{
+    code: 'SF_STORE_BACKUPS',
+    severity: 'info',
+    file: kept.dir,
+    message: `${kept.entries} changed store entr${kept.entries === 1 ? 'y' : 'ies'} kept (${size}): edits made through linked skill directories, set aside when an install rebuilt the entry`,
+    hint: `copy what you want to keep from ${kept.dir}, then delete it: rm -rf '${kept.dir}' (Forge never deletes it)`,
+  }];
 }
 
 /**

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../test-support/index.js';
 import { hashSkit } from '../skit/hash.js';
 import { validateSkitDir } from '../skit/validate.js';
 import { sfPaths } from './paths.js';
-import { ensureStored, hasStoreEntry, readStoreManifest, stageStoreEntry, storeReleaseDir, storeSkillDir } from './store.js';
+import { ensureStored, hasStoreEntry, readStoreManifest, stageStoreEntry, storedEntryChanges, storeReleaseDir, storeSkillDir } from './store.js';
 
 const KIT = {
   'README.md': '---\nskit: 1\nid: acme/kit\nskills:\n  - name: review\n    path: skills/review\n---\n\n# kit\n',
@@ -79,14 +79,14 @@ describe('core/library/store: content-addressed entries', () => {
     assert.equal(await stageStoreEntry(paths, src, hashes), null);
   });
 
-  it('rebuilds an entry whose release tree or manifest was changed', async () => {
+  it('rebuilds an entry whose manifest was changed; its release tree, which no link exposes, is left to doctor and recovery', async () => {
     const { src, hashes } = await prepared();
     const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
     await ensureStored(paths, src, hashes);
     await appendFile(join(storeReleaseDir(paths, hashes.bundle), 'README.md'), 'x\n');
-    const staged = await stageStoreEntry(paths, src, hashes);
-    assert.deepEqual(staged?.replaces?.changed, ['release/README.md']);
-    await staged!.discard();
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
+    assert.deepEqual(await storedEntryChanges(paths, hashes.bundle), ['release/README.md']);
+    await rm(join(paths.store, hashes.bundle.slice('sha256:'.length)), { recursive: true });
     const manifest = join(paths.store, hashes.bundle.slice('sha256:'.length), 'manifest.json');
     await ensureStored(paths, src, hashes);
     const m = JSON.parse(await readFile(manifest, 'utf8'));
@@ -103,5 +103,70 @@ describe('core/library/store: content-addressed entries', () => {
     await assert.rejects(stageStoreEntry(paths, src, hashes), (e: Error & { code?: string }) => e.code === 'SF_E_HASH_MISMATCH');
     assert.deepEqual(await readdir(paths.storeStaging).catch(() => []), []);
     assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+  });
+
+  it('trusts a stamp only for unchanged files: a same-size edit, an added file and a chmod after it are changes', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    await ensureStored(paths, src, hashes);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
+    await stat(join(paths.store, hashes.bundle.slice('sha256:'.length), 'stamp.json'));
+    assert.equal(await stageStoreEntry(paths, src, hashes), null, 'stamped and intact');
+
+    const skill = storeSkillDir(paths, hashes.bundle, 'review');
+    const original = KIT['skills/review/SKILL.md'];
+    await writeFile(join(skill, 'SKILL.md'), original.replace('Reviews', 'Removes'));
+    await writeFile(join(skill, 'extra.md'), 'x');
+    await chmod(join(skill, 'scripts', 'run.sh'), 0o644);
+    const staged = await stageStoreEntry(paths, src, hashes);
+    assert.deepEqual(staged?.replaces?.changed, ['skills/review/SKILL.md', 'skills/review/extra.md', 'skills/review/scripts/run.sh']);
+    await staged!.discard();
+  });
+
+  it('does not count caches written through a link (__pycache__, .DS_Store) as a change', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    await ensureStored(paths, src, hashes);
+    const skill = storeSkillDir(paths, hashes.bundle, 'review');
+    await writeTree(skill, { 'scripts/__pycache__/run.cpython-312.pyc': 'byte-code', '.DS_Store': 'finder' });
+    assert.equal(await stageStoreEntry(paths, src, hashes), null);
+    assert.equal(await storedEntryChanges(paths, hashes.bundle).then((c) => c?.length), 0);
+  });
+
+  it('keeps only what changed, once per distinct change', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    await ensureStored(paths, src, hashes);
+    const skill = storeSkillDir(paths, hashes.bundle, 'review');
+    const edit = async () => {
+      await writeFile(join(skill, 'NOTES.md'), 'private note\n');
+      await rm(join(skill, 'scripts', 'run.sh'));
+      assert.equal(await ensureStored(paths, src, hashes), 'replaced');
+    };
+    await edit();
+    await edit();
+    const kept = await readdir(join(paths.backups, 'store'));
+    assert.equal(kept.length, 1, kept.join(', '));
+    const backup = join(paths.backups, 'store', kept[0]);
+    assert.deepEqual(await readdir(join(backup, 'skills', 'review')), ['NOTES.md']);
+    assert.deepEqual(JSON.parse(await readFile(join(backup, 'CHANGES.json'), 'utf8')), { modified: [], added: ['skills/review/NOTES.md'], missing: ['skills/review/scripts/run.sh'] });
+    assert.deepEqual(await readdir(paths.storeStaging), []);
+  });
+
+  it('recovery checks an entry against its own manifest: intact, changed, or missing', async () => {
+    const { src, hashes } = await prepared();
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    assert.equal(await storedEntryChanges(paths, hashes.bundle), null);
+    await ensureStored(paths, src, hashes);
+    assert.deepEqual(await storedEntryChanges(paths, hashes.bundle), []);
+    await appendFile(join(storeSkillDir(paths, hashes.bundle, 'review'), 'SKILL.md'), 'x');
+    assert.deepEqual(await storedEntryChanges(paths, hashes.bundle), ['skills/review/SKILL.md']);
+    // a manifest rewritten to list the edit does not match the bundle it is named for
+    const manifest = join(paths.store, hashes.bundle.slice('sha256:'.length), 'manifest.json');
+    const m = JSON.parse(await readFile(manifest, 'utf8'));
+    m.skills[0].files = [];
+    await writeFile(manifest, JSON.stringify(m));
+    assert.deepEqual(await storedEntryChanges(paths, hashes.bundle), ['manifest.json']);
   });
 });

@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SfError, hasErrno, isSfError } from '../errors/index.js';
 import { fsyncDirsSync, mkdirForDurable, removeTreeAtomic } from '../fs/atomic.js';
 import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
 import { trace } from '../trace/startup.js';
-import type { InventoryFile, SkitHashes } from '../skit/hash.js';
+import { digestFiles } from '../skit/file-digests.js';
+import { digestListing, type InventoryFile, type SkitHashes } from '../skit/hash.js';
 import { bundleHex, type SfPaths } from './paths.js';
-import { changedPaths, diffTree, type ExpectedFile } from './tree-diff.js';
+import type { ExpectedFile } from './tree-diff.js';
 
 /**
  * The content-addressed store: `$SF_HOME/store/<bundle hex>/` holds one complete release
@@ -63,7 +64,10 @@ export interface ModifiedEntry {
   entry: string;
   /** what differs, relative to the entry (skills/review/NOTES.md, ...) */
   changed: string[];
-  /** where publish moved it ($SF_HOME/backups/store/<hex>.<time>.<random>), once it has */
+  /**
+   * where publish kept what differed ($SF_HOME/backups/store/<hex>.<change digest>: only the
+   * changed and added files), once it has; none when nothing differed any more by then
+   */
   keptAt?: string;
 }
 
@@ -135,7 +139,9 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
         throw e;
       }
       fsyncDirsSync([paths.store, ...keptDirs]);
-      return replaces ? 'replaced' : 'created';
+      if (!replaces) return 'created';
+      await keepChangesOnly(paths, replaces, manifestOf(hashes));
+      return 'replaced';
     } finally {
       await discard();
     }
@@ -150,7 +156,7 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
  * crash there leaves it missing (as after a deletion: `sf skit doctor --fix` fetches it again).
  */
 function moveAside(paths: SfPaths, modified: ModifiedEntry): string[] {
-  const kept = join(paths.backups, 'store');
+  const kept = backupsStore(paths);
   const dirs = [...mkdirForDurable(kept), kept];
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   modified.keptAt = join(kept, `${basename(modified.entry)}.${stamp}.${randomBytes(4).toString('hex')}`);
@@ -158,24 +164,266 @@ function moveAside(paths: SfPaths, modified: ModifiedEntry): string[] {
   return dirs;
 }
 
+const backupsStore = (paths: SfPaths) => join(paths.backups, 'store');
+
 /**
- * What an existing entry holds that the release does not: files of its release tree and skill
- * projections that differ from `hashes` (added, edited, missing), and a manifest that does not
- * list exactly `hashes`. Paths are relative to the entry.
+ * Replaces the full copy `moveAside` kept with one of only what differs from `listing` (modified
+ * and added files, with CHANGES.json naming the missing ones too), named by a digest of those
+ * changes: a big release costs a backup of the edits, not of itself, and the same change replaced
+ * by several installs is kept once. The full copy is deleted only once that copy is durable; a
+ * crash before leaves the full copy (doctor reports backups/store).
+ */
+async function keepChangesOnly(paths: SfPaths, modified: ModifiedEntry, listing: Listing): Promise<void> {
+  const full = modified.keptAt!;
+  const { diff } = await compareEntry(full, listing, '');
+  // what differs now (a manifest that differed is rebuilt, not kept: it is Forge's own)
+  const edits = allChanged(diff);
+  modified.changed = [...edits, ...modified.changed.filter((p) => BOOKKEEPING.has(p))].sort();
+  const copies = [...diff.modified, ...diff.added].map((path) => changedCopy(full, path)).filter((c) => c !== null);
+  const summary = { modified: diff.modified, added: diff.added, missing: diff.missing };
+  const digest = createHash('sha256').update(JSON.stringify([summary, copies.map((c) => [c.path, c.sha256])])).digest('hex');
+  const kept = join(dirname(full), `${basename(modified.entry)}.${digest.slice(0, 16)}`);
+  if (edits.length > 0 && !existsSync(kept)) {
+    const tmp = join(paths.storeStaging, `backup-${digest.slice(0, 16)}.${randomBytes(4).toString('hex')}`);
+    const files: NewFile[] = copies.filter((c) => c.bytes).map((c) => ({ path: abs(tmp, c.path), bytes: c.bytes!, mode: c.mode }));
+    files.push({ path: join(tmp, 'CHANGES.json'), bytes: Buffer.from(JSON.stringify(summary, null, 2) + '\n'), mode: 0o644 });
+    await startNewFilesDurable(files);
+    for (const c of copies) {
+      if (c.link === undefined) continue;
+      mkdirSync(dirname(abs(tmp, c.path)), { recursive: true });
+      symlinkSync(c.link, abs(tmp, c.path));
+    }
+    fsyncDirsSync(directoriesWithin(tmp, copies.map((c) => dirname(abs(tmp, c.path)))));
+    try {
+      renameSync(tmp, kept);
+      fsyncDirsSync([dirname(kept)]);
+    } catch (e) {
+      // another install kept the same change first
+      if (!hasErrno(e, 'ENOTEMPTY') && !hasErrno(e, 'EEXIST')) throw e;
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+  modified.keptAt = edits.length > 0 ? kept : undefined;
+  await removeTreeAtomic(full, join(paths.storeStaging, `trash-${basename(full)}`));
+}
+
+/** A changed or added file of a kept entry as the backup holds it (null: not a file or link). */
+function changedCopy(root: string, path: string): { path: string; sha256: string; bytes?: Buffer; mode: number; link?: string } | null {
+  const at = abs(root, path);
+  const st = lstatSync(at);
+  if (st.isSymbolicLink()) {
+    const link = readlinkSync(at);
+    return { path, sha256: `link:${link}`, link, mode: 0 };
+  }
+  if (!st.isFile()) return null;
+  const bytes = readFileSync(at);
+  return { path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes, mode: st.mode & 0o111 ? 0o755 : 0o644 };
+}
+
+/** What an entry's manifest lists: the release tree and each skill's projection. */
+type Listing = Pick<StoreManifest, 'files' | 'skills'>;
+
+/** How an entry differs from its listing; paths relative to the entry. */
+interface EntryDiff {
+  modified: string[];
+  /** files, links and special files the listing does not have */
+  added: string[];
+  missing: string[];
+}
+
+const allChanged = (d: EntryDiff): string[] => [...d.modified, ...d.added, ...d.missing].sort();
+
+/**
+ * Caches tools leave next to a skill's files when an agent runs them through a linked skill
+ * directory (Python byte-code, Finder metadata): not a change of the release, so they neither
+ * make an install rebuild the entry nor get backed up (docs/install.md).
+ */
+const isCacheName = (name: string): boolean => name === '__pycache__' || name === '.DS_Store';
+export const isStoreCache = (rel: string): boolean => rel.split('/').some(isCacheName);
+
+/** Forge's own files at the root of an entry, beside the release content. */
+const STAMP = 'stamp.json';
+const BOOKKEEPING = new Set(['manifest.json', STAMP]);
+
+/** A file of an entry as it is on disk; `sig` changes whenever the file does (size, inode, ctime, mode). */
+interface OnDisk {
+  path: string;
+  abs: string;
+  size: number;
+  exec: boolean;
+  ctimeMs: number;
+  sig: string;
+}
+
+function onDisk(path: string, at: string): OnDisk {
+  const st = lstatSync(at);
+  return { path, abs: at, size: st.size, exec: (st.mode & 0o111) !== 0, ctimeMs: st.ctimeMs, sig: `${st.size}:${st.ino}:${st.ctimeMs}:${st.mode}` };
+}
+
+/**
+ * Every file below `root`/`under` (caches and bookkeeping left out), paths relative to `root`;
+ * links and special files as `odd`. Synchronous: thousands of lstat calls without a thread-pool
+ * round trip each.
+ */
+function listEntry(root: string, under: string): { files: OnDisk[]; odd: string[] } {
+  const files: OnDisk[] = [];
+  const odd: string[] = [];
+  const visit = (dir: string, rel: string) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      if (isCacheName(d.name) || (!rel && BOOKKEEPING.has(d.name))) continue;
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      const at = join(dir, d.name);
+      if (d.isDirectory()) visit(at, path);
+      else if (!d.isFile()) odd.push(path);
+      else files.push(onDisk(path, at));
+    }
+  };
+  visit(under ? join(root, under) : root, under);
+  return { files, odd };
+}
+
+/** `stamp.json`: the sig of every file of an entry a full comparison found intact, and when it looked (ms). */
+interface Stamp {
+  at: number;
+  sigs: Record<string, string>;
+}
+
+function readStamp(root: string): Stamp | null {
+  try {
+    const s = JSON.parse(readFileSync(join(root, STAMP), 'utf8')) as Stamp;
+    return typeof s?.at === 'number' && typeof s.sigs === 'object' && s.sigs !== null ? s : null;
+  } catch {
+    // missing, torn or not ours: the entry is compared in full
+    return null;
+  }
+}
+
+/**
+ * True when `f` is what the stamp found intact. A stamped file is trusted only if its last change
+ * is older than the stamp by more than a timestamp tick: a write right after the stamp looked
+ * could otherwise keep the same ctime. Whole-second ctimes mean a coarse filesystem: a wider margin.
+ */
+const stamped = (f: OnDisk, stamp: Stamp | null): boolean =>
+  stamp !== null && stamp.sigs[f.path] === f.sig && f.ctimeMs < stamp.at - (f.ctimeMs % 1000 === 0 ? 4000 : 100);
+
+/** Writes a stamp (only a cache: when it cannot be written, the next reuse compares in full). */
+function writeStamp(paths: SfPaths, root: string, at: number, files: readonly OnDisk[]): void {
+  const tmp = join(paths.storeStaging, `stamp-${basename(root)}.${randomBytes(4).toString('hex')}`);
+  try {
+    mkdirSync(paths.storeStaging, { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ at, sigs: Object.fromEntries(files.map((f) => [f.path, f.sig])) } satisfies Stamp));
+    renameSync(tmp, join(root, STAMP));
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** NFC form of a path; ASCII (nearly every path) is already. */
+const nfc = (p: string): string => (/[^\x00-\x7f]/.test(p) ? p.normalize('NFC') : p);
+
+const expectedFiles = (listing: Listing): ExpectedFile[] => [
+  ...listing.files.map((f) => ({ ...f, path: `release/${f.path}` })),
+  ...listing.skills.flatMap((k) => k.files.map((f) => ({ ...f, path: `skills/${k.name}/${f.path}` }))),
+];
+
+/** A comparison of an entry: how it differs, what it looked at, and whether it had to read files. */
+interface Comparison {
+  diff: EntryDiff;
+  files: OnDisk[];
+  at: number;
+  hashed: boolean;
+}
+
+/**
+ * Compares the files below `root`/`under` ('' for all) with `listing` (as an entry: release/,
+ * skills/<name>/). A file the entry's stamp found intact is not read again; every other one is
+ * hashed. Only a change changes a sig, so an intact, stamped entry costs a walk.
+ */
+async function compareEntry(root: string, listing: Listing, under: '' | 'skills'): Promise<Comparison> {
+  const at = Date.now();
+  const { files, odd } = listEntry(root, under);
+  const want = new Map(expectedFiles(listing).filter((f) => f.path.startsWith(under)).map((f) => [nfc(f.path), f]));
+  const stamp = readStamp(root);
+  const diff: EntryDiff = { modified: [], added: [...odd], missing: [] };
+  const toHash: { file: OnDisk; sha256: string }[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    const key = nfc(f.path);
+    const exp = want.get(key);
+    if (!exp) {
+      diff.added.push(f.path);
+      continue;
+    }
+    seen.add(key);
+    if ((exp.mode === 'exec') !== f.exec) diff.modified.push(f.path);
+    else if (!stamped(f, stamp)) toHash.push({ file: f, sha256: exp.sha256 });
+  }
+  for (const [key, f] of want) if (!seen.has(key)) diff.missing.push(f.path);
+  const digests = await digestFiles(toHash.map(({ file }) => ({ abs: file.abs, size: file.size })));
+  digests.forEach((d, i) => {
+    if (d.sha256 !== toHash[i].sha256) diff.modified.push(toHash[i].file.path);
+  });
+  return { diff: { modified: diff.modified.sort(), added: diff.added.sort(), missing: diff.missing.sort() }, files, at, hashed: toHash.length > 0 };
+}
+
+/**
+ * What an existing entry exposes that the release does not: files of its skill projections (what
+ * links lead to) that differ from `hashes` (added, edited, missing; caches aside), and a
+ * manifest that does not list exactly `hashes`. The release tree is not linked anywhere, so reuse
+ * leaves it to doctor. Paths are relative to the entry. An intact entry is stamped, so the next
+ * reuse reads no file whose sig is unchanged.
  */
 async function entryChanges(paths: SfPaths, hashes: SkitHashes): Promise<string[]> {
-  const expected: ExpectedFile[] = [
-    ...hashes.files.map((f) => ({ ...f, path: `release/${f.path}` })),
-    ...hashes.skills.flatMap((k) => k.files.map((f) => ({ ...f, path: `skills/${k.name}/${f.path}` }))),
-  ];
-  const changed = changedPaths(await diffTree(storeEntryDir(paths, hashes.bundle), expected)).filter((p) => p !== 'manifest.json');
-  const manifest = await readStoreManifest(paths, hashes.bundle).catch((e: unknown) => {
-    // a manifest that does not parse is a change like any other
-    if (isSfError(e, 'SF_E_LIBRARY')) return null;
+  const root = storeEntryDir(paths, hashes.bundle);
+  const check = await compareEntry(root, manifestOf(hashes), 'skills');
+  const changed = allChanged(check.diff);
+  const manifestFile = existsSync(join(root, 'manifest.json')) ? onDisk('manifest.json', join(root, 'manifest.json')) : null;
+  const manifestChecked = manifestFile !== null && stamped(manifestFile, readStamp(root));
+  if (!manifestChecked) {
+    const manifest = await readStoreManifest(paths, hashes.bundle).catch((e: unknown) => {
+      // a manifest that does not parse is a change like any other
+      if (isSfError(e, 'SF_E_LIBRARY')) return null;
+      throw e;
+    });
+    if (!manifest || listing(manifest) !== listing(manifestOf(hashes))) changed.push('manifest.json');
+  }
+  if (changed.length === 0 && (check.hashed || !manifestChecked)) writeStamp(paths, root, check.at, [...check.files, manifestFile!]);
+  return changed;
+}
+
+/**
+ * What differs in the store entry of `bundleHash` (release tree and skills) from the release its
+ * own manifest lists, the manifest checked against the bundle and skill hashes it names; null when
+ * there is no entry. For recovery, which has no source to compare with.
+ */
+export async function storedEntryChanges(paths: SfPaths, bundleHash: string): Promise<string[] | null> {
+  const manifest = await readStoreManifest(paths, bundleHash).catch((e: unknown) => {
+    if (isSfError(e, 'SF_E_LIBRARY')) return 'corrupt' as const;
     throw e;
   });
-  if (!manifest || listing(manifest) !== listing(manifestOf(hashes))) changed.push('manifest.json');
-  return changed;
+  if (manifest === null) return null;
+  if (manifest === 'corrupt' || !listingMatches(manifest, bundleHash)) return ['manifest.json'];
+  return allChanged((await compareEntry(storeEntryDir(paths, bundleHash), manifest, '')).diff);
+}
+
+const listingMatches = (m: Listing, bundleHash: string): boolean =>
+  digestListing('bundle', m.files) === bundleHash && m.skills.every((s) => digestListing('skill', s.files) === s.hash);
+
+/** Size and count of what backups/store holds (changes kept from replaced entries), for doctor. */
+export async function storeBackups(paths: SfPaths): Promise<{ dir: string; entries: number; bytes: number }> {
+  const dir = backupsStore(paths);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT')) return { dir, entries: 0, bytes: 0 };
+    throw e;
+  }
+  const size = (p: string): number => {
+    const st = lstatSync(p);
+    return st.isDirectory() ? readdirSync(p).reduce((sum, n) => sum + size(join(p, n)), 0) : st.size;
+  };
+  return { dir, entries: names.length, bytes: names.reduce((sum, n) => sum + size(join(dir, n)), 0) };
 }
 
 /** What a manifest lists, without what may differ for the same bundle (the id a provisional install gave it). */
