@@ -24,6 +24,13 @@ function put<T extends object, K extends keyof T>(row: T, key: K, value: T[K] | 
   if (value !== undefined) row[key] = value;
 }
 
+/** The evidence every fact row keeps of its event (and the client's claim, when the hub lowered it). */
+function putEvidence(row: { reportedFidelity?: string; evidenceSource?: string; evidenceFidelity?: string }, e: ObservationEventRow, reported?: string): void {
+  put(row, 'reportedFidelity', reported);
+  put(row, 'evidenceSource', e.evidenceSource);
+  put(row, 'evidenceFidelity', e.evidenceFidelity);
+}
+
 /** The ids an event links to: its activation id list, else its single activation id. */
 export function linkedActivations(e: ObservationEventRow): string[] {
   if (e.activationIds?.length) return e.activationIds;
@@ -106,9 +113,7 @@ export function actionRow(e: ObservationEventRow, ceiling: AttributionFidelity =
   put(row, 'toolName', str(a, 'gen_ai.tool.name'));
   put(row, 'toolCallId', idAttr(a, 'gen_ai.tool.call.id'));
   put(row, 'errorType', e.errorType);
-  put(row, 'reportedFidelity', fid.reported);
-  put(row, 'evidenceSource', e.evidenceSource);
-  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  putEvidence(row, e, fid.reported);
   return row;
 }
 
@@ -249,8 +254,7 @@ export function changeRow(e: ObservationEventRow, checkpoint?: ObservationEventR
   put(row, 'reportedFidelity', fid.reported);
   put(row, 'correlationFidelity', link.correlation);
   put(row, 'checkpointActivationIds', link.recorded);
-  put(row, 'evidenceSource', e.evidenceSource);
-  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  putEvidence(row, e);
   return row;
 }
 
@@ -275,8 +279,7 @@ export function gitAiCheckpointRow(e: ObservationEventRow): GitAiCheckpointRow {
   put(row, 'gitAiVersion', str(a, 'git.ai.version'));
   put(row, 'gitAiSchemaVersion', str(a, 'git.ai.schema.version'));
   put(row, 'gitAiSource', str(a, 'git.ai.source'));
-  put(row, 'evidenceSource', e.evidenceSource);
-  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  putEvidence(row, e);
   return row;
 }
 
@@ -307,9 +310,7 @@ export function gitAiOutcomeRow(e: ObservationEventRow, checkpoint?: Observation
   put(row, 'rewriteOperation', str(a, 'git.ai.rewrite.operation'));
   put(row, 'survivalWindowDays', num(a, 'git.ai.survival.window.days'));
   put(row, 'correlationFidelity', link.correlation);
-  put(row, 'reportedFidelity', fid.reported);
-  put(row, 'evidenceSource', e.evidenceSource);
-  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  putEvidence(row, e, fid.reported);
   return row;
 }
 
@@ -357,8 +358,7 @@ export function feedbackRow(e: ObservationEventRow, kind: FeedbackKind): SkillFe
   put(row, 'actorType', str(a, 'agent.skill.actor.type'));
   put(row, 'quarantineAction', str(a, 'agent.skill.quarantine.action'));
   put(row, 'replacementId', str(a, 'agent.skill.replacement.id'));
-  put(row, 'evidenceSource', e.evidenceSource);
-  put(row, 'evidenceFidelity', e.evidenceFidelity);
+  putEvidence(row, e);
   return row;
 }
 
