@@ -94,4 +94,22 @@ describe('hub normalizer in a worker thread', function () {
     }
     assert.ok(errors.some((args) => String(args[1]).includes('normalizing in this thread from now on')), 'the fallback is logged');
   });
+
+  it('stop() resolves when the thread reports an error while it is being terminated', async () => {
+    const f = await fixture({ normalizerThread: true });
+    await goldenProjections(f);
+    // the service's ThreadedNormalizer and its Worker (private: this is the race being tested)
+    const threaded = (f.telemetry as unknown as { worker: { worker?: import('node:worker_threads').Worker; stop(): Promise<void> } }).worker;
+    const worker = threaded.worker!;
+    const terminate = worker.terminate.bind(worker);
+    // an 'error' from the thread right after terminate began: handling it must not drop the
+    // listener terminate() resolves on
+    worker.terminate = () => {
+      const done = terminate();
+      worker.emit('error', new Error('the thread failed while stopping'));
+      return done;
+    };
+    const stopped = await Promise.race([threaded.stop().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5_000).unref())]);
+    assert.ok(stopped, 'stop() still pending after 5 s');
+  });
 });

@@ -52,10 +52,11 @@ export class ThreadedNormalizer implements Normalizer {
       ? new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entryUrl.href)}); })`, { eval: true, workerData: data })
       : new Worker(entryUrl, { workerData: data });
     worker.on('message', (m: FromThread) => this.receive(m));
-    worker.on('error', (e) => this.fail(e));
+    // a thread being stopped or given up on is no longer `this.worker`: what it reports then changes nothing
+    worker.on('error', (e) => this.worker === worker && this.fail(e));
     worker.on('exit', (code) => {
       if (this.stopping) this.answerAll();
-      else this.fail(new Error(`the normalizer thread exited (${code})`));
+      else if (this.worker === worker) this.fail(new Error(`the normalizer thread exited (${code})`));
     });
     this.worker = worker;
   }
@@ -73,10 +74,11 @@ export class ThreadedNormalizer implements Normalizer {
 
   /** The thread is gone: continue in-process, in the same paused state, and answer what waited on the thread. */
   private fail(error: unknown): void {
-    if (!this.worker) return;
-    this.worker.removeAllListeners();
-    void this.worker.terminate();
+    const worker = this.worker;
+    if (!worker) return;
+    // not removeAllListeners(): terminate() resolves through an 'exit' listener of the Worker's own
     this.worker = undefined;
+    void worker.terminate();
     if (this.stopping) return this.answerAll();
     this.options.onError(new Error(`normalizing in this thread from now on: ${error instanceof Error ? error.message : String(error)}`));
     const fallback = (this.fallen = this.options.fallback());
@@ -160,7 +162,7 @@ export class ThreadedNormalizer implements Normalizer {
     await this.request('stop');
     // the thread has closed its storage and answered; it does not always exit by itself (a handle
     // of its own stays open), and waiting for its exit event left hub.close() pending for good
-    await worker.terminate();
     this.worker = undefined;
+    await worker.terminate();
   }
 }
