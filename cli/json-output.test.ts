@@ -31,6 +31,16 @@ describe('--json output leaves unknown fields out instead of printing null', () 
     assert.deepEqual(nullsIn(out), []);
   });
 
+  it('sf skit agents: an agent with legacy homes lists them, in the table too', async () => {
+    const r = await sb.sf(['skit', 'agents', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as { id: string; user: string | null; legacyUser?: string[] }[];
+    assert.deepEqual(rows.find((a) => a.id === 'openclaw')?.legacyUser, ['~/.clawdbot/skills', '~/.moltbot/skills']);
+    assert.equal('legacyUser' in rows.find((a) => a.id === 'claude-code')!, false);
+    const table = await sb.sf(['skit', 'agents']);
+    assert.match(table.stdout, /^openclaw .*~\/\.openclaw\/skills \(or ~\/\.clawdbot\/skills, ~\/\.moltbot\/skills\)/m);
+  });
+
   it('sf logout: no loggedOut field when there was no login', async () => {
     const r = await sb.sf(['logout', '--hub', 'http://127.0.0.1:9', '--json']);
     assert.equal(r.code, 0, r.stderr);

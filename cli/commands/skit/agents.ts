@@ -12,9 +12,13 @@ export const agentsCommand = command({
     const { GENERIC_AGENTS } = await import('../../../adapters/generic/index.js');
     const rows = allAdapters().map((a) => {
       const entry = GENERIC_AGENTS.find((g) => g.id === a.id);
-      return { id: a.id, name: a.displayName, aliases: [...a.aliases], project: entry?.project ?? null, user: entry?.user ?? null, nativeEnablement: a.nativeEnablement };
+      // legacyUser: older homes the agent still reads when only they exist (OpenClaw's ~/.clawdbot)
+      return { id: a.id, name: a.displayName, aliases: [...a.aliases], project: entry?.project ?? null, user: entry?.user ?? null, ...(entry?.legacyUser ? { legacyUser: entry.legacyUser } : {}), nativeEnablement: a.nativeEnablement };
     });
     if (json) printJson(rows);
-    else printTable(['AGENT', 'ALIASES', 'PROJECT DIR', 'GLOBAL DIR', 'ENABLEMENT'], rows.map((r) => [r.id, r.aliases.join(',') || '-', r.project ?? '-', r.user ?? '-', r.nativeEnablement ? 'native' : 'projection']));
+    else {
+      const globalDir = (r: (typeof rows)[number]) => (r.user ?? '-') + ('legacyUser' in r && r.legacyUser ? ` (or ${r.legacyUser.join(', ')})` : '');
+      printTable(['AGENT', 'ALIASES', 'PROJECT DIR', 'GLOBAL DIR', 'ENABLEMENT'], rows.map((r) => [r.id, r.aliases.join(',') || '-', r.project ?? '-', globalDir(r), r.nativeEnablement ? 'native' : 'projection']));
+    }
   },
 });
