@@ -17,7 +17,7 @@ import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
 import { sharedRootConflicts } from './plan-checks.js';
-import { expectedPaths, requestFor, specOf, targetShapes, type TargetShape } from './requests.js';
+import { aroundTheirs, expectedPaths, requestFor, specOf, targetShapes, type TargetShape } from './requests.js';
 
 /** "an install", "an update", "a remove" */
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
@@ -158,14 +158,13 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     if (!options.fix || repairs.length === 0 || storeBroken || conflicting) continue;
     if (!options.force && repairs.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // the user's entries are left out of the repair, so it can go ahead around them
-    const theirs = new Set(replacedPaths(record.paths, session.paths.store).map((p) => p.skillId));
-    const mine = <T extends { skillId: string }>(list: readonly T[]) => list.filter((x) => !theirs.has(x.skillId));
+    const around = aroundTheirs(request, record, replacedPaths(record.paths, session.paths.store));
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
     let fixed: ProjectionRecord;
     try {
-      const repaired = await adapter.setEnablement({ ...request, skills: mine(request.skills) }, { ...record, paths: mine(record.paths) }, ctx);
+      const repaired = await adapter.setEnablement(around.request, around.record, ctx);
       // a replaced entry stays recorded as Forge's place: doctor keeps naming it until the user moves it
-      fixed = { ...repaired, paths: [...repaired.paths, ...record.paths.filter((p) => theirs.has(p.skillId))] };
+      fixed = { ...repaired, paths: [...repaired.paths, ...around.keep] };
     } catch (e) {
       // one repair the user must make (a conflicting entry of theirs) does not stop the others
       if (!isSfError(e)) throw e;

@@ -6,7 +6,7 @@ import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
 import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
 import type { Observations, Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
-import { expectedPaths, requestFor, specOf } from './requests.js';
+import { aroundTheirs, expectedPaths, requestFor, specOf } from './requests.js';
 
 export interface EnablementInput {
   skitId: string;
@@ -60,7 +60,7 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     assertNotReplaced(record.paths.filter((p) => p.skillId === skill.id), state.observations, `${input.enabled ? 'enable' : 'disable'} ${skill.id}`);
     if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, others, state.observations);
     if (!target.nativeEnablement && !now) removedPaths.push(path);
-    steps.push(aroundTheirs({ kind: 'enablement', target, request, record }, state.observations));
+    steps.push(aroundReplaced({ kind: 'enablement', target, request, record }, state.observations));
     events.push(
       inventoryEvent({
         action: now ? 'enabled' : 'disabled',
@@ -94,14 +94,7 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
  * An enablement step that leaves the user's entries in Forge's places alone (the other skills of
  * the target change as asked): they go out of its request and record into `keep`.
  */
-function aroundTheirs(step: Extract<Step, { kind: 'enablement' }>, observations: Observations): Extract<Step, { kind: 'enablement' }> {
-  const keep = step.record.paths.filter((p) => observations.paths[p.path]?.replaced);
-  if (keep.length === 0) return step;
-  const theirs = new Set(keep.map((p) => p.skillId));
-  return {
-    ...step,
-    request: { ...step.request, skills: step.request.skills.filter((s) => !theirs.has(s.skillId)) },
-    record: { ...step.record, paths: step.record.paths.filter((p) => !theirs.has(p.skillId)) },
-    keep,
-  };
+function aroundReplaced(step: Extract<Step, { kind: 'enablement' }>, observations: Observations): Extract<Step, { kind: 'enablement' }> {
+  const theirs = step.record.paths.filter((p) => observations.paths[p.path]?.replaced);
+  return theirs.length === 0 ? step : { ...step, ...aroundTheirs(step.request, step.record, theirs) };
 }

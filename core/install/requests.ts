@@ -82,3 +82,17 @@ export function specOf(record: ProjectionRecord, nativeEnablement: boolean): Tar
 export function targetShapes(session: { adapters: { get(agent: string): { nativeEnablement: boolean } } }, records: readonly ProjectionRecord[]): TargetShape[] {
   return records.map((r) => ({ agent: r.agent, skillRoot: r.skillRoot, nativeEnablement: session.adapters.get(r.agent).nativeEnablement }));
 }
+
+/**
+ * A change to a target made around the user's own entries in Forge's places (`theirs`: recorded
+ * paths the user replaced): their skills leave the request and the record, so the adapter neither
+ * writes nor deletes there, and `keep` is what to put back into the record it returns.
+ */
+export function aroundTheirs<R extends ProjectionRecord>(request: ProjectionRequest, record: R, theirs: readonly ProjectedPath[]): { request: ProjectionRequest; record: R; keep: ProjectedPath[] } {
+  const ids = new Set(theirs.map((p) => p.skillId));
+  return {
+    request: { ...request, skills: request.skills.filter((s) => !ids.has(s.skillId)) },
+    record: { ...record, paths: record.paths.filter((p) => !ids.has(p.skillId)) },
+    keep: record.paths.filter((p) => ids.has(p.skillId)),
+  };
+}

@@ -5,7 +5,7 @@ import { collectGarbage } from './apply.js';
 import { hostContext, type Session } from './context.js';
 import type { ConfigEdit } from './host-adapter.js';
 import type { Plan } from './plan-types.js';
-import { requestFor, targetShapes } from './requests.js';
+import { aroundTheirs, requestFor, targetShapes } from './requests.js';
 import { replacedPaths } from './survey.js';
 import { sameSkillRoot } from './targets.js';
 
@@ -36,11 +36,9 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
         const ctx = hostContext(session, t.agent, t.scope, t.projectRoot);
         const request = requestFor(before, t.agent, session.paths.store, targetShapes(session, before.targets));
         // an entry the user put in Forge's place since is theirs: left as it is, so the undo can always finish
-        const theirs = new Set(replacedPaths(t.paths, session.paths.store).map((p) => p.skillId));
-        const skills = request.skills.filter((s) => !theirs.has(s.skillId));
-        const paths = t.paths.filter((p) => !theirs.has(p.skillId));
+        const around = aroundTheirs(request, t, replacedPaths(t.paths, session.paths.store));
         // the old record (and what was attempted) says which directories and entries are Forge's
-        await session.adapters.get(t.agent).setEnablement({ ...request, skills }, withAttempted({ ...t, paths }), ctx);
+        await session.adapters.get(t.agent).setEnablement(around.request, withAttempted(around.record), ctx);
       }
     }
   }
