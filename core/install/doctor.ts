@@ -37,7 +37,7 @@ export interface DoctorReport {
 }
 
 /** Codes whose repair would overwrite something the user made; --fix leaves them unless --force. */
-const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_FOREIGN', 'SF_DRIFT_STORE_CORRUPT']);
+const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_STORE_CORRUPT']);
 /** The user's own entry in Forge's place: never repaired, not even with --force, and no reason to leave the rest of its target unrepaired. */
 const THEIRS = 'SF_DRIFT_FOREIGN';
 
