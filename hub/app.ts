@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { authenticate, type HubEnv } from './auth/principal.js';
+import { MAX_URL_BYTES } from '../core/runtime/connection-limits.js';
+import { SfError } from '../core/errors/index.js';
 import { onHubError } from './errors.js';
 import { resolveRegistryLimits, type RegistryLimits } from './limits.js';
 import { BlobCache } from './registry/blob-cache.js';
@@ -53,6 +55,11 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
       c.res.headers.set('content-length', String((await c.res.clone().arrayBuffer()).byteLength));
     }
   });
+  // before routing and authentication: the URL is all it looks at
+  app.use('*', async (c, next) => {
+    refuseLongUrl(c.req.url);
+    await next();
+  });
   // a write is answered only once it is on disk: an acknowledged OTLP batch, a published release
   // or an issued token must survive a power cut (the embedded store flushes after it commits)
   app.use('*', async (c, next) => {
@@ -90,6 +97,19 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
     return c.json({ error: { code: 'SF_E_NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404);
   });
   return app;
+}
+
+/**
+ * RFC 9110 §15.5.15: a request target (path + query) past MAX_URL_BYTES is a 414 before any routing
+ * or authentication; the hub's own URLs are far shorter. hub/errors.ts maps `data.limit` to the 414.
+ */
+function refuseLongUrl(url: string): void {
+  const bytes = url.length - url.indexOf('/', url.indexOf('://') + 3);
+  if (bytes <= MAX_URL_BYTES) return;
+  throw new SfError('SF_E_LIMIT', `the URL's path and query are ${bytes} bytes, over the hub's limit of ${MAX_URL_BYTES}`, {
+    hint: 'check the URL: the hub\'s own URLs are far shorter, so a longer one is built wrong',
+    data: { limit: 'maxUrlBytes', max: MAX_URL_BYTES },
+  });
 }
 
 /** A Hono route path (`/r/:owner/:name/*`) as a regular expression over request paths. */

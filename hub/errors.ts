@@ -2,12 +2,13 @@ import type { Context } from 'hono';
 import { fromSystemError, httpStatusFor, isSfError, type SfError } from '../core/errors/index.js';
 
 /**
- * The hub's single error funnel: SfError codes map to HTTP statuses through core/errors/codes.ts;
+ * The hub's single error funnel: SfError codes map to HTTP statuses through core/errors/codes.ts
+ * (two made more precise by statusOf);
  * a full disk is a retryable 503; anything else is a 500 without internals. Body: `{ error: { code, message, hint?, location? } }`.
  */
 export function onHubError(err: Error, c: Context): Response {
   if (isSfError(err)) {
-    const status = httpStatusFor(err.code);
+    const status = statusOf(err);
     const headers: Record<string, string> = {};
     Object.assign(headers, errorHeaders(err, c.req.header('authorization') !== undefined));
     return c.json({ error: err.toJSON() }, status as 400, headers);
@@ -21,10 +22,20 @@ export function onHubError(err: Error, c: Context): Response {
 }
 
 /**
+ * The HTTP status of `err`: its code's (core/errors/codes.ts), or a more precise one HTTP names for
+ * it: 414 URI Too Long (hub/app.ts), 416 Range Not Satisfiable (hub/routes/send-blob.ts).
+ */
+function statusOf(err: SfError): number {
+  if (err.code === 'SF_E_LIMIT' && err.data?.limit === 'maxUrlBytes') return 414;
+  if (err.code === 'SF_E_USAGE' && typeof err.data?.contentRange === 'string') return 416;
+  return httpStatusFor(err.code);
+}
+
+/**
  * The headers an error response carries besides its body: the Bearer challenge of RFC 6750 §3 (an
  * `error` only when a credential was sent: invalid_token for a 401, insufficient_scope for a 403
- * that names the scope), Retry-After, and Accept-Encoding for an unsupported content coding
- * (RFC 9110 §12.5.3).
+ * that names the scope), Retry-After, Accept-Encoding for an unsupported content coding
+ * (RFC 9110 §12.5.3), and Content-Range for an unsatisfiable range.
  */
 export function errorHeaders(err: SfError, sentCredentials: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -33,5 +44,7 @@ export function errorHeaders(err: SfError, sentCredentials: boolean): Record<str
   const retryAfter = err.data?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
   if (typeof err.data?.acceptEncoding === 'string') headers['accept-encoding'] = err.data.acceptEncoding;
+  // a 416 says how long the representation is (RFC 9110 §14.4)
+  if (typeof err.data?.contentRange === 'string') headers['content-range'] = err.data.contentRange;
   return headers;
 }

@@ -19,8 +19,19 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
+/** The longest request target (path + query) the hub serves; a longer one is a 414 (hub/app.ts). */
+export const MAX_URL_BYTES = 8 * 1024;
+
+/**
+ * Node's parser counts the request line into its header limit and answers 431 by itself past it:
+ * the limit is Node's default (16 KiB) plus room for a URL at MAX_URL_BYTES and somewhat beyond, so
+ * a long URL reaches the app (and gets its 414) while really large headers still get the 431.
+ */
+export const MAX_HEADER_BYTES = MAX_URL_BYTES + 16 * 1024;
+
 /** The options of http.createServer that carry `limits` (maxConnections is set on the server). */
 export const serverOptionsFor = (limits: ConnectionLimits): ServerOptions => ({
+  maxHeaderSize: MAX_HEADER_BYTES,
   headersTimeout: limits.headersTimeoutMs,
   requestTimeout: limits.requestTimeoutMs,
   keepAliveTimeout: limits.keepAliveTimeoutMs,
