@@ -38,3 +38,41 @@ export function contentTypeOf(path: string): string {
   if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'text/yaml; charset=utf-8';
   return 'application/octet-stream';
 }
+
+/** Bytes `first` to `last` of a representation, both included. */
+export interface ByteRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The one byte range a Range header asks for out of `size` bytes (RFC 9110 §14.1.2): `first-last`
+ * (last clamped to the end), `first-` or `-suffix`. 'unsatisfiable' (a 416) when it starts past the
+ * end or is an empty suffix; undefined when the header is to be ignored and the whole representation
+ * sent, as the RFC allows: absent, malformed, another unit, or several ranges (no multipart answers).
+ */
+export function byteRangeOf(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { first: Math.max(0, size - suffix), last: size - 1 };
+  }
+  const first = Number(m[1]);
+  const last = m[2] === '' ? Number.POSITIVE_INFINITY : Number(m[2]);
+  if (last < first) return undefined; // an invalid range-spec, not an unsatisfiable one
+  return first >= size ? 'unsatisfiable' : { first, last: Math.min(last, size - 1) };
+}
+
+/**
+ * RFC 9110 §13.1.5: true when If-Range is absent or names the current representation, by its
+ * strong entity tag (strong comparison: a weak tag never matches) or exactly by its Last-Modified
+ * date (strong here: the artifacts behind it never change). When false, Range is ignored.
+ */
+export function ifRangeMatches(ifRange: string | undefined, etag: string, lastModified: string | undefined): boolean {
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return value === etag && !etag.startsWith('W/');
+  const date = Date.parse(value);
+  return lastModified !== undefined && Number.isFinite(date) && date === Date.parse(lastModified);
+}

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import type { HubEnv } from '../auth/principal.js';
-import { etagMatches, immutableCacheControl, revalidateCacheControl, strongEtag } from '../registry/http-cache.js';
+import { byteRangeOf, etagMatches, ifRangeMatches, immutableCacheControl, revalidateCacheControl, strongEtag, type ByteRange } from '../registry/http-cache.js';
 
 export interface BlobResponse {
   sha256: string;
@@ -23,13 +23,15 @@ export interface BlobResponse {
 
 /**
  * Serves an immutable blob: strong ETag, year-long immutable caching (private for private SKITs,
- * varying on the credential), 304 on a matching If-None-Match before any bytes are read.
+ * varying on the credential), 304 on a matching If-None-Match before any bytes are read, and one
+ * byte range of it (206, or 416 past the end) so an interrupted download resumes.
  */
 export async function sendBlob(c: Context<HubEnv>, r: BlobResponse): Promise<Response> {
   const etag = strongEtag(r.tag);
   const modified = r.lastModified !== undefined ? Date.parse(r.lastModified) : Number.NaN;
   const headers: Record<string, string> = {
     etag,
+    'accept-ranges': 'bytes',
     'cache-control': r.noStore ? 'private, no-store' : r.mutable ? revalidateCacheControl(r.isPrivate) : immutableCacheControl(r.isPrivate),
     'x-content-type-options': 'nosniff',
     ...(r.isPrivate ? { vary: 'authorization' } : {}),
@@ -41,8 +43,26 @@ export async function sendBlob(c: Context<HubEnv>, r: BlobResponse): Promise<Res
   if (!bytes) throw new SfError('SF_E_INTERNAL', 'release bytes are missing from the blob store');
   if (r.filename) headers['content-disposition'] = `attachment; filename="${r.filename.replace(/[^A-Za-z0-9._@-]/g, '_')}"`;
   headers['content-type'] = r.contentType;
-  headers['content-length'] = String(bytes.length);
-  return c.body(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), 200, headers);
+  const range = requestedRange(c, bytes.length, etag, headers['last-modified']);
+  const { first, last } = range ?? { first: 0, last: bytes.length - 1 };
+  if (range) headers['content-range'] = `bytes ${first}-${last}/${bytes.length}`;
+  headers['content-length'] = String(last - first + 1);
+  return c.body(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset + first, last - first + 1), range ? 206 : 200, headers);
+}
+
+/**
+ * The byte range to send, RFC 9110 §13.2.2 and §14.2: only a GET has one (a HEAD answers like the
+ * full GET), and only when If-Range, if sent, still names this blob. Throws the 416.
+ */
+function requestedRange(c: Context<HubEnv>, size: number, etag: string, lastModified: string | undefined): ByteRange | undefined {
+  const header = c.req.header('range');
+  if (c.req.method !== 'GET' || header === undefined || !ifRangeMatches(c.req.header('if-range'), etag, lastModified)) return undefined;
+  const range = byteRangeOf(header, size);
+  if (range !== 'unsatisfiable') return range;
+  throw new SfError('SF_E_USAGE', `the requested range (Range: ${header.slice(0, 100)}) starts past the end of ${c.req.path}, which is ${size} bytes`, {
+    hint: size > 0 ? `ask for bytes 0 to ${size - 1}, or GET it without Range` : 'the file is empty: GET it without Range',
+    data: { size, contentRange: `bytes */${size}` },
+  });
 }
 
 /**
