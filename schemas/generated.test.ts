@@ -20,7 +20,7 @@ function runGen(args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 /** A scratch copy of everything the generator reads and writes. */
 async function copySources(dest: string): Promise<void> {
-  for (const rel of ['schemas/semconv', 'schemas/semconv-pins.yaml', 'schemas/json', 'schemas/generated', 'docs/semconv.md']) {
+  for (const rel of ['schemas/semconv', 'schemas/semconv-pins.yaml', 'schemas/json', 'schemas/generated', 'docs/semconv.md', 'core/errors/codes.ts', 'docs/errors.md']) {
     await cp(join(repoRoot, rel), join(dest, rel), { recursive: true });
   }
 }
@@ -37,13 +37,14 @@ describe('generated files (npm run gen)', () => {
     assert.deepEqual(a, b);
     assert.ok(a.some((f) => f.path === 'schemas/generated/semconv.ts'));
     assert.ok(a.some((f) => f.path === 'docs/semconv.md'));
+    assert.ok(a.some((f) => f.path === 'docs/errors.md'));
     assert.ok(a.some((f) => f.path === 'schemas/generated/observation-envelope.ts'));
     assert.ok(a.some((f) => f.path === 'schemas/generated/skit-frontmatter.validate.ts'));
     assert.ok(a.some((f) => f.path === 'schemas/generated/skill-frontmatter.validate.ts'));
     for (const f of a) {
       const head = f.content.split('\n').slice(0, 2).join('\n');
       assert.ok(head.includes(GENERATED_MARKER) && head.includes('do not edit'), `${f.path} lacks the generated header`);
-      assert.match(head, /from schemas\//, `${f.path} header does not name its source`);
+      assert.match(head, /from (schemas\/|core\/errors\/codes\.ts)/, `${f.path} header does not name its source`);
     }
   });
 

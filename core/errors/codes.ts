@@ -1,16 +1,27 @@
 /**
  * The one registry of Forge error codes. Every `SfError` carries one of these codes; the CLI maps
  * a code to its exit code and the hub maps it to an HTTP status from this table and nowhere else.
- *
- * Exit codes: 1 = the input is invalid (validation failed), 2 = usage error, 3 = not found,
- * 4 = conflict with existing state, 5 = unsafe input refused, 6 = limit exceeded,
- * 7 = network / remote failure, 8 = permission / auth, 10 = internal.
+ * What each exit code means is EXIT_CODES; docs/errors.md is generated from both (`npm run gen`).
  */
 export interface ErrorCodeInfo {
   exit: number;
   http: number;
   summary: string;
 }
+
+/** The CLI's exit codes, by number: what a script may conclude from one. */
+export const EXIT_CODES: Readonly<Record<number, string>> = {
+  0: 'success',
+  1: 'the input is invalid (validation failed, or a check found problems)',
+  2: 'usage error: the command line or request is malformed',
+  3: 'not found',
+  4: 'conflict with existing state',
+  5: 'unsafe input refused',
+  6: 'a size, count or space limit was exceeded',
+  7: 'network or remote failure (often worth retrying)',
+  8: 'authentication or permission',
+  10: 'internal error, or a failed system call (SF_E_IO)',
+};
 
 const E = (exit: number, http: number, summary: string): ErrorCodeInfo => ({ exit, http, summary });
 

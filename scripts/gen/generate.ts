@@ -1,3 +1,4 @@
+import { generateErrorCodes } from './error-codes.js';
 import { findStale, writeGenerated, type GeneratedFile, type StaleFile } from './files.js';
 import { generateJsonTypes } from './json-types.js';
 import { generateSemconv } from './semconv.js';
@@ -5,7 +6,7 @@ import { generateValidators } from './validators.js';
 
 /** Every file the generator produces from schemas/, sorted by path. */
 export async function generateAll(root: string): Promise<GeneratedFile[]> {
-  const files = [...(await generateSemconv(root)), ...(await generateJsonTypes(root)), ...(await generateValidators(root))];
+  const files = [...(await generateSemconv(root)), ...(await generateErrorCodes(root)), ...(await generateJsonTypes(root)), ...(await generateValidators(root))];
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`two generators produce ${f.path}; rename one of the sources`);
