@@ -1,7 +1,7 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { agentOption, agentOptions, option } from '../../args.js';
 import { printDiagnostics, printJson } from '../../output/print.js';
-import { printChange } from './render.js';
+import { printChange, recordJson } from './render.js';
 import { cliSession, parseScope, parseTargetAgents } from './session.js';
 
 const args = {
@@ -24,7 +24,7 @@ function enablementCommand(enabled: boolean) {
       const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
       const { changeWarnings } = await import('../../../core/install/change-warnings.js');
       const diagnostics = result.record ? await changeWarnings(session, result.record) : [];
-      if (a.json) printJson({ action, skill: a.skill, skit: result.record, notes: result.plan.notes, diagnostics });
+      if (a.json) printJson({ action, skill: a.skill, skit: result.record && recordJson(result.record), notes: result.plan.notes, diagnostics });
       else {
         printDiagnostics(diagnostics, 'stderr');
         printChange(`${action} ${a.skill} in`, result.record, result.plan.notes);

@@ -4,7 +4,7 @@ import { isSfError, SfError, type Diagnostic } from '../../../core/errors/index.
 import type { Plan } from '../../../core/install/plan-types.js';
 import { err, printDiagnostics, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
-import { printChange } from './render.js';
+import { printChange, recordJson } from './render.js';
 import { cliSession, parseAgents, parseScope } from './session.js';
 import { hubResolvers } from './hub-resolvers.js';
 import { trace } from '../../../core/trace/startup.js';
@@ -47,7 +47,7 @@ export async function runInstall(args: InstallArgs): Promise<void> {
     if (!args.json) printDiagnostics(outcome.diagnostics, 'stderr');
     if (outcome.cancelled && !args.json) err('cancelled; nothing was changed');
     const action = outcome.cancelled ? 'cancelled' : !outcome.changed ? 'unchanged' : outcome.plan.before ? 'updated' : 'installed';
-    if (args.json) printJson({ action, skit: outcome.record, notes: outcome.plan.notes, diagnostics: outcome.diagnostics });
+    if (args.json) printJson({ action, skit: outcome.record && recordJson(outcome.record), notes: outcome.plan.notes, diagnostics: outcome.diagnostics });
     else printChange(action, outcome.record, outcome.plan.notes);
   } catch (e) {
     if (!args.json && isSfError(e, 'SF_E_VALIDATION') && Array.isArray(e.data?.diagnostics)) printDiagnostics(e.data.diagnostics as Diagnostic[], 'stderr');

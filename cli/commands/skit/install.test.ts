@@ -75,6 +75,26 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal((events[8] as { intervention: { type: string } }).intervention.type, 'uninstall_skill');
   });
 
+  it('the `skit` of every --json result is the installation record exactly as `sf skit list --json` prints it', async () => {
+    const listed = async () => JSON.parse((await sb.sf(['skit', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    const skitOf = async (args: string[]) => {
+      const r = await sb.sf([...args, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const body = JSON.parse(r.stdout) as { skit?: unknown } | { skit?: unknown }[];
+      return Array.isArray(body) ? body[0].skit : body.skit;
+    };
+    const added = await skitOf(['add', 'skit', sb.source, '--agent', AGENTS, '--yes']);
+    const [record] = await listed();
+    assert.deepEqual(added, record);
+    // a local directory names no release: left out, as the list leaves it out; the table's label and switches are there
+    assert.ok(!('release' in record) && typeof record.releaseLabel === 'string' && typeof record.enabled === 'object', JSON.stringify(record));
+    assert.deepEqual(await skitOf(['skit', 'disable', 'acme/kit:review']), (await listed())[0]);
+    assert.deepEqual(await skitOf(['skit', 'enable', 'acme/kit:review']), (await listed())[0]);
+    await writeTree(sb.source, kitTree('two'));
+    assert.deepEqual(await skitOf(['skit', 'update']), (await listed())[0]);
+    assert.deepEqual(await skitOf(['skit', 'remove', 'acme/kit', '--agent', 'cline']), (await listed())[0]);
+  });
+
   it('`sf add skit` and `sf skit install` are the same command: identical output and state', async () => {
     const other = await installSandbox();
     try {

@@ -28,20 +28,14 @@ export const listCommand = command({
     const { sfPaths } = await import('../../../core/library/paths.js');
     const { isEnabled } = await import('../../../core/install/enablement.js');
     const { releaseLabel } = await import('../../../core/install/requests.js');
+    const { recordJson } = await import('./render.js');
     const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
     const records = lib ? lib.listInstallations() : [];
     const interrupted = lib ? lib.listIntents().length : 0;
     await lib?.close();
     records.sort((a, b) => compareIds(a.skitId, b.skitId) || compareIds(a.scope, b.scope));
     if (json) {
-      printJson(
-        records.map((r) => ({
-          // a local directory has no version or ref: leave release out rather than print {}
-          ...(Object.keys(r.release).length > 0 ? r : withoutField(r, 'release')),
-          releaseLabel: releaseLabel(r.release, r.bundleHash),
-          enabled: Object.fromEntries(r.skills.map((s) => [s.id, Object.fromEntries(r.targets.map((t) => [t.agent, isEnabled(r.enablement, s, t.agent)]))])),
-        })),
-      );
+      printJson(records.map(recordJson));
       return;
     }
     if (records.length === 0) out('no SKITs installed (install one with `sf add skit <source>`)');
@@ -57,8 +51,3 @@ export const listCommand = command({
     if (interrupted > 0) err(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\``);
   },
 });
-
-/** `record` without `key`, the other fields in their order. */
-function withoutField<T extends object>(record: T, key: keyof T): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key)) as Partial<T>;
-}

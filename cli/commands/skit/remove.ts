@@ -2,7 +2,7 @@ import { command, flag, optional, positional, string } from 'cmd-ts';
 import { agentOption, agentOptions, option } from '../../args.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
-import { printChange } from './render.js';
+import { printChange, recordJson } from './render.js';
 import { cliSession, parseScope, parseTargetAgents } from './session.js';
 
 export const removeCommand = command({
@@ -24,7 +24,7 @@ export const removeCommand = command({
       // skit: the record that stays, for agents not removed; left out when none stays. notes: the
       // user's entries left in Forge's places (a script must not take the removal for a clean one)
       const notes = result.plan.notes;
-      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: result.record } : {}), ...(notes.length > 0 ? { notes } : {}) });
+      printJson({ action: 'removed', skitId: result.plan.skitId, agents: removedAgents, ...(result.record ? { skit: recordJson(result.record) } : {}), ...(notes.length > 0 ? { notes } : {}) });
       return;
     }
     out(`removed ${sanitize(result.plan.skitId)} for ${removedAgents.join(', ') || 'no agent'}`);

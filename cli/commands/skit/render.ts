@@ -28,3 +28,19 @@ export function printChange(action: string, record: InstallationRecord | null, n
   }
   if (rows.length > 0) printTable(['SKILL', 'AGENT', 'STATE', 'PATH'], rows);
 }
+
+/**
+ * An installation record as every `--json` output shows it (`sf skit list`, and the `skit` of
+ * install, enable, disable, update and remove): the record, with `release` left out when it names
+ * nothing (a local directory), plus what the table shows: `releaseLabel`, and `enabled` per skill
+ * id and agent.
+ */
+export function recordJson(record: InstallationRecord): Record<string, unknown> {
+  const { release, ...rest } = record;
+  const ordered = Object.keys(release).length > 0 ? record : rest;
+  return {
+    ...ordered,
+    releaseLabel: releaseLabel(record.release, record.bundleHash),
+    enabled: Object.fromEntries(record.skills.map((s) => [s.id, Object.fromEntries(record.targets.map((t) => [t.agent, isEnabled(record.enablement, s, t.agent)]))])),
+  };
+}

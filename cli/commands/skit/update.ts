@@ -3,7 +3,7 @@ import { option } from '../../args.js';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { red, sanitize } from '../../output/style.js';
-import { printChange } from './render.js';
+import { printChange, recordJson } from './render.js';
 import { cliSession, parseScope } from './session.js';
 import { hubResolvers } from './hub-resolvers.js';
 
@@ -29,7 +29,7 @@ export const updateCommand = command({
         outcomes.map((o) => ({
           skitId: o.skitId,
           action: o.error ? 'failed' : o.result!.changed ? 'updated' : 'unchanged',
-          ...(o.result ? { skit: o.result.record, notes: o.result.plan.notes, diagnostics: o.diagnostics ?? [] } : {}),
+          ...(o.result ? { skit: o.result.record && recordJson(o.result.record), notes: o.result.plan.notes, diagnostics: o.diagnostics ?? [] } : {}),
           ...(o.error ? { error: o.error.toJSON() } : {}),
         })),
       );
