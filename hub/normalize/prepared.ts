@@ -42,7 +42,8 @@ export function openPrepared(projections: ProjectionStore, p: PreparedEvents): {
     const bytes = encoded(i);
     // the name is read first: other events are decoded whole right away
     const head = projections.decodeEventHead(bytes, (name) => INDEX_ONLY_EVENTS.has(name));
-    return { row: head && indexOnly(head) ? (head as ObservationEventRow) : projections.decodeEvent(bytes) };
+    if (head && indexOnly(head)) return { row: head as ObservationEventRow, full: () => projections.decodeEvent(bytes) };
+    return { row: projections.decodeEvent(bytes) };
   });
   for (const [i, endNanos, result] of p.spans) events[i].span = { endNanos, result };
   return { events, encoded };

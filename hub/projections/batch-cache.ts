@@ -36,6 +36,8 @@ export class BatchCachedWriter implements ProjectionWriter {
   }
 
   insertEvent: ProjectionWriter['insertEvent'] = (row, encoded) => this.inner.insertEvent(row, encoded);
+  storedEvent: ProjectionWriter['storedEvent'] = (a, d, id) => this.inner.storedEvent(a, d, id);
+  recordConflict: ProjectionWriter['recordConflict'] = (c) => this.inner.recordConflict(c);
   indexTimeline: ProjectionWriter['indexTimeline'] = (a, repo, e) => this.inner.indexTimeline(a, repo, e);
   linkActivationItem: ProjectionWriter['linkActivationItem'] = (a, d, id, item) => this.inner.linkActivationItem(a, d, id, item);
   linkedEvents: ProjectionWriter['linkedEvents'] = (a, d, id, names) => this.inner.linkedEvents(a, d, id, names);

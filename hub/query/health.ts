@@ -1,5 +1,5 @@
 import type { CollectorHealthRow } from '../projections/rows.js';
-import type { HealthStore } from '../storage/telemetry-ports.js';
+import type { DeviceConflicts, HealthStore } from '../storage/telemetry-ports.js';
 
 export interface HealthReport {
   accountId: string;
@@ -17,7 +17,11 @@ export interface HealthReport {
     droppedLimits: number;
     foldedCardinality: number;
     clientDropped: number;
+    /** events dropped by the dedupe whose content differed from the copy kept (conflicting duplicates) */
+    conflictingDuplicates: number;
   };
+  /** per device: its conflicting duplicates (an event id it reused with other content) and the latest of them */
+  conflictingDuplicates: DeviceConflicts[];
   /** batches of this account still waiting for normalization */
   queued: number;
 }
@@ -25,9 +29,10 @@ export interface HealthReport {
 /**
  * Collector/adapter health of an account: one entry per emitting process of each device (its
  * last export is the heartbeat; stale after `staleAfterMs`), with what the hub rejected, dropped
- * or folded and what the client reported dropping itself.
+ * or folded and what the client reported dropping itself, and per device the events the dedupe
+ * dropped although their content differed from the copy kept (`conflicts`, from the live projections).
  */
-export function healthReport(store: HealthStore, accountId: string, nowMs: number, staleAfterMs: number, queued: number): HealthReport {
+export function healthReport(store: HealthStore, accountId: string, nowMs: number, staleAfterMs: number, queued: number, conflicts: DeviceConflicts[]): HealthReport {
   const processes = store
     .list(accountId)
     .map((r) => ({ ...r, stale: nowMs - Date.parse(r.lastSeen) > staleAfterMs }))
@@ -44,7 +49,8 @@ export function healthReport(store: HealthStore, accountId: string, nowMs: numbe
     droppedLimits: sum('droppedLimits'),
     foldedCardinality: sum('foldedCardinality'),
     clientDropped: sum('clientDropped'),
+    conflictingDuplicates: conflicts.reduce((n, d) => n + d.count, 0),
   };
   if (processes[0]) summary.lastSeen = processes[0].lastSeen;
-  return { accountId, processes, summary, queued };
+  return { accountId, processes, summary, conflictingDuplicates: conflicts, queued };
 }

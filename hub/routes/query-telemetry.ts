@@ -100,7 +100,8 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
   app.get('/api/v1/telemetry/health', (c) => {
     const { caller, params } = readRequest(c, ['account']);
     const user = queryAccount(c, params, caller);
-    return c.json(healthReport(c.get('storage').telemetry.health, user.id, telemetry.now(), telemetry.staleAfterMs, telemetry.queuedFor(user.id)));
+    const conflicts = telemetry.reader().duplicateConflicts(user.id);
+    return c.json(healthReport(c.get('storage').telemetry.health, user.id, telemetry.now(), telemetry.staleAfterMs, telemetry.queuedFor(user.id), conflicts));
   });
 
   app.get('/api/v1/telemetry/events/:id', (c) => {

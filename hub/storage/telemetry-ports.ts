@@ -140,6 +140,37 @@ export type IndexedItem<T extends TimelineEntry | ActivationItem> = T & { device
 export type EventHead = Pick<ObservationEventRow, 'eventId' | 'eventName' | 'time' | 'accountId' | 'deviceId' | 'repositoryId' | 'skillId' | 'activationId' | 'activationIds' | 'phase'>;
 
 /**
+ * A conflicting duplicate: an event a device sent with an agent.skill.event.id it had already
+ * used, with other content (a buggy or hostile emitter reusing ids). The dedupe keeps the first
+ * copy; this records the one it dropped.
+ */
+export interface DuplicateConflict {
+  accountId: string;
+  deviceId: string;
+  eventId: string;
+  /** digest of the dropped copy's content: its redeliveries (and a rebuild) record it once */
+  digest: string;
+  eventName: string;
+  time: string;
+  /** the raw batch that carried the dropped copy */
+  rawBatchId: string;
+  /** the raw batch of the copy kept */
+  keptRawBatchId: string;
+}
+
+/** The conflicting duplicates of one device (ProjectionWriter.recordConflict). */
+export interface DeviceConflicts {
+  deviceId: string;
+  /** distinct conflicting copies */
+  count: number;
+  /** the latest recorded (at most RECENT_CONFLICTS), newest first */
+  recent: Omit<DuplicateConflict, 'accountId' | 'deviceId' | 'digest'>[];
+}
+
+/** How many of a device's conflicting duplicates are listed (ProjectionReader.duplicateConflicts). */
+export const RECENT_CONFLICTS = 10;
+
+/**
  * Writes of one normalization transaction, bound to a projection generation. Activations are
  * identified by (account, device, activation id): activation ids are assigned on the device
  * (spec "Correlation keys"), so two devices using the same id are two activations.
@@ -153,6 +184,13 @@ export interface ProjectionWriter {
    * device and event id are read.
    */
   insertEvent(row: ObservationEventRow, encoded?: Uint8Array): boolean;
+  /** The event stored under the device's id (what a duplicate is compared with; in generations that deduplicated per account, whichever device's). */
+  storedEvent(accountId: string, deviceId: string, eventId: string): ObservationEventRow | undefined;
+  /**
+   * Records a conflicting duplicate once per (device, event id, digest): true when it is new, and
+   * then counted for the device and listed among its latest RECENT_CONFLICTS.
+   */
+  recordConflict(conflict: DuplicateConflict): boolean;
   indexTimeline(accountId: string, repositoryKey: string, entry: IndexedItem<TimelineEntry>): void;
   getActivation(accountId: string, deviceId: string, activationId: string): SkillActivationRow | undefined;
   /** stores the row under its (account, device, activation id) */
@@ -220,6 +258,8 @@ export interface ProjectionReader {
   checkpointRecord(accountId: string, deviceId: string, checkpointId: string): ActivationItem | undefined;
   /** rollup rows of a SKIT (optionally one contained skill) between two UTC days inclusive, every account */
   rollups(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): UsageRollupRow[];
+  /** the account's conflicting duplicates per device (ProjectionWriter.recordConflict), by device id */
+  duplicateConflicts(accountId: string): DeviceConflicts[];
   /** every observation event of the generation (tests and golden fixtures) */
   allEvents(): Iterable<ObservationEventRow>;
   allActivations(): Iterable<SkillActivationRow>;

@@ -29,6 +29,7 @@ export function openEmbeddedTelemetry(root: RootDatabase, dataDir: string): Tele
     skillItems: index('tm-skill-items'),
     rollups: rows('tm-rollups'),
     rollupSessions: index('tm-rollup-sessions'),
+    conflicts: index('tm-conflicts'),
     queue,
     meta,
   };

@@ -1,7 +1,7 @@
 import type { Database } from 'lmdb';
 import { actionOf, changeOf, checkpointLookup, feedbackOf, GIT_AI_CHECKPOINT } from '../../../projections/facts.js';
 import { ZERO_COUNTERS, type ObservationEventRow, type SkillActivationRow, type UsageRollupRow } from '../../../projections/rows.js';
-import type { ActivationItem, ProjectionReader, ProjectionWriter, QueueItem, TimelineEntry, TimelineRange } from '../../telemetry-ports.js';
+import { RECENT_CONFLICTS, type ActivationItem, type DeviceConflicts, type ProjectionReader, type ProjectionWriter, type QueueItem, type TimelineEntry, type TimelineRange } from '../../telemetry-ports.js';
 import { decodeEventRow, encodeEventRow } from './event-codec.js';
 import type { Layout } from './layout.js';
 
@@ -23,6 +23,8 @@ type RollupDims = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skil
  *   coactive:     [gen, acct, act] -> the activation ids (of the same device) seen active with it
  *   rollups:      [gen, package, skill, day, account, version, artifactHash, host, trigger]
  *   rollupSessions: rollup key + sessionKey
+ *   conflicts:    [gen, acct, 'device', deviceId] -> a device's conflicting duplicates (count and latest),
+ *                 [gen, acct, 'copy', deviceId, eventId, digest] -> true (each conflicting copy recorded once)
  */
 export interface ProjectionDbs {
   /** layout-1 events: msgpack rows */
@@ -40,6 +42,8 @@ export interface ProjectionDbs {
   rollups: Database<UsageRollupRow, Key>;
   /** activations per session in a rollup row (`true` in rows written before counts: 1) */
   rollupSessions: Database<number | true, Key>;
+  /** conflicting duplicates (ProjectionWriter.recordConflict) */
+  conflicts: Database<unknown, Key>;
   queue: Database<QueueItem, number>;
   meta: Database<unknown, string>;
 }
@@ -108,6 +112,18 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
   const getEvent = eventGetter(dbs, gen, layout, acct);
   return {
     insertEvent,
+    storedEvent: (a, device, id) => getEvent(a, id, device),
+    recordConflict(c) {
+      const k = acct(c.accountId);
+      const copy = [gen, k, 'copy', c.deviceId, c.eventId, c.digest];
+      if (dbs.conflicts.doesExist(copy)) return false;
+      dbs.conflicts.putSync(copy, true);
+      const key = [gen, k, 'device', c.deviceId];
+      const prev = dbs.conflicts.get(key) as Omit<DeviceConflicts, 'deviceId'> | undefined;
+      const item = { eventId: c.eventId, eventName: c.eventName, time: c.time, rawBatchId: c.rawBatchId, keptRawBatchId: c.keptRawBatchId };
+      dbs.conflicts.putSync(key, { count: (prev?.count ?? 0) + 1, recent: [item, ...(prev?.recent ?? [])].slice(0, RECENT_CONFLICTS) });
+      return true;
+    },
     indexTimeline: (a, repo, e) => dbs.timeline.putSync([gen, acct(a), repo, e.timeMs, ev(e.eventId, e.deviceId)], e.kind),
     getActivation: (a, device, id) => activations.get([gen, acct(a), actKey(id, device)]),
     putActivation: (row) => activations.putSync([gen, acct(row.accountId), actKey(row.activationId, row.deviceId)], row),
@@ -267,6 +283,14 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
       const prefix = skill === undefined ? [gen, pkg] : [gen, pkg, skill];
       for (const { value } of dbs.rollups.getRange({ start: prefix, end: [...prefix, END] })) {
         if (value.day >= fromDay && value.day <= toDay) out.push(value);
+      }
+      return out;
+    },
+    duplicateConflicts(a) {
+      const prefix = [gen, acct(a), 'device'];
+      const out: DeviceConflicts[] = [];
+      for (const { key, value } of dbs.conflicts.getRange({ start: prefix, end: [...prefix, END] })) {
+        out.push({ deviceId: (key as Key)[3] as string, ...(value as Omit<DeviceConflicts, 'deviceId'>) });
       }
       return out;
     },

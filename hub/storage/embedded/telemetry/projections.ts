@@ -7,7 +7,7 @@ import { reader, writer, type AccountKey, type Key, type ProjectionDbs } from '.
 
 export type { ProjectionDbs } from './projection-access.js';
 
-const GENERATION_DBS = ['events', 'eventsV2', 'timeline', 'activations', 'activationsV2', 'actItems', 'coactive', 'skillItems', 'rollups', 'rollupSessions'] as const;
+const GENERATION_DBS = ['events', 'eventsV2', 'timeline', 'activations', 'activationsV2', 'actItems', 'coactive', 'skillItems', 'rollups', 'rollupSessions', 'conflicts'] as const;
 
 const byId: AccountKey = (accountId) => accountId;
 
