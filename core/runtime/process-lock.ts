@@ -1,4 +1,4 @@
-import { unlink } from 'node:fs/promises';
+import { chmod, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
 import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
@@ -15,6 +15,7 @@ import { stillRunningSince } from './processes.js';
  * reboot), so a holder killed with SIGKILL never blocks the next start. The pid file is then
  * written (atomically, never empty) for status commands and doctor, and a live holder recorded
  * only in the pid file (an observer of an earlier version used nothing else) is honoured too.
+ * Every lock file is owner-only (0600) whatever the umask: they say who runs what.
  */
 
 /** What a lock guards, in its errors. */
@@ -42,8 +43,31 @@ interface Owner {
 /** Lock files held by this process (a second holder in the same process is a conflict too). */
 const heldHere = new Set<string>();
 
+const OWNER_ONLY = 0o600;
+
 const conflict = (file: string, holder: number, labels: ProcessLockLabels) =>
   new SfError('SF_E_CONFLICT', labels.conflict(holder), { location: { file }, hint: labels.conflictHint(holder), data: { pid: holder } });
+
+/**
+ * Opens the lock database owner-only: LMDB creates its data and -lock files with the mode given
+ * (less the umask); the chmods cover files an earlier version created 0664, and a umask that took
+ * the owner's own bits. chmod by path: opening and closing a descriptor of the -lock file would
+ * drop LMDB's fcntl locks on it in this process.
+ */
+async function openLockDb(path: string) {
+  const { open } = await import('lmdb');
+  // permissionsMode is an lmdb-js option its typings leave out
+  const options = { path, noSubdir: true, encoding: 'msgpack' as const, compression: false, permissionsMode: OWNER_ONLY };
+  const db = open<Owner, string>(options);
+  try {
+    await chmod(path, OWNER_ONLY);
+    await chmod(`${path}-lock`, OWNER_ONLY).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e)));
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
 
 /** Takes the lock in `file` (a pid file; its database is `file`.lmdb) or throws SF_E_CONFLICT naming the running holder. */
 export async function acquireProcessLock(file: string, labels: ProcessLockLabels, pid = process.pid): Promise<ProcessLock> {
@@ -52,16 +76,14 @@ export async function acquireProcessLock(file: string, labels: ProcessLockLabels
   const legacy = await runningHolder(file);
   if (legacy !== undefined && legacy !== pid) throw conflict(file, legacy, labels);
 
-  const { open } = await import('lmdb');
-  let db;
+  let lockDb: Awaited<ReturnType<typeof openLockDb>>;
   try {
-    db = open<Owner, string>({ path: `${file}.lmdb`, noSubdir: true, encoding: 'msgpack', compression: false });
+    lockDb = await openLockDb(`${file}.lmdb`);
   } catch (e) {
     throw new SfError('SF_E_IO', `could not open ${labels.what} ${file}.lmdb: ${(e as Error).message}`, {
       location: { file: `${file}.lmdb` }, hint: labels.openHint, cause: e,
     });
   }
-  const lockDb = db;
   const holder = lockDb.transactionSync(() => {
     const owner = lockDb.get('owner');
     // our own pid in the record is an earlier process that had it (this one does not hold the lock)
@@ -75,7 +97,7 @@ export async function acquireProcessLock(file: string, labels: ProcessLockLabels
   }
   heldHere.add(file);
   try {
-    await writeFileAtomic(file, `${pid}\n`, { mode: 0o600 });
+    await writeFileAtomic(file, `${pid}\n`, { mode: OWNER_ONLY });
   } catch (e) {
     await release();
     throw e;
