@@ -1,6 +1,9 @@
 import { checkPort } from '../core/runtime/port.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { assertLocalDataDir } from '../core/fs/filesystem-kind.js';
+import { acquireProcessLock, type ProcessLock } from '../core/runtime/process-lock.js';
 import { serverOptionsFor, type ConnectionLimits } from '../core/runtime/connection-limits.js';
 import { createHubApp } from './app.js';
 import { continueWhenBodyIsRead } from './http/expect-continue.js';
@@ -26,8 +29,23 @@ export const HUB_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: 4_096,
 };
 
-/** Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free port. */
-export async function startHub(options: {
+/**
+ * One hub process per data directory: the raw-blob guard, the normalization queue's consumer and
+ * the sweeper are process-local state about it. The normalizer thread and `sf hub admin` open the
+ * storage without this lock (LMDB is safe across processes for them). The directory is checked to
+ * be local first: LMDB's locks, which the lock relies on, are not safe on a network filesystem.
+ */
+async function lockDataDir(dataDir: string): Promise<ProcessLock> {
+  assertLocalDataDir(dataDir, 'the hub data directory');
+  return acquireProcessLock(join(dataDir, 'hub.pid'), {
+    conflict: (pid) => `a hub is already running on the data directory ${dataDir} (pid ${pid})`,
+    conflictHint: (pid) => `stop that hub (pid ${pid}) first, or serve another data directory with --data`,
+    what: 'the hub lock',
+    openHint: 'check that the hub data directory is on a local, writable filesystem',
+  });
+}
+
+export interface HubOptions {
   dataDir: string;
   port?: number;
   host?: string;
@@ -37,8 +55,28 @@ export async function startHub(options: {
   telemetry?: TelemetryConfig | ((storage: HubStorage, defaults: TelemetryConfig) => TelemetryService);
   /** connection limits (defaults: HUB_CONNECTION_LIMITS) */
   connections?: Partial<ConnectionLimits>;
-}): Promise<RunningHub> {
+}
+
+/**
+ * Starts the hub on 127.0.0.1 (or `host`) with embedded storage in `dataDir`. Port 0 picks a free
+ * port. Throws SF_E_CONFLICT when another hub serves `dataDir`; close() lets the next one start.
+ */
+export async function startHub(options: HubOptions): Promise<RunningHub> {
   const port = checkPort(options.port ?? 0, '--port', true);
+  const lock = await lockDataDir(options.dataDir);
+  let hub: RunningHub;
+  try {
+    hub = await serveDataDir(options, port);
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+  let closing: Promise<void> | undefined;
+  return { ...hub, close: () => (closing ??= hub.close().finally(() => lock.release())) };
+}
+
+/** The hub itself, once this process owns the data directory. */
+async function serveDataDir(options: HubOptions, port: number): Promise<RunningHub> {
   const storage = openEmbeddedStorage(options.dataDir);
   const host = options.host ?? '127.0.0.1';
   // raw telemetry batches past their retention are swept hourly; a queue left by a previous run

@@ -4,7 +4,8 @@
  * by content across accounts and devices, and a put skips bytes already on disk; without this, a
  * sweep deciding between another account's put and admit deletes the blob its batch was just
  * acknowledged with. One hub process owns the raw blob directory (the normalizer thread only
- * reads it), so an in-process lock covers every writer.
+ * reads it), so an in-process lock covers every writer: startHub (hub/serve.ts) takes a process
+ * lock on the data directory, and a second hub on it fails with SF_E_CONFLICT.
  */
 export class BlobGuard {
   private readonly tails = new Map<string, Promise<void>>();
