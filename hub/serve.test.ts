@@ -8,6 +8,8 @@ import { logBatches } from '../bench/telemetry-batches.js';
 import { sfBin, tempDir } from '../test-support/index.js';
 import { issueToken } from './auth/tokens.js';
 import { startHub } from './serve.js';
+import type { HubStorage } from './storage/ports.js';
+import { TelemetryService, type TelemetryConfig } from './telemetry/service.js';
 
 describe('startHub: close', () => {
   it('resolves while the normalizer thread has just been handed a batch (its thread is ended, not waited for)', async function () {
@@ -47,6 +49,22 @@ describe('startHub: one hub per data directory', () => {
     }
     const again = await startHub({ dataDir: tmp.path });
     assert.equal((await fetch(`${again.url}/healthz`)).status, 200);
+    await again.close();
+  });
+
+  it('a start that fails in telemetry leaves nothing open: storage closed, lock released', async function () {
+    this.timeout(20_000);
+    let opened: HubStorage | undefined;
+    const failing = (storage: HubStorage, defaults: TelemetryConfig) => {
+      opened = storage;
+      const service = new TelemetryService(storage, defaults);
+      service.start = () => Promise.reject(new Error('normalizer would not boot'));
+      return service;
+    };
+    await assert.rejects(startHub({ dataDir: tmp.path, telemetry: failing }), /normalizer would not boot/);
+    // a closed store refuses reads; an open one (leaked, with its LMDB environment) answers them
+    assert.throws(() => opened!.registry.listSkits());
+    const again = await startHub({ dataDir: tmp.path });
     await again.close();
   });
 });

@@ -83,7 +83,14 @@ async function serveDataDir(options: HubOptions, port: number): Promise<RunningH
   // resumes; normalization runs in a worker thread on the same storage, off the HTTP thread
   const defaults: TelemetryConfig = { sweepIntervalMs: 60 * 60 * 1000, normalizerThread: { dataDir: options.dataDir } };
   const telemetry = typeof options.telemetry === 'function' ? options.telemetry(storage, defaults) : new TelemetryService(storage, { ...defaults, ...options.telemetry });
-  await telemetry.start();
+  try {
+    await telemetry.start();
+  } catch (e) {
+    // a failed start (a normalizer thread that would not boot, a rebuild that failed) leaves nothing open
+    await telemetry.stop().catch(() => undefined);
+    await storage.close();
+    throw e;
+  }
   const app = createHubApp({ storage, baseUrl: options.baseUrl, limits: options.limits, telemetry });
   const limits = { ...HUB_CONNECTION_LIMITS, ...options.connections };
   let server: ServerType;
