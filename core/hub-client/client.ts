@@ -1,6 +1,7 @@
 import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
 import type { HubTarget } from './credentials.js';
 import type { Shape } from './shape.js';
+import { bearerToken, withoutSecret } from './bearer.js';
 import { assertCredentialTransport } from './transport.js';
 
 /** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
@@ -44,12 +45,16 @@ export class HubClient {
     return `${this.target.url}${path}`;
   }
 
-  /** Sends a request; throws the hub's error for any non-2xx status (304 is passed through). */
+  /**
+   * Sends a request; throws the hub's error for any non-2xx status (304 is passed through). A
+   * token that cannot be a bearer credential is SF_E_AUTH before anything is sent.
+   */
   async request(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-    if (this.target.token) {
+    const token = this.target.token ? bearerToken(this.target.token, this.target.tokenSource) : undefined;
+    if (token) {
       assertCredentialTransport(this.target.url, this.env);
-      headers.authorization = `Bearer ${this.target.token}`;
+      headers.authorization = `Bearer ${token}`;
     }
     let res: Response;
     try {
@@ -63,9 +68,11 @@ export class HubClient {
       } as RequestInit);
     } catch (e) {
       const reason = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-      throw new SfError('SF_E_FETCH', `could not reach the hub at ${this.target.url}: ${reason}`, {
+      const shown = withoutSecret(reason, token);
+      // an error that quoted the token is not kept as the cause either
+      throw new SfError('SF_E_FETCH', `could not reach the hub at ${this.target.url}: ${shown}`, {
         hint: 'check the URL and that the hub is running (`sf hub serve`)',
-        cause: e,
+        ...(shown === reason ? { cause: e } : {}),
       });
     }
     if (res.ok || res.status === 304) return res;

@@ -28,11 +28,13 @@ describe('hub-client credentials', () => {
   it('picks the hub from --hub, then SF_HUB_URL, then the default; the token from SF_HUB_TOKEN, then the file', async () => {
     await saveLogin(login('http://a.example', 'sfp_a'), env);
     await saveLogin(login('http://b.example', 'sfp_b'), env);
-    assert.deepEqual(await resolveHubTarget(undefined, env), { url: 'http://b.example', token: 'sfp_b' });
-    assert.deepEqual(await resolveHubTarget('http://A.example/', env), { url: 'http://a.example', token: 'sfp_a' });
+    const file = credentialsPath(env);
+    assert.deepEqual(await resolveHubTarget(undefined, env), { url: 'http://b.example', token: 'sfp_b', tokenSource: file });
+    assert.deepEqual(await resolveHubTarget('http://A.example/', env), { url: 'http://a.example', token: 'sfp_a', tokenSource: file });
     assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_URL: 'http://c.example' }), { url: 'http://c.example' });
     assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_URL: '' }), await resolveHubTarget(undefined, env));
-    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_TOKEN: 'sfp_env' }), { url: 'http://b.example', token: 'sfp_env' });
+    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_TOKEN: ' sfp_env\n' }), { url: 'http://b.example', token: 'sfp_env', tokenSource: 'SF_HUB_TOKEN' });
+    assert.deepEqual(await resolveHubTarget(undefined, { ...env, SF_HUB_TOKEN: ' \n' }), await resolveHubTarget(undefined, env), 'a blank SF_HUB_TOKEN is unset');
     assert.deepEqual((await knownHubs(env)).map((h) => h.url), ['http://b.example', 'http://a.example']);
     assert.equal(await removeLogin(undefined, env), 'http://b.example');
     assert.equal((await readCredentials(env)).default, 'http://a.example');

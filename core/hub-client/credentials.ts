@@ -4,6 +4,7 @@ import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { ensureSfHome } from '../library/home.js';
 import { sfPaths } from '../library/paths.js';
+import type { TokenSource } from './bearer.js';
 
 /**
  * Hub credentials of the local user: `$SF_HOME/credentials.json`, mode 0600, written atomically
@@ -30,6 +31,8 @@ export interface CredentialsFile {
 export interface HubTarget {
   url: string;
   token?: string;
+  /** where `token` came from, named by errors that never show the token itself */
+  tokenSource?: TokenSource;
 }
 
 export const credentialsPath = (env: NodeJS.ProcessEnv = process.env) => join(sfPaths(env).home, 'credentials.json');
@@ -110,8 +113,11 @@ export async function resolveHubTarget(hubOption: string | undefined, env: NodeJ
   const chosen = hubOption || env.SF_HUB_URL || data.default;
   if (!chosen) return undefined;
   const url = hubOrigin(chosen);
-  const token = env.SF_HUB_TOKEN || data.hubs[url]?.token;
-  return { url, ...(token ? { token } : {}) };
+  // trimmed as `sf login` trims it; a blank SF_HUB_TOKEN means unset
+  const fromEnv = env.SF_HUB_TOKEN?.trim();
+  if (fromEnv) return { url, token: fromEnv, tokenSource: 'SF_HUB_TOKEN' };
+  const stored = data.hubs[url]?.token;
+  return { url, ...(stored ? { token: stored, tokenSource: credentialsPath(env) } : {}) };
 }
 
 /** Every hub known from the environment and the credentials file, the default first. */
@@ -120,6 +126,6 @@ export async function knownHubs(env: NodeJS.ProcessEnv = process.env): Promise<H
   const first = await resolveHubTarget(undefined, env);
   const rest = Object.values(data.hubs)
     .filter((h) => h.url !== first?.url)
-    .map((h) => ({ url: h.url, token: h.token }));
+    .map((h) => ({ url: h.url, token: h.token, tokenSource: credentialsPath(env) }));
   return first ? [first, ...rest] : rest;
 }

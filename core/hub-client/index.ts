@@ -7,6 +7,7 @@ import { hubResolver } from '../sources/hub.js';
 import type { SourceResolver } from '../sources/types.js';
 import { knownHubs } from './credentials.js';
 
+export { bearerToken, withoutSecret, type TokenSource } from './bearer.js';
 export { HubClient, readLimited, MAX_HUB_DOWNLOAD_BYTES } from './client.js';
 export { publishedShape, skitPageShape, userShape, type HubUser, type PublishedRelease, type RemoteSkit, type SkitPage } from './answers.js';
 export {

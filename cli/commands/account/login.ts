@@ -19,13 +19,17 @@ export const loginCommand = command({
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async ({ hub, json }) => {
-    const { HubClient, hubOrigin, saveLogin, credentialsPath, userShape } = await import('../../../core/hub-client/index.js');
+    const { HubClient, bearerToken, hubOrigin, saveLogin, credentialsPath, userShape } = await import('../../../core/hub-client/index.js');
     const url = hubOrigin(hub);
-    const token = process.env.SF_HUB_TOKEN?.trim() || (await readSecret(`token for ${url}: `));
-    if (!token) {
+    const fromEnv = process.env.SF_HUB_TOKEN?.trim();
+    const raw = fromEnv || (await readSecret(`token for ${url}: `));
+    if (!raw) {
       throw new SfError('SF_E_USAGE', 'no token given', { hint: 'pipe the token on stdin (`sf login --hub URL < token.txt`) or set SF_HUB_TOKEN' });
     }
-    const user = await new HubClient({ url, token }).getJson<HubUser>('/api/v1/user', userShape);
+    // checked here too, so that only a well-formed token is ever stored
+    const tokenSource = fromEnv ? 'SF_HUB_TOKEN' : 'stdin';
+    const token = bearerToken(raw, tokenSource);
+    const user = await new HubClient({ url, token, tokenSource }).getJson<HubUser>('/api/v1/user', userShape);
     if (user.token.kind !== 'pat') {
       throw new SfError('SF_E_FORBIDDEN', 'a device credential cannot be used to log in', { hint: 'create a personal access token on the hub' });
     }

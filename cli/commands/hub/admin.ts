@@ -1,13 +1,14 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option, subcommands } from '../../args.js';
 import { resolve } from 'node:path';
-import { out, printJson } from '../../output/print.js';
+import { err, out, printJson } from '../../output/print.js';
+import { isTerminal } from '../../output/stdio.js';
 import { defaultHubDataDir } from './data-dir.js';
 
 /**
  * `sf hub admin create-user <login> [--admin]`: the documented bootstrap. It writes directly into
  * the data directory (run it before `sf hub serve`, or while the hub is stopped) and prints the new
- * user's first personal access token exactly once.
+ * user's first personal access token exactly once (alone on stdout unless that is a terminal).
  */
 const createUser = command({
   name: 'create-user',
@@ -32,14 +33,26 @@ const createUser = command({
         : (['registry:read', 'registry:write', 'telemetry:write'] as const);
       const { secret, record } = issueToken(storage.tokens, { userId: user.id, kind: 'pat', name: 'bootstrap', scopes: [...scopes] });
       if (json) printJson({ user, token: secret, tokenId: record.id, scopes: record.scopes });
-      else {
-        out(`created user ${user.login}${admin ? ' (admin)' : ''} in ${dataDir}`);
-        out(`token (shown once, store it now): ${secret}`);
-      }
+      else printCreated(`created user ${user.login}${admin ? ' (admin)' : ''} in ${dataDir}`, secret);
     } finally {
       await storage.close();
     }
   },
 });
+
+/**
+ * On a terminal, both lines on stdout. Redirected (`> token.txt`, a pipe), stdout gets only the
+ * token, one line, so that the file can go straight into `sf login --hub URL < token.txt`.
+ */
+function printCreated(summary: string, token: string): void {
+  if (isTerminal('stdout')) {
+    out(summary);
+    out(`token (shown once, store it now): ${token}`);
+    return;
+  }
+  err(summary);
+  err('token (shown once) written to stdout; store it now');
+  out(token);
+}
 
 export const hubAdminCommand = subcommands({ name: 'admin', description: 'Offline administration of a hub data directory', cmds: { 'create-user': createUser } });
