@@ -239,3 +239,35 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
     assert.doesNotMatch((await readOr(join(b, 'config.toml'))) ?? '', /acme\/kit/);
   });
 });
+
+describe('an OpenCode installation whose skill directory moved (XDG_CONFIG_HOME changed since the install)', function () {
+  this.timeout(60_000);
+  let sb: InstallSandbox;
+  let a: string;
+  let b: string;
+
+  beforeEach(async () => {
+    sb = await installSandbox('sf-moved-opencode-');
+    await writeTree(sb.source, kitTree('one', ['review', 'lint']));
+    [a, b] = [join(sb.home, 'xdg-a'), join(sb.home, 'xdg-b')];
+    const env = { XDG_CONFIG_HOME: a };
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--scope', 'user', '--agent', 'opencode', '--yes'], { env })).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user'], { env })).code, 0);
+  });
+  afterEach(() => sb.cleanup());
+
+  it('disable stops naming XDG_CONFIG_HOME; doctor checks the recorded directory and config and reports only the move', async () => {
+    const env = { XDG_CONFIG_HOME: b };
+    const places = () => snapshot(sb, [join(a, 'opencode', 'opencode.jsonc'), join(b, 'opencode', 'opencode.jsonc')], [join(a, 'opencode', 'skills'), join(b, 'opencode', 'skills')]);
+    const before = await places();
+    const r = await sb.sf(['skit', 'disable', 'acme/kit:lint', '--scope', 'user'], { env });
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /OpenCode now reads skills from .*xdg-b\/opencode\/skills \(XDG_CONFIG_HOME=.*xdg-b\), not from .*xdg-a\/opencode\/skills/);
+    assert.match(r.stderr, /run sf with XDG_CONFIG_HOME=\S*xdg-a\b/);
+    const doctor = await sb.sf(['skit', 'doctor', '--fix', '--json'], { env });
+    assert.deepEqual((JSON.parse(doctor.stdout) as Doctor).findings.map((f) => f.code), ['SF_DRIFT_HOST_MOVED'], doctor.stdout);
+    assert.deepEqual(await places(), before);
+    // where it is recorded, everything still works
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--scope', 'user'], { env: { XDG_CONFIG_HOME: a } })).code, 0);
+  });
+});
