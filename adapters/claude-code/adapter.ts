@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { HostAdapter, HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { detectHost } from '../config/detect.js';
 import { diagnoseJsonEntries } from '../config/json-diagnose.js';
@@ -37,6 +37,8 @@ export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostA
     displayName: 'Claude Code',
     skillRoot: claudeSkillRoot,
     control,
+    // a user installation's directory is <config dir>/skills
+    placeVariable: { name: 'CLAUDE_CONFIG_DIR', recordedValue: (record) => (record.scope === 'user' ? dirname(record.skillRoot) : undefined) },
     link: options.link,
     nameShadows: claudeNameShadows,
     detect(ctx) {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
@@ -86,6 +86,8 @@ export function createCodexAdapter(options: { link?: LinkOps } = {}): HostAdapte
     displayName: 'Codex',
     skillRoot: codexSkillRoot,
     control,
+    // the skill directory does not follow CODEX_HOME; the config.toml holding Forge's entries does
+    placeVariable: { name: 'CODEX_HOME', recordedValue: (record) => (record.configEdits[0] ? dirname(record.configEdits[0].file) : undefined) },
     link: options.link,
     detect(ctx) {
       const home = codexHome(ctx);

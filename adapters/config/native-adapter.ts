@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../core/errors/index.js';
-import type { HostAdapter, HostContext, HostDetection, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
-import { assertLandsInHome, assertLandsInProject } from '../../core/fs/contained.js';
+import type { HostAdapter, HostContext, HostDetection, HostMove, ProjectedPath, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
+import { assertLandsInHome, assertLandsInProject, landingPath } from '../../core/fs/contained.js';
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
@@ -30,6 +30,12 @@ export interface NativeHostSpec {
   skillRoot(ctx: HostContext): string;
   detect(ctx: HostContext): Promise<HostDetection>;
   control: NativeConfigControl;
+  /**
+   * The environment variable that moves this host's places (CLAUDE_CONFIG_DIR, CODEX_HOME, ...),
+   * and its value that leads to `record`'s places, read back from the record (undefined when the
+   * record does not tell, or the variable does not decide them for its scope).
+   */
+  placeVariable: { name: string; recordedValue(record: ProjectionRecord): string | undefined };
   /** see HostAdapter.nameShadows (same-name skills in other roots the host reads) */
   nameShadows?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
   /** see HostAdapter.alsoReads */
@@ -46,12 +52,25 @@ export interface NativeHostSpec {
 /** A request for no skills: reconciling a file with it takes every Forge entry of the record out. */
 const EMPTY_REQUEST: ProjectionRequest = { skitId: '', release: '', bundleHash: '', skills: [] };
 
+/** One directory or file, by name or through a symbolic link (a place not made yet: where it would be). */
+const samePlace = (a: string, b: string) => a === b || landingPath(a) === landingPath(b);
+
 export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
   const storeRoot = (ctx: HostContext) => sfPaths(ctx.env).store;
+  const variable = spec.placeVariable.name;
 
-  /** The checks of `apply` and its config plan, written nowhere. */
-  const plan = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord) => {
-    const skillRoot = spec.skillRoot(ctx);
+  /**
+   * The context `record` was made in: its places, whatever the environment says now. setEnablement
+   * and diagnose work there, so the planners (which check the recorded places) and the adapter
+   * agree, and a rollback restores what the record says.
+   */
+  const recordedCtx = (record: ProjectionRecord, ctx: HostContext): HostContext => {
+    const value = spec.placeVariable.recordedValue(record);
+    return value === undefined ? ctx : { ...ctx, env: { ...ctx.env, [variable]: value } };
+  };
+
+  /** The checks of `apply` and its config plan, written nowhere. `skillRoot`: the recorded one for setEnablement, else the context's. */
+  const plan = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord, skillRoot = spec.skillRoot(ctx)) => {
     const file = spec.control.file(ctx);
     if (ctx.scope === 'project' && ctx.projectRoot) {
       assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
@@ -69,8 +88,8 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     return { skillRoot, file, destMap, adopt, prevEdits };
   };
 
-  const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord): Promise<ProjectionRecord> => {
-    const { skillRoot, file, destMap, adopt, prevEdits } = await plan(req, ctx, previous);
+  const apply = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord, root?: string): Promise<ProjectionRecord> => {
+    const { skillRoot, file, destMap, adopt, prevEdits } = await plan(req, ctx, previous, root);
     // skills the previous record had that this request no longer shows there: their directories go
     // first, so a disabled one is never left visible without its config entry
     for (const p of previous?.paths ?? []) if (destMap.get(p.skillId) !== p.path) await removeProjectedPath(p, storeRoot(ctx));
@@ -113,14 +132,26 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
       }
     },
     project: (req, ctx, previous) => apply(req, ctx, previous),
-    setEnablement: (req, record, ctx) => apply(req, ctx, record),
+    setEnablement: (req, record, ctx) => apply(req, recordedCtx(record, ctx), record, record.skillRoot),
+
+    moved(record, ctx): HostMove | undefined {
+      const was = recordedCtx(record, ctx);
+      const base = { agent: spec.id, host: spec.displayName, variable: { name: variable, now: ctx.env[variable] || undefined, recorded: spec.placeVariable.recordedValue(record) } };
+      const root = spec.skillRoot(ctx);
+      if (!samePlace(record.skillRoot, root)) return { ...base, what: 'skill directory', recorded: record.skillRoot, current: root };
+      const [recorded, current] = [spec.control.file(was), spec.control.file(ctx)];
+      if (!samePlace(recorded, current)) return { ...base, what: 'config file', recorded, current };
+      return undefined;
+    },
 
     async unproject(record, ctx) {
       for (const p of record.paths) await removeProjectedPath(p, storeRoot(ctx));
       for (const edit of mergeEditsByFile(record.configEdits.filter(isManagedConfigEdit))) await spec.control.reconcile(edit.file, ctx, edit, EMPTY_REQUEST, new Map(), new Set());
     },
 
-    async diagnose(req, record, ctx) {
+    async diagnose(req, record, current) {
+      // the installation where it is recorded; a host that reads elsewhere now is `moved`
+      const ctx = recordedCtx(record, current);
       const out = await diagnoseProjection(req, record, { nativeEnablement: true, storeRoot: storeRoot(ctx) });
       const dests = new Map(req.skills.map((s) => [s.skillId, record.paths.find((p) => p.skillId === s.skillId)?.path ?? `${record.skillRoot}/${s.name}`]));
       const file = spec.control.file(ctx);

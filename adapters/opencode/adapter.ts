@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
@@ -126,6 +126,8 @@ export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAda
     displayName: 'OpenCode',
     skillRoot: opencodeSkillRoot,
     control,
+    // a user installation's directory is $XDG_CONFIG_HOME/opencode/skills
+    placeVariable: { name: 'XDG_CONFIG_HOME', recordedValue: (record) => (record.scope === 'user' ? dirname(dirname(record.skillRoot)) : undefined) },
     link: options.link,
     nameShadows: nameShadows,
     alsoReads: opencodeScanRoots,

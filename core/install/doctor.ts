@@ -16,7 +16,7 @@ import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './jo
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
-import { sharedRootConflicts } from './plan-checks.js';
+import { describeMove, sharedRootConflicts } from './plan-checks.js';
 import { aroundTheirs, expectedPaths, requestFor, specOf, targetShapes, type TargetShape } from './requests.js';
 
 /** "an install", "an update", "a remove" */
@@ -147,6 +147,10 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     const ctx = hostContext(session, record.agent, record.scope, record.projectRoot);
     const request = requestFor(inst, record.agent, session.paths.store, shapes);
     const conflicting = held.get(record.agent);
+    // the host reads elsewhere now: said, never repaired (`update` moves it); the checks and repairs
+    // below stay where the installation is recorded, so nothing is half-applied into the new place
+    const move = adapter.moved?.(record, ctx);
+    if (move) findings.push({ code: 'SF_DRIFT_HOST_MOVED', severity: 'warning', ...about, agent: record.agent, file: move.current, ...describeMove(inst, move) });
     // what a conflict causes (its skill missing for one agent, exposed to the other) is that conflict
     const drift = (await adapter.diagnose(request, record, ctx))
       .filter((d) => !(conflicting && d.file && conflicting.has(basename(d.file))))

@@ -75,6 +75,22 @@ export interface HostDetection {
   configFiles: string[];
 }
 
+/**
+ * A host that now reads skills or keeps its switches somewhere else than an installation records,
+ * because an environment variable changed (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_CONFIG_HOME).
+ */
+export interface HostMove {
+  agent: string;
+  host: string;
+  what: 'skill directory' | 'config file';
+  /** where the installation is (the record) */
+  recorded: string;
+  /** where the host reads now */
+  current: string;
+  /** the variable that decides it, its value now (undefined: unset) and the value that leads to `recorded`, when known */
+  variable: { name: string; now?: string; recorded?: string };
+}
+
 export interface HostAdapter {
   /** canonical agent id used on the command line and in records, e.g. 'claude-code' */
   readonly id: string;
@@ -105,7 +121,15 @@ export interface HostAdapter {
   preflight?(req: ProjectionRequest, record: ProjectionRecord | undefined, ctx: HostContext): Promise<void>;
   /** What `unproject` would check (config files that do not parse), without writing: run before any agent of a remove changes. */
   preflightUnproject?(record: ProjectionRecord, ctx: HostContext): Promise<void>;
-  /** apply per-skill enablement after a change, returning the updated record */
+  /**
+   * Whether the host now reads `record`'s skills or switches elsewhere (see HostMove). Planners
+   * refuse to change such a target in place; `project` (an update) moves it.
+   */
+  moved?(record: ProjectionRecord, ctx: HostContext): HostMove | undefined;
+  /**
+   * apply per-skill enablement after a change, returning the updated record; in the places `record`
+   * names, even when the context now points elsewhere (a rollback restores what the record says)
+   */
   setEnablement(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<ProjectionRecord>;
   /** remove everything `record` says Forge put there, and only that */
   unproject(record: ProjectionRecord, ctx: HostContext): Promise<void>;
@@ -114,6 +138,6 @@ export interface HostAdapter {
    * name (warnings): reported when an install or enable/disable changes things, not only by doctor.
    */
   nameShadows?(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
-  /** drift: missing/modified/dangling/foreign entries, config drift, disabled children exposed */
+  /** drift: missing/modified/dangling/foreign entries, config drift, disabled children exposed (in the places `record` names, as setEnablement) */
   diagnose(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]>;
 }

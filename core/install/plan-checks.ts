@@ -1,6 +1,6 @@
 import { SfError } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
-import type { ProjectedPath } from './host-adapter.js';
+import type { HostMove, ProjectedPath } from './host-adapter.js';
 import type { Observations, TargetSpec } from './plan-types.js';
 import { basename } from 'node:path';
 import { skillEntryKey, skillRootKey } from './targets.js';
@@ -171,5 +171,37 @@ function conflictOf(t: SharedRootTarget, exposer: SharedRootTarget, group: reado
     location: { file: root },
     hint: `enable or disable it for both together (--agent ${t.target.agent},${exposer.target.agent}, or leave out --agent), or install them in different scopes${apart}`,
     data: { agents: group.map((g) => g.target.agent), skills: exposed },
+  });
+}
+
+/** What the host does now, and why: "Claude Code now reads skills from B/skills (CLAUDE_CONFIG_DIR=B)". */
+export function moveFact(move: HostMove): string {
+  const why = move.variable.now === undefined ? `${move.variable.name} is not set` : `${move.variable.name}=${move.variable.now}`;
+  return move.what === 'skill directory' ? `${move.host} now reads skills from ${move.current} (${why})` : `${move.host} now keeps its skill switches in ${move.current} (${why})`;
+}
+
+/**
+ * A HostMove of an installation, in doctor's and the planners' words (SF_DRIFT_HOST_MOVED): the
+ * host reads elsewhere, and `sf skit update` moves the installation there.
+ */
+export function describeMove(inst: Pick<InstallationRecord, 'skitId' | 'scope'>, move: HostMove): { message: string; hint: string } {
+  const where = move.what === 'skill directory' ? `not from ${move.recorded}, where ${inst.skitId} is installed` : `not in ${move.recorded}, where the switches of ${inst.skitId} are`;
+  const back = move.variable.recorded === undefined ? '' : `; or, to keep it where it is, run sf with ${move.variable.name}=${move.variable.recorded}`;
+  return {
+    message: `${moveFact(move)}, ${where}`,
+    hint: `run \`sf skit update ${inst.skitId}${inst.scope === 'user' ? ' --scope user' : ''}\` to move the installation to where ${move.host} reads now${back}`,
+  };
+}
+
+/**
+ * Refuses to change a target in place whose host now reads elsewhere (see HostMove): the change
+ * would land where the host no longer looks, or, made where it looks now, leave the record behind.
+ */
+export function assertNotMoved(inst: Pick<InstallationRecord, 'skitId' | 'scope'>, move: HostMove | undefined, verb: string): void {
+  if (!move) return;
+  const { message, hint } = describeMove(inst, move);
+  throw new SfError('SF_E_CONFLICT', `cannot ${verb}: ${message}`, {
+    hint: `nothing was changed; ${hint}`,
+    data: { agent: move.agent, recorded: move.recorded, current: move.current, variable: move.variable.name },
   });
 }

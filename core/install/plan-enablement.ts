@@ -4,7 +4,8 @@ import { didYouMean } from '../text/suggest.js';
 import { isEnabled, withOverride } from './enablement.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
+import { assertNoCollisions, assertNotMoved, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
+import type { HostMove } from './host-adapter.js';
 import type { Observations, Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
 import { aroundTheirs, expectedPaths, requestFor, specOf } from './requests.js';
 
@@ -17,6 +18,8 @@ export interface EnablementInput {
   agents?: readonly string[];
   nativeAgents: readonly string[];
   force: boolean;
+  /** targets whose hosts now read elsewhere than recorded (hostMoves): changed in place, they would be refused */
+  moved?: readonly HostMove[];
 }
 
 /**
@@ -55,9 +58,12 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     const was = isEnabled(before.enablement, skill, record.agent);
     const now = isEnabled(after.enablement, skill, record.agent);
     if (was === now) continue;
+    const verb = `${input.enabled ? 'enable' : 'disable'} ${skill.id}`;
+    // before the other checks: they look at the recorded place, which the host no longer reads
+    assertNotMoved(before, input.moved?.find((m) => m.agent === record.agent), verb);
     const path = record.paths.find((p) => p.skillId === skill.id)?.path ?? join(record.skillRoot, skill.name);
     // the skill's own place holds the user's entry: a switch by name or a link there would reach theirs
-    assertNotReplaced(record.paths.filter((p) => p.skillId === skill.id), state.observations, `${input.enabled ? 'enable' : 'disable'} ${skill.id}`);
+    assertNotReplaced(record.paths.filter((p) => p.skillId === skill.id), state.observations, verb);
     if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, others, state.observations);
     if (!target.nativeEnablement && !now) removedPaths.push(path);
     steps.push(aroundReplaced({ kind: 'enablement', target, request, record }, state.observations));

@@ -5,7 +5,7 @@ import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } fro
 import { pruneOverrides } from './enablement.js';
 import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
-import type { Scope } from './host-adapter.js';
+import type { HostMove, Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
 import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
@@ -25,6 +25,8 @@ export interface InstallInput {
   alias?: string;
   /** update: the installation being updated (id as recorded), instead of looking it up by the release's id */
   replaces?: string;
+  /** update: targets whose hosts now read elsewhere than recorded (hostMoves), projected again even when up to date, so they move */
+  moved?: readonly HostMove[];
 }
 
 /** The installation `prepared` replaces: same id, an alias of it, or a provisional install of the same source. */
@@ -161,7 +163,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     const prior = before?.targets.find((t) => t.agent === target.agent);
     const wantedPaths = new Set(wanted.map((p) => p.path));
     const samePaths = prior && prior.paths.length === wanted.length && prior.paths.every((p) => wantedPaths.has(p.path));
-    if (prior && !bundleChanged && samePaths) {
+    if (prior && !bundleChanged && samePaths && !input.moved?.some((m) => m.agent === target.agent)) {
       after.targets[after.targets.length - 1] = prior;
       continue;
     }

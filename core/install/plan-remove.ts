@@ -1,7 +1,8 @@
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
+import { assertUnmodified, entryLookup, moveFact, ownedPaths, withoutReplaced } from './plan-checks.js';
+import type { HostMove } from './host-adapter.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
 import type { InstallationRecord } from '../library/types.js';
@@ -14,6 +15,8 @@ export interface RemoveInput {
   agents?: readonly string[];
   nativeAgents: readonly string[];
   force: boolean;
+  /** targets whose hosts now read elsewhere than recorded (hostMoves): removed where recorded, and said so */
+  moved?: readonly HostMove[];
 }
 
 /**
@@ -39,7 +42,7 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
   const usedAs = entryLookup(ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]).keys());
   const stillUsed = (path: string) => usedAs(path) !== undefined;
-  const notes: string[] = [];
+  const notes: string[] = movedNotes(before, removed, input.moved ?? []);
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
@@ -73,4 +76,14 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
     gcCandidates: after ? [] : [before.bundleHash],
     notes,
   };
+}
+
+/**
+ * A removal goes where the record says (the recorded skill directory and config entries), also
+ * when the host now reads elsewhere: that is said, so the user knows what the host still sees.
+ */
+function movedNotes(before: InstallationRecord, removed: readonly InstallationRecord['targets'][number][], moves: readonly HostMove[]): string[] {
+  return moves
+    .filter((m) => removed.some((t) => t.agent === m.agent))
+    .map((m) => `${m.agent}: ${moveFact(m)}; removed ${m.what === 'skill directory' ? before.skitId : `the switches of ${before.skitId}`} from ${m.recorded}, where ${m.what === 'skill directory' ? 'it was installed' : 'they were'}`);
 }

@@ -4,6 +4,7 @@ import type { HostAdapter, Scope } from './host-adapter.js';
 import { planEnv, runMutation, type MutationResult } from './mutate.js';
 import { planEnablement } from './plan-enablement.js';
 import { planRemove } from './plan-remove.js';
+import { hostMoves } from './requests.js';
 import { survey } from './survey.js';
 import { nativeAgentIds } from './targets.js';
 import { scopeKey } from '../library/types.js';
@@ -30,7 +31,7 @@ export async function removeSkit(session: Session, req: RemoveRequest): Promise<
       const observations = await survey(session.paths, [], before);
       return planRemove(
         { installations, observations },
-        { skitId: req.id, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false },
+        { skitId: req.id, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false, moved: hostMoves(session, before.targets) },
         planEnv(session),
       );
     },
@@ -62,7 +63,7 @@ export async function setSkillEnabled(session: Session, req: EnablementRequest):
       const observations = await survey(session.paths, candidates, before);
       return planEnablement(
         { installations, observations },
-        { skitId: ref.skitId, skill: ref.skill, enabled: req.enabled, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false },
+        { skitId: ref.skitId, skill: ref.skill, enabled: req.enabled, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false, moved: hostMoves(session, before.targets) },
         planEnv(session),
       );
     },

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { InstallationRecord, ReleaseRef } from '../library/types.js';
 import { bundleHex } from '../library/paths.js';
 import { isEnabled } from './enablement.js';
-import type { ProjectedPath, ProjectionRecord, ProjectionRequest } from './host-adapter.js';
+import { hostContext, type Session } from './context.js';
+import type { HostMove, ProjectedPath, ProjectionRecord, ProjectionRequest } from './host-adapter.js';
 import type { TargetSpec } from './plan-types.js';
 import { sameSkillRoot } from './targets.js';
 
@@ -81,6 +82,11 @@ export function specOf(record: ProjectionRecord, nativeEnablement: boolean): Tar
 /** The shapes of recorded targets, with each agent's native switch from its adapter. */
 export function targetShapes(session: { adapters: { get(agent: string): { nativeEnablement: boolean } } }, records: readonly ProjectionRecord[]): TargetShape[] {
   return records.map((r) => ({ agent: r.agent, skillRoot: r.skillRoot, nativeEnablement: session.adapters.get(r.agent).nativeEnablement }));
+}
+
+/** The hosts of `records` that now read skills or switches elsewhere than recorded (HostAdapter.moved). */
+export function hostMoves(session: Session, records: readonly ProjectionRecord[]): HostMove[] {
+  return records.flatMap((r) => session.adapters.get(r.agent).moved?.(r, hostContext(session, r.agent, r.scope, r.projectRoot)) ?? []);
 }
 
 /**

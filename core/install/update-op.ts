@@ -12,6 +12,8 @@ import { prepareRelease } from './prepare.js';
 import { survey } from './survey.js';
 import { nativeAgentIds, sameSkillRoot, targetSpecs } from './targets.js';
 import type { Plan, TargetSpec } from './plan-types.js';
+import type { HostMove } from './host-adapter.js';
+import { hostMoves } from './requests.js';
 import { join } from 'node:path';
 
 export interface UpdateRequest {
@@ -97,6 +99,8 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
         const installations = lib.listInstallations();
         const before = requireInScope(installations, recordScopeKey(inst), inst.skitId);
         const targets = currentTargets(session, before);
+        // a host whose config file moved keeps its skill directory: the plan must move the switches too
+        const moved = hostMoves(session, before.targets);
         const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
         const observations = await survey(session.paths, candidates, before);
         const plan = planInstall(
@@ -110,10 +114,11 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
             nativeAgents: nativeAgentIds(session),
             force: req.force ?? false,
             replaces: before.skitId,
+            moved,
           },
           planEnv(session),
         );
-        return noteMovedRoots(plan);
+        return noteMovedRoots(plan, moved);
       },
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
     );
@@ -134,13 +139,16 @@ function currentTargets(session: Session, before: InstallationRecord): TargetSpe
   return targetSpecs(session, adapters, before.scope, before.projectRoot);
 }
 
-/** Says which agents' installations moved to another skill directory, so the move is not silent. */
-function noteMovedRoots(plan: Plan): Plan {
+/** Says which agents' installations moved to another skill directory or config file, so the move is not silent. */
+function noteMovedRoots(plan: Plan, moved: readonly HostMove[]): Plan {
   for (const t of plan.after?.targets ?? []) {
     const was = plan.before?.targets.find((b) => b.agent === t.agent);
     if (was && !sameSkillRoot(was.skillRoot, t.skillRoot)) {
       plan.notes.push(`${plan.skitId} (${t.agent}): moved from ${was.skillRoot} to ${t.skillRoot}, where the agent reads skills now`);
     }
+  }
+  for (const m of moved.filter((m) => m.what === 'config file')) {
+    plan.notes.push(`${plan.skitId} (${m.agent}): its switches moved from ${m.recorded} to ${m.current}, where ${m.host} keeps them now`);
   }
   return plan;
 }
