@@ -17,7 +17,8 @@ export function hubSourceOf(inst: Pick<InstallationRecord, 'source'>): { hub: st
  * Checks an installation from a Forge hub against the hub's record of the same release: the
  * bundle hash and every contained skill's content hash must be the ones the hub computed when the
  * release was published. Also reports quarantine and deprecation. A hub that cannot be reached is
- * an info finding, so doctor works offline.
+ * an info finding, so doctor works offline; one that cannot be asked (a refused credential) is a
+ * warning that says why, not a missing release.
  */
 export async function verifyAgainstHub(inst: InstallationRecord, hubs: readonly HubTarget[], fetchImpl?: typeof fetch): Promise<Diagnostic[]> {
   const source = hubSourceOf(inst);
@@ -31,6 +32,11 @@ export async function verifyAgainstHub(inst: InstallationRecord, hubs: readonly 
     if (!isSfError(e)) throw e;
     if (e.code === 'SF_E_FETCH') {
       return [{ code: 'SF_HUB_UNREACHABLE', severity: 'info', message: `could not check ${inst.skitId}@${version} against ${source.hub}: ${e.message}`, hint: 'run doctor again when the hub is reachable' }];
+    }
+    // anything but the hub's own answer about the release (a refused or malformed credential, a
+    // credential sf will not send over plain http) says nothing about what the hub serves
+    if (e.code !== 'SF_E_NOT_FOUND' && e.code !== 'SF_E_QUARANTINED') {
+      return [{ code: 'SF_HUB_UNVERIFIED', severity: 'warning', message: `could not check ${inst.skitId}@${version} against ${source.hub}: ${e.message}`, hint: e.hint ?? `log in again: sf login --hub ${source.hub}` }];
     }
     return [{ code: 'SF_HUB_RELEASE_MISSING', severity: 'error', message: `${source.hub} does not serve ${source.id}@${version}: ${e.message}`, hint: e.hint ?? 'the release may have been made private or removed; check with its owner' }];
   }

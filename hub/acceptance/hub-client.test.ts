@@ -80,5 +80,21 @@ describe('hub client: resolver, verified downloads and doctor checks against an 
     assert.deepEqual(await codes(record), ['SF_HUB_QUARANTINED']);
     const offline = await verifyAgainstHub(record, [], (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch);
     assert.deepEqual(offline.map((d) => [d.code, d.severity]), [['SF_HUB_UNREACHABLE', 'info']]);
+    // a credential sf will not send over plain http, or one the hub refuses (revoked, or not a
+    // token at all), is about the login, not the release
+    const unverified = async (token: string) => {
+      const found = await verifyAgainstHub(record, [{ url: HUB, token }], fetchHub);
+      assert.deepEqual(found.map((d) => [d.code, d.severity]), [['SF_HUB_UNVERIFIED', 'warning']], JSON.stringify(found));
+      assert.ok(!found[0].message.includes(token), 'the token is not echoed');
+    };
+    await unverified('sfp_madeUpOrRevoked');
+    const allowed = process.env.SF_HUB_ALLOW_HTTP;
+    process.env.SF_HUB_ALLOW_HTTP = '1';
+    try {
+      for (const token of ['sfp_madeUpOrRevoked', 'sfp_two\nlines']) await unverified(token);
+    } finally {
+      if (allowed === undefined) delete process.env.SF_HUB_ALLOW_HTTP;
+      else process.env.SF_HUB_ALLOW_HTTP = allowed;
+    }
   });
 });

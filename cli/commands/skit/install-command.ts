@@ -15,7 +15,7 @@ import { Interrupted } from '../../interrupted.js';
  * from these args and this handler, so they cannot differ in output, telemetry or state.
  */
 export const installArgs = {
-  source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath]' }),
+  source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath], or a Forge hub id owner/name[@version]' }),
   version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
   ...agentOptions('agent', 'agents to install for: id[,id...] or all (default: the agents detected)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
