@@ -3,6 +3,7 @@ import type { HubTarget } from './credentials.js';
 import type { Shape } from './shape.js';
 import { bearerToken, withoutSecret } from './bearer.js';
 import { assertCredentialTransport } from './transport.js';
+import { brokenConnection, fetchRetries, markTransient, RETRY_STATUSES, retryAfterMs, withRetries } from '../runtime/fetch-retry.js';
 
 /** Defaults for talking to a hub: generous for archives, bounded so a stuck server cannot hang a command. */
 export const HUB_TIMEOUT_MS = 60_000;
@@ -47,9 +48,20 @@ export class HubClient {
 
   /**
    * Sends a request; throws the hub's error for any non-2xx status (304 is passed through). A
-   * token that cannot be a bearer credential is SF_E_AUTH before anything is sent.
+   * token that cannot be a bearer credential is SF_E_AUTH before anything is sent. A GET whose
+   * connection broke or that the hub answered "overloaded" is sent again (core/runtime/fetch-retry.ts).
    */
   async request(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+    return method === 'GET' ? withRetries(() => this.send(method, path, init), this.retries()) : this.send(method, path, init);
+  }
+
+  /** SF_FETCH_RETRIES of this client's environment. */
+  private retries(): number {
+    return fetchRetries(this.env);
+  }
+
+  /** One request, no retry (see request). */
+  private async send(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
     const token = this.target.token ? bearerToken(this.target.token, this.target.tokenSource) : undefined;
     if (token) {
@@ -70,18 +82,19 @@ export class HubClient {
       const reason = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
       const shown = withoutSecret(reason, token);
       // an error that quoted the token is not kept as the cause either
-      throw new SfError('SF_E_FETCH', `could not reach the hub at ${this.target.url}: ${shown}`, {
+      const failure = new SfError('SF_E_FETCH', `could not reach the hub at ${this.target.url}: ${shown}`, {
         hint: 'check the URL and that the hub is running (`sf hub serve`)',
         ...(shown === reason ? { cause: e } : {}),
       });
+      throw brokenConnection(e) ? markTransient(failure) : failure;
     }
     if (res.ok || res.status === 304) return res;
     throw await hubError(res, this.target.url, path);
   }
 
-  /** GETs a JSON answer that must fit `shape`. */
+  /** GETs a JSON answer that must fit `shape` (sent again, body and all, when the connection broke). */
   async getJson<T>(path: string, shape: Shape): Promise<T> {
-    return this.readJson<T>(await this.request('GET', path), 'GET', path, shape);
+    return withRetries(async () => this.readJson<T>(await this.send('GET', path), 'GET', path, shape), this.retries());
   }
 
   /**
@@ -109,31 +122,77 @@ export class HubClient {
     });
   }
 
-  /** GETs bytes with a hard size limit. */
+  /**
+   * GETs bytes with a hard size limit. A download whose connection broke is resumed where it
+   * stopped (Range + If-Range on the strong ETag, hub/routes/send-blob.ts) when the hub offers
+   * ranges, else fetched again whole; callers verify the bytes against their hashes either way.
+   */
   async download(path: string, maxBytes = MAX_HUB_DOWNLOAD_BYTES): Promise<Buffer> {
-    const res = await this.request('GET', path, { headers: { accept: '*/*' } });
-    return readLimited(res, maxBytes, this.url(path));
+    const shown = this.url(path);
+    const parts: Buffer[] = [];
+    let have = 0;
+    let validator: string | undefined;
+    return withRetries(async () => {
+      const resume = have > 0 && validator !== undefined;
+      const res = await this.send('GET', path, { headers: { accept: '*/*', ...(resume ? { range: `bytes=${have}-`, 'if-range': validator! } : {}) } });
+      if (res.status !== 206 || !resume || !rangeStartsAt(res, have)) {
+        // the whole representation (the hub ignored the range, or no range was asked for)
+        if (res.status === 206) throw new SfError('SF_E_FETCH', `the hub at ${this.target.url} answered GET ${path} with a part that does not continue the download`, { hint: 'run the command again' });
+        parts.length = 0;
+        have = 0;
+      }
+      const etag = res.headers.get('etag');
+      validator = res.headers.get('accept-ranges') === 'bytes' && etag && !etag.startsWith('W/') ? etag : undefined;
+      await readInto(res, parts, maxBytes - have, shown, maxBytes, (n) => (have += n));
+      return Buffer.concat(parts, have);
+    }, this.retries());
   }
+}
+
+/** True when a 206 answer's Content-Range starts at byte `at`. */
+function rangeStartsAt(res: Response, at: number): boolean {
+  return new RegExp(`^bytes ${at}-\\d+/\\d+$`).test(res.headers.get('content-range') ?? '');
+}
+
+/**
+ * Streams a body into `parts` (at most `room` more bytes), counting through `got` as it goes so a
+ * broken connection keeps what arrived. A body that stops early is a transient SF_E_FETCH.
+ */
+async function readInto(res: Response, parts: Buffer[], room: number, shown: string, max: number, got: (n: number) => void): Promise<void> {
+  const tooBig = () => new SfError('SF_E_LIMIT', `${shown} is larger than ${max} bytes`, { hint: 'the download limit protects the disk; ask the hub operator' });
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > room) {
+    await res.body?.cancel();
+    throw tooBig();
+  }
+  if (!res.body) return;
+  let taken = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      taken += chunk.byteLength;
+      if (taken > room) throw tooBig();
+      parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      got(chunk.byteLength);
+    }
+  } catch (e) {
+    throw bodyFailure(e, shown);
+  }
+}
+
+/** An error while a body streams: SfErrors as they are, a broken connection as a transient SF_E_FETCH. */
+function bodyFailure(e: unknown, shown: string): unknown {
+  if (e instanceof SfError) return e;
+  const reason = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+  const failure = new SfError('SF_E_FETCH', `the download of ${shown} stopped: ${reason}`, { hint: 'check your network connection and run the command again' });
+  return brokenConnection(e) ? markTransient(failure) : failure;
 }
 
 /** Reads a response body, refusing more than `max` bytes (declared or streamed). */
 export async function readLimited(res: Response, max: number, shown: string): Promise<Buffer> {
-  const tooBig = () =>
-    new SfError('SF_E_LIMIT', `${shown} is larger than ${max} bytes`, { hint: 'the download limit protects the disk; ask the hub operator' });
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) {
-    await res.body?.cancel();
-    throw tooBig();
-  }
-  if (!res.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
+  const parts: Buffer[] = [];
   let total = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > max) throw tooBig();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
+  await readInto(res, parts, max, shown, max, (n) => (total += n));
+  return Buffer.concat(parts, total);
 }
 
 /** The hint for a hub error that brought none of its own (a proxy's page, a crashed handler). */
@@ -157,5 +216,6 @@ async function hubError(res: Response, hub: string, path: string): Promise<SfErr
   const code: ErrorCode = known ? (e.code as ErrorCode) : res.status === 401 ? 'SF_E_AUTH' : res.status === 403 ? 'SF_E_FORBIDDEN' : res.status === 404 ? 'SF_E_NOT_FOUND' : 'SF_E_FETCH';
   const message = typeof e.message === 'string' ? `hub: ${e.message}` : `the hub answered ${res.status} for ${path}`;
   const hint = typeof e.hint === 'string' ? e.hint : fallbackHint(code, res.status, hub);
-  return new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
+  const error = new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
+  return RETRY_STATUSES.has(res.status) ? markTransient(error, retryAfterMs(res.headers.get('retry-after'))) : error;
 }

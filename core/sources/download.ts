@@ -1,4 +1,5 @@
 import { SfError } from '../errors/index.js';
+import { brokenConnection, markTransient, RETRY_STATUSES, retryAfterMs, withRetries } from '../runtime/fetch-retry.js';
 import { readCappedResponse } from '../runtime/read-capped-response.js';
 import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
 
@@ -21,13 +22,19 @@ export interface Download {
  * followed by hand so their number is capped and credentials never cross origins. Credentials in
  * the URL become a Basic Authorization header (fetch refuses them in URLs) and never appear in
  * errors: SF_E_FETCH (network, status, timeout, redirects) and SF_E_LIMIT name the redacted URL.
+ * A connection that broke, or a server that answered "overloaded" (429, 502-504), is asked again
+ * from the start (core/runtime/fetch-retry.ts), within the same overall timeout.
  */
 export async function download(url: string, options: DownloadOptions): Promise<Download> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  return withRetries(() => downloadOnce(url, options, signal));
+}
+
+async function downloadOnce(url: string, options: DownloadOptions, signal: AbortSignal): Promise<Download> {
   const shown = redactUrl(url);
   const creds = urlCredentials(url);
   const headers: Record<string, string> = { accept: '*/*' };
   if (creds) headers.authorization = 'Basic ' + Buffer.from(`${creds.username}:${creds.password}`).toString('base64');
-  const signal = AbortSignal.timeout(options.timeoutMs);
   let current = stripCredentials(url);
 
   for (let hops = 0; ; hops++) {
@@ -57,10 +64,11 @@ export async function download(url: string, options: DownloadOptions): Promise<D
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new SfError('SF_E_FETCH', `GET ${shown} failed: HTTP ${res.status} ${res.statusText}`.trim(), {
+      const failed = new SfError('SF_E_FETCH', `GET ${shown} failed: HTTP ${res.status} ${res.statusText}`.trim(), {
         hint: res.status === 401 || res.status === 403 ? 'check the credentials for this URL' : 'check that the URL is correct and reachable',
         data: { url: shown, status: res.status },
       });
+      throw RETRY_STATUSES.has(res.status) ? markTransient(failed, retryAfterMs(res.headers.get('retry-after'))) : failed;
     }
     const bytes = await readLimited(res, options.maxBytes, shown, options.timeoutMs);
     return { bytes, finalUrl: redactUrl(current), contentType: res.headers.get('content-type') ?? undefined };
@@ -93,10 +101,11 @@ function fetchFailure(err: unknown, shown: string, timeoutMs: number, secret?: s
     });
   }
   const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  return new SfError('SF_E_FETCH', `GET ${shown} failed: ${redactText(cause, [secret])}`, {
+  const failed = new SfError('SF_E_FETCH', `GET ${shown} failed: ${redactText(cause, [secret])}`, {
     hint: 'check the URL and your network connection',
     data: { url: shown },
   });
+  return brokenConnection(err) ? markTransient(failed) : failed;
 }
 
 async function readLimited(res: Response, maxBytes: number, shown: string, timeoutMs: number): Promise<Buffer> {

@@ -1,0 +1,68 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Retries of idempotent downloads, as npm's fetch does: a connection that broke (reset, closed
+ * mid-body) or a server that said it is overloaded (429, 502, 503, 504) is asked again, at most
+ * `SF_FETCH_RETRIES` times (default 2), after 250 ms, then 1 s (or the server's Retry-After, up to
+ * MAX_WAIT_MS). A refused connection, a timeout, a 4xx or a 500 are answers, not accidents: they
+ * fail at once.
+ */
+
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+const BACKOFF_MS = [250, 1_000, 4_000];
+/** A Retry-After longer than this is not waited for: the command fails and says so. */
+export const MAX_WAIT_MS = 10_000;
+
+/** Socket-level failures of undici's fetch that a second request may well not meet. */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** Errors (SfErrors made from a broken connection or an overloaded answer) worth a second request, with the wait the server asked for. */
+const transient = new WeakMap<object, number | undefined>();
+
+/** Marks `error` as made from a transient failure (`retryAfterMs`: the server's own wait). */
+export function markTransient<E extends object>(error: E, retryAfterMs?: number): E {
+  transient.set(error, retryAfterMs);
+  return error;
+}
+
+/** True when fetch failed (or a body stopped) because the connection broke, not because it was refused or timed out. */
+export function brokenConnection(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && BROKEN_CONNECTION.has(code)) return true;
+    if (e.message === 'terminated' || e.message === 'other side closed') return true;
+  }
+  return false;
+}
+
+/** Retry-After (seconds or an HTTP date) in ms; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+/** How many retries SF_FETCH_RETRIES allows (0 turns them off). */
+export function fetchRetries(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.SF_FETCH_RETRIES);
+  return env.SF_FETCH_RETRIES !== undefined && Number.isInteger(n) && n >= 0 ? Math.min(n, BACKOFF_MS.length) : 2;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the retries are spent. `attempt` gets the
+ * number of failures so far; only errors marked transient (markTransient) are retried.
+ */
+export async function withRetries<T>(attempt: (failures: number) => Promise<T>, retries = fetchRetries()): Promise<T> {
+  for (let failures = 0; ; failures++) {
+    try {
+      return await attempt(failures);
+    } catch (e) {
+      if (failures >= retries || typeof e !== 'object' || e === null || !transient.has(e)) throw e;
+      const asked = transient.get(e);
+      if (asked !== undefined && asked > MAX_WAIT_MS) throw e;
+      await sleep(Math.max(asked ?? 0, BACKOFF_MS[failures]));
+    }
+  }
+}
