@@ -57,7 +57,8 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
   });
   // before routing and authentication: the URL is all it looks at
   app.use('*', async (c, next) => {
-    refuseLongUrl(c.req.url);
+    // the request target as it came off the wire: the parsed URL has dot segments removed
+    refuseLongUrl((c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url ?? c.req.url);
     await next();
   });
   // a write is answered only once it is on disk: an acknowledged OTLP batch, a published release
@@ -104,7 +105,8 @@ export function createHubApp(options: HubOptions): Hono<HubEnv> {
  * or authentication; the hub's own URLs are far shorter. hub/errors.ts maps `data.limit` to the 414.
  */
 function refuseLongUrl(url: string): void {
-  const bytes = url.length - url.indexOf('/', url.indexOf('://') + 3);
+  // origin-form (`/path?q`) as Node hands it over, or an absolute URL (in-process requests)
+  const bytes = url.startsWith('/') ? Buffer.byteLength(url) : url.length - url.indexOf('/', url.indexOf('://') + 3);
   if (bytes <= MAX_URL_BYTES) return;
   throw new SfError('SF_E_LIMIT', `the URL's path and query are ${bytes} bytes, over the hub's limit of ${MAX_URL_BYTES}`, {
     hint: 'check the URL: the hub\'s own URLs are far shorter, so a longer one is built wrong',

@@ -29,6 +29,12 @@ describe('hub: over-long URLs are 414, over-large headers stay 431', () => {
     await tmp.cleanup();
   });
 
+  it('measures the target as sent: dot segments the URL parser removes do not hide its length', async () => {
+    for (const target of [`/healthz${'/.'.repeat(6_000)}`, `${'/y/..'.repeat(3_000)}/healthz`]) {
+      assert.equal((await rawGet(hub.port, target)).status, 414, `${target.length}-byte target`);
+    }
+  });
+
   it('serves a URL at the limit', async () => {
     assert.equal((await rawGet(hub.port, targetOf(MAX_URL_BYTES))).status, 200);
   });
