@@ -31,6 +31,7 @@ describe('hub tokens: only a bearer credential is sent, and no error carries one
     await assert.rejects(client.getJson('/api/v1/user', objectWith({})), (e) => {
       assert.ok(isSfError(e, 'SF_E_AUTH'), String(e));
       assert.match(e.message, /the token stored in \/home\/u\/\.sf\/credentials\.json is not a bearer token/);
+      assert.equal(e.hint, `run \`sf login --hub ${server.origin}\` again with only the token on stdin`, 'the hint names the hub');
       assert.ok(!JSON.stringify(e).includes(SECRET));
       return true;
     });

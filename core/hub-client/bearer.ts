@@ -15,20 +15,20 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * request, as SF_E_AUTH naming `source`: fetch would otherwise reject the header with a message
  * that quotes it, token and all.
  */
-export function bearerToken(raw: string, source: TokenSource | undefined): string {
+export function bearerToken(raw: string, source: TokenSource | undefined, hub = '<url>'): string {
   const token = raw.trim();
   if (B64TOKEN.test(token)) return token;
   const what = source === undefined ? 'the hub token' : source === 'stdin' ? 'the token read from stdin' : source === 'SF_HUB_TOKEN' ? 'SF_HUB_TOKEN' : `the token stored in ${source}`;
   throw new SfError('SF_E_AUTH', `${what} is not a bearer token: it must be one line of letters, digits and -._~+/ only (the value is not shown)`, {
-    hint: hintFor(source),
+    hint: hintFor(source, hub),
     ...(source === undefined ? {} : { data: { source } }),
   });
 }
 
-function hintFor(source: TokenSource | undefined): string {
-  if (source === 'stdin') return 'pipe only the token, e.g. `sf hub admin create-user <login> > token.txt`, then `sf login --hub <url> < token.txt`';
+function hintFor(source: TokenSource | undefined, hub: string): string {
+  if (source === 'stdin') return `pipe only the token, e.g. \`sf hub admin create-user <login> > token.txt\`, then \`sf login --hub ${hub} < token.txt\``;
   if (source === 'SF_HUB_TOKEN') return 'set SF_HUB_TOKEN to only the token, or unset it to use the stored login';
-  return 'run `sf login --hub <url>` again with only the token on stdin';
+  return `run \`sf login --hub ${hub}\` again with only the token on stdin`;
 }
 
 /**

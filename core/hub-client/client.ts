@@ -63,7 +63,7 @@ export class HubClient {
   /** One request, no retry (see request). */
   private async send(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-    const token = this.target.token ? bearerToken(this.target.token, this.target.tokenSource) : undefined;
+    const token = this.target.token ? bearerToken(this.target.token, this.target.tokenSource, this.target.url) : undefined;
     if (token) {
       assertCredentialTransport(this.target.url, this.env);
       headers.authorization = `Bearer ${token}`;

@@ -28,7 +28,7 @@ export const loginCommand = command({
     }
     // checked here too, so that only a well-formed token is ever stored
     const tokenSource = fromEnv ? 'SF_HUB_TOKEN' : 'stdin';
-    const token = bearerToken(raw, tokenSource);
+    const token = bearerToken(raw, tokenSource, url);
     const user = await new HubClient({ url, token, tokenSource }).getJson<HubUser>('/api/v1/user', userShape);
     if (user.token.kind !== 'pat') {
       throw new SfError('SF_E_FORBIDDEN', 'a device credential cannot be used to log in', { hint: 'create a personal access token on the hub' });
