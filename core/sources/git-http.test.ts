@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -179,5 +181,20 @@ describe('core/sources git over smart HTTP (isomorphic-git against git http-back
     assert.ok(seen.slice(1).every((r) => r.headers.authorization !== undefined));
     assert.equal(httpCredentials('http://git.example.com/x.git', { SF_GIT_TOKEN: TOKEN }), undefined);
     assert.deepEqual(httpCredentials('https://git.example.com/x.git', { SF_GIT_TOKEN: TOKEN }), { username: 'x-access-token', password: TOKEN });
+  });
+
+  it('says why when SF_GIT_TOKEN is set but withheld (plain http to a host that is not a loopback name)', async function () {
+    // this machine's own name reaches the server on 127.0.0.1 without being a loopback name
+    const name = hostname();
+    const resolved = await lookup(name).catch(() => undefined);
+    if (resolved?.address !== '127.0.0.1') this.skip();
+    const url = `http://${name}:${new URL(privateServer.origin).port}/kit.git`;
+    await assert.rejects(resolveSource(url, { cwd: root, workDir: work(), env: { SF_GIT_TOKEN: TOKEN, SF_GIT_USERNAME: 'bob' } }), (e) => {
+      assert.ok(isSfError(e, 'SF_E_AUTH'), String(e));
+      assert.match(e.message, /SF_GIT_TOKEN is set but was not sent/);
+      assert.match(e.hint ?? '', /https:\/\//);
+      assert.ok(!JSON.stringify({ m: e.message, h: e.hint }).includes(TOKEN));
+      return true;
+    });
   });
 });

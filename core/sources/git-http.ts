@@ -51,6 +51,8 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
   const url = stripCredentials(req.url).replace(/\/$/, '');
   const shown = redactUrl(req.url);
   const auth = httpCredentials(req.url, req.env);
+  // SF_GIT_TOKEN is set but not offered to this URL (plain http to another machine): the auth error must say so
+  const withheld = auth === undefined && Boolean(req.env.SF_GIT_TOKEN);
   const secrets = [auth?.password, req.env.SF_GIT_TOKEN];
   const signal = AbortSignal.timeout(req.limits.gitTimeoutMs);
   let received = 0;
@@ -111,7 +113,7 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
     return { commit, ref: req.ref ?? branch };
   } catch (err) {
     if (overLimit) throw overLimit;
-    throw gitHttpError(err, shown, req.ref, secrets, signal.aborted ? req.limits.gitTimeoutMs : undefined);
+    throw gitHttpError(err, shown, req.ref, secrets, signal.aborted ? req.limits.gitTimeoutMs : undefined, withheld);
   }
 }
 
@@ -154,13 +156,19 @@ function countingFs(dir: string, tally: CheckoutTally): { fs: typeof fs; over():
   return { fs: { promises } as unknown as typeof fs, over: () => over };
 }
 
-function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number): SfError {
+function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number, withheld = false): SfError {
   if (isSfError(err)) return err;
   if (timedOutMs !== undefined) {
     return new SfError('SF_E_GIT', `cloning ${shown} timed out after ${timedOutMs} ms`, { data: { url: shown }, hint: 'check that the server is reachable, or clone a smaller repository or ref' });
   }
   const e = err as { code?: string; message?: string; data?: { statusCode?: number; what?: string } };
   const message = redactText(e.message ?? String(err), secrets);
+  if (e.code === 'UserCanceledError' && withheld) {
+    return new SfError('SF_E_AUTH', `${shown} requires authentication; SF_GIT_TOKEN is set but was not sent: it goes only over https or to this machine, and this URL is plain http to another host`, {
+      hint: 'use the https:// URL of the repository; on a network you trust, put the credentials in the URL (http://user:token@host/...)',
+      data: { url: shown },
+    });
+  }
   if (e.code === 'UserCanceledError') {
     return new SfError('SF_E_AUTH', `${shown} requires authentication and the credentials offered were missing or refused`, {
       hint: 'put credentials in the URL (https://user:token@host/...) or set SF_GIT_TOKEN (and SF_GIT_USERNAME if the server needs one)',
