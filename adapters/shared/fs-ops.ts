@@ -1,5 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
+import { SfError } from '../../core/errors/index.js';
 
 /**
  * Filesystem operations the projection helpers use, injectable so tests can make links fail and
@@ -21,8 +22,13 @@ export type ProjectionMode = 'auto' | 'symlink' | 'copy';
 
 /** The projection mode from SF_PROJECTION_MODE (auto when unset or unknown). */
 export function projectionModeFrom(env: NodeJS.ProcessEnv): ProjectionMode {
-  const v = env.SF_PROJECTION_MODE;
-  return v === 'copy' || v === 'symlink' ? v : 'auto';
+  const v = env.SF_PROJECTION_MODE?.trim();
+  if (!v) return 'auto';
+  if (v === 'copy' || v === 'symlink' || v === 'auto') return v;
+  // a typo must not quietly give links to a user who set this to avoid them
+  throw new SfError('SF_E_USAGE', `SF_PROJECTION_MODE must be copy, symlink or auto, not "${v}"`, {
+    hint: 'SF_PROJECTION_MODE=copy copies skills into agent directories, symlink links them to the store, auto (or unset) links and copies where links fail',
+  });
 }
 
 /**

@@ -56,6 +56,11 @@ describe('journal: one mutation at a time, interrupted ones recovered', () => {
     const bad = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env: { SF_LIBRARY_WAIT: 'soon' } });
     assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /SF_E_USAGE\]: SF_LIBRARY_WAIT must be a number of seconds/);
+    // hexadecimal and other forms Number() would take are not seconds
+    for (const value of ['0x10', '1e3', 'Infinity']) {
+      const odd = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env: { SF_LIBRARY_WAIT: value } });
+      assert.equal(odd.code, 2, `${value}: ${odd.stderr}`);
+    }
   });
 
   it('lets two installs started together both succeed, one after the other', async () => {

@@ -29,8 +29,8 @@ export interface ClaimWait {
 /** $SF_LIBRARY_WAIT (seconds) or 60: how long a mutation waits for another sf command to finish. */
 export function claimWaitFrom(env: NodeJS.ProcessEnv): number {
   const raw = env.SF_LIBRARY_WAIT;
-  const seconds = raw === undefined || raw.trim() === '' ? 60 : Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) {
+  const seconds = raw === undefined || raw.trim() === '' ? 60 : /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(seconds)) {
     throw new SfError('SF_E_USAGE', `SF_LIBRARY_WAIT must be a number of seconds (0 or more), not "${raw}"`, { hint: 'e.g. SF_LIBRARY_WAIT=120, or 0 to fail at once when another sf command is running' });
   }
   return seconds * 1000;

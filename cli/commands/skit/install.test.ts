@@ -159,6 +159,17 @@ describe('sf add skit / sf skit install|enable|disable|update|remove|list (gener
     assert.equal(doctor.code, 0, doctor.stdout);
   });
 
+  it('refuses a mistyped SF_PROJECTION_MODE before changing anything (it never quietly links instead of copying)', async () => {
+    for (const mode of ['COPY', 'copies', 'hardlink']) {
+      const r = await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env: { SF_PROJECTION_MODE: mode } });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`SF_E_USAGE\\]: SF_PROJECTION_MODE must be copy, symlink or auto, not "${mode}"`));
+    }
+    assert.deepEqual(await sb.list(), []);
+    assert.deepEqual(await rootContents(windsurf), {});
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env: { SF_PROJECTION_MODE: 'auto' } })).code, 0);
+  });
+
   it('update refuses to overwrite locally modified copies and names them; --force overwrites', async () => {
     const env = { SF_PROJECTION_MODE: 'copy' };
     assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'windsurf', '--yes'], { env })).code, 0);

@@ -7,8 +7,12 @@ import { progress } from '../../output/print.js';
 
 /** A Session for this process, with the adapter registry (imported lazily). */
 export async function cliSession(): Promise<Session> {
-  const { sessionFrom } = await import('../../../core/install/context.js');
-  const { getAdapter, allAdapters } = await import('../../../adapters/index.js');
+  const [{ sessionFrom }, { getAdapter, allAdapters }, { projectionModeFrom }, { claimWaitFrom }] = await Promise.all([
+    import('../../../core/install/context.js'), import('../../../adapters/index.js'), import('../../../adapters/shared/fs-ops.js'), import('../../../core/install/journal.js'),
+  ]);
+  // a mistyped setting fails before anything starts, not halfway through a change
+  projectionModeFrom(process.env);
+  claimWaitFrom(process.env);
   return sessionFrom(process.env, process.cwd(), { get: getAdapter, all: allAdapters }, progress);
 }
 
