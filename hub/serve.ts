@@ -2,7 +2,7 @@ import { checkPort } from '../core/runtime/port.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { assertLocalDataDir } from '../core/fs/filesystem-kind.js';
+import { assertLocalDataDir, MOVE_HUB_DATA } from '../core/fs/filesystem-kind.js';
 import { acquireProcessLock, type ProcessLock } from '../core/runtime/process-lock.js';
 import { serverOptionsFor, type ConnectionLimits } from '../core/runtime/connection-limits.js';
 import { createHubApp } from './app.js';
@@ -36,7 +36,7 @@ export const HUB_CONNECTION_LIMITS: ConnectionLimits = {
  * be local first: LMDB's locks, which the lock relies on, are not safe on a network filesystem.
  */
 async function lockDataDir(dataDir: string): Promise<ProcessLock> {
-  assertLocalDataDir(dataDir, 'the hub data directory');
+  assertLocalDataDir(dataDir, 'the hub data directory', process.env, undefined, MOVE_HUB_DATA);
   return acquireProcessLock(join(dataDir, 'hub.pid'), {
     conflict: (pid) => `a hub is already running on the data directory ${dataDir} (pid ${pid})`,
     conflictHint: (pid) => `stop that hub (pid ${pid}) first, or serve another data directory with --data`,

@@ -84,10 +84,16 @@ export function filesystemOf(path: string, statfs: Statfs = statfsSync): Filesys
   }
 }
 
-const kernelFilesystemError = (dir: string, what: string, kind: FilesystemKind) =>
+/** How to put $SF_HOME elsewhere: the default `relocate` of the refusals below. */
+const MOVE_SF_HOME = 'set SF_HOME to a directory on a local disk (or unset it to use ~/.sf)';
+
+/** How to serve the hub from elsewhere: `relocate` for its data directory. */
+export const MOVE_HUB_DATA = 'serve the hub from a directory on a local disk (`sf hub serve --data <dir>`)';
+
+const kernelFilesystemError = (dir: string, what: string, kind: FilesystemKind, relocate: string) =>
   new SfError('SF_E_UNSAFE_PATH', `${what} at ${dir} is on the kernel's ${kind.name} filesystem, which cannot hold its files`, {
     location: { file: dir },
-    hint: 'point it at a directory on a local disk (for example unset SF_HOME to use ~/.sf)',
+    hint: relocate,
     data: { filesystem: kind.name },
   });
 
@@ -97,7 +103,7 @@ const checkedHomes = new Set<string>();
 export function assertNotKernelFilesystem(dir: string, what: string): void {
   if (checkedHomes.has(dir)) return;
   const kind = filesystemOf(dir);
-  if (kind?.class === 'kernel') throw kernelFilesystemError(dir, what, kind);
+  if (kind?.class === 'kernel') throw kernelFilesystemError(dir, what, kind, MOVE_SF_HOME);
   checkedHomes.add(dir);
 }
 
@@ -108,16 +114,16 @@ export const ALLOW_NETWORK_FS = 'SF_ALLOW_NETWORK_FS';
  * Refuses to open an LMDB database (`what`, at `dir`) on one of the kernel's filesystems (/proc,
  * /sys, ...), and on a network filesystem unless SF_ALLOW_NETWORK_FS=1: corruption found later
  * costs far more than a clear refusal now.
- * FUSE and unknown filesystems pass (doctor reports FUSE).
+ * FUSE and unknown filesystems pass (doctor reports FUSE). `relocate` says how to put it elsewhere.
  */
-export function assertLocalDataDir(dir: string, what: string, env: NodeJS.ProcessEnv = process.env, statfs?: Statfs): void {
+export function assertLocalDataDir(dir: string, what: string, env: NodeJS.ProcessEnv = process.env, statfs?: Statfs, relocate = MOVE_SF_HOME): void {
   const kind = filesystemOf(dir, statfs);
-  if (kind?.class === 'kernel') throw kernelFilesystemError(dir, what, kind);
+  if (kind?.class === 'kernel') throw kernelFilesystemError(dir, what, kind, relocate);
   if (env[ALLOW_NETWORK_FS] === '1') return;
   if (kind?.class !== 'network') return;
   throw new SfError('SF_E_NETWORK_FILESYSTEM', `${what} at ${dir} is on a network filesystem (${kind.name}), where its database can be corrupted`, {
     location: { file: dir },
-    hint: `move it to a local disk (for example set SF_HOME to a local path), or set ${ALLOW_NETWORK_FS}=1 if only this one machine ever uses it`,
+    hint: `${relocate}, or set ${ALLOW_NETWORK_FS}=1 if only this one machine ever uses it`,
     data: { filesystem: kind.name },
   });
 }

@@ -21,6 +21,14 @@ describe('sf hub: the data directory', () => {
 
   const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
+  it('serve refuses --data on a kernel filesystem, with a hint about --data (not SF_HOME)', async () => {
+    const r = await runSf(['hub', 'serve', '--port', '0', '--data', '/proc/sf-hub-data'], { cwd, env: { HOME: home } });
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr, /SF_E_UNSAFE_PATH\]: the hub data directory at \/proc\/sf-hub-data is on the kernel's proc filesystem/);
+    assert.match(r.stderr, /hint: .*sf hub serve --data <dir>/);
+    assert.doesNotMatch(r.stderr, /SF_HOME/);
+  });
+
   it('create-user defaults to $SF_HOME/hub (an empty SF_HOME means ~/.sf, never the current directory), created 0700', async () => {
     const r = await runSf(['hub', 'admin', 'create-user', 'alice', '--admin', '--json'], { cwd, env: { HOME: home, SF_HOME: '' } });
     assert.equal(r.code, 0, r.stderr);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { SfError } from '../../../core/errors/index.js';
 import { mkdirDurableSync } from '../../../core/fs/atomic.js';
-import { assertLocalDataDir } from '../../../core/fs/filesystem-kind.js';
+import { assertLocalDataDir, MOVE_HUB_DATA } from '../../../core/fs/filesystem-kind.js';
 import type {
   AccountStore, HubStorage, OrgRecord, OrgRole, OwnerRef, RegistryStore, ReleaseRecord, SkitRecord, TokenRecord, TokenStore, UserRecord,
 } from '../ports.js';
@@ -182,7 +182,7 @@ class LmdbRegistry implements RegistryStore {
  * theirs: it holds accounts, token digests and raw telemetry. An existing one keeps its mode.
  */
 export function openEmbeddedStorage(dataDir: string): HubStorage {
-  assertLocalDataDir(dataDir, 'the hub data directory');
+  assertLocalDataDir(dataDir, 'the hub data directory', process.env, undefined, MOVE_HUB_DATA);
   mkdirDurableSync(dataDir, 0o700);
   // maxDbs: the registry's databases plus the telemetry ones (openEmbeddedTelemetry opens about 20)
   const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
