@@ -5,14 +5,15 @@
  */
 export const METADATA_ONLY = [
   'What Forge observability collects by default (metadata only):',
-  '  - skill, SKIT and release ids, content and bundle hashes, where the skill came from (forge, git, url, local)',
+  '  - skill, SKIT and release ids (a SKIT from git: its ref and source commit), content and bundle hashes, where the',
+  '    skill came from (forge, git, url, local)',
   '  - activation phases and results (selected, loaded, failed, blocked), trigger and selector types, durations and counts',
   '  - host name and version, adapter version, host session ids and turn ids, tool names and action types',
   '  - pseudonymous repository, worktree and workspace fingerprints (keyed hashes; the key never leaves this machine)',
   '  - install, enable, disable and remove events of your SKITs, and interventions linked to the skill\'s last use',
   'Never sent by default: prompts, model responses, tool arguments and output, file paths, diffs, repository remotes,',
-  'commit ids, error messages. Hosts send their native telemetry only to the observer on 127.0.0.1, which drops that',
-  'content before anything is queued for a destination.',
+  'the commits of your repositories, error messages. Hosts send their native telemetry only to the observer on',
+  '127.0.0.1, which drops that content before anything is queued for a destination.',
 ];
 
 export const CONTENT_OPT_IN = [

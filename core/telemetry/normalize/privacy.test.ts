@@ -4,7 +4,7 @@ import type { OtlpLogRecord, OtlpLogsRequest, OtlpMetricsRequest, OtlpSpan, Otlp
 import { createNormalizer } from './index.js';
 
 /**
- * The metadata-only default (docs/observe.md: never file paths, commit ids, error messages, tool
+ * The metadata-only default (docs/observe.md: never file paths, repository commits, error messages, tool
  * arguments): inputs from a privacy audit that leaked through to every destination.
  */
 const SESSION = 'cc0fce32-f629-46aa-bab4-1eeb5519e738';
