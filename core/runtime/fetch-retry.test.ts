@@ -127,6 +127,13 @@ describe('retries of downloads whose connection broke or whose server was overlo
     assert.equal(server.requests.length, 3);
   });
 
+  it('refuses an SF_FETCH_RETRIES that is not a whole number, before sending anything', async () => {
+    server = await startServer((_req, res) => void res.end('x'));
+    process.env.SF_FETCH_RETRIES = 'lots';
+    await assert.rejects(download(`${server.origin}/kit.tgz`, options), (e) => isSfError(e, 'SF_E_USAGE') && /SF_FETCH_RETRIES/.test(e.message));
+    assert.equal(server.requests.length, 0);
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     assert.equal(retryAfterMs('2'), 2000);
     assert.equal(retryAfterMs(new Date(61_000).toUTCString(), 1_000), 60_000);

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SfError } from '../errors/index.js';
 
 /**
  * Retries of idempotent downloads, as npm's fetch does: a connection that broke (reset, closed
@@ -44,10 +45,14 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }
 
-/** How many retries SF_FETCH_RETRIES allows (0 turns them off). */
+/** How many retries SF_FETCH_RETRIES allows (0 turns them off; default 2, at most 3). */
 export function fetchRetries(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.SF_FETCH_RETRIES);
-  return env.SF_FETCH_RETRIES !== undefined && Number.isInteger(n) && n >= 0 ? Math.min(n, BACKOFF_MS.length) : 2;
+  const raw = env.SF_FETCH_RETRIES?.trim();
+  if (!raw) return 2;
+  if (!/^\d+$/.test(raw)) {
+    throw new SfError('SF_E_USAGE', `SF_FETCH_RETRIES must be a whole number of retries (0 to ${BACKOFF_MS.length}), not "${raw}"`, { hint: 'e.g. SF_FETCH_RETRIES=0 to fail at the first broken connection' });
+  }
+  return Math.min(Number(raw), BACKOFF_MS.length);
 }
 
 /**
