@@ -303,6 +303,55 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
   });
 });
 
+describe('removing an agent that shared .agents/skills with a Codex whose CODEX_HOME changed (project scope)', function () {
+  this.timeout(90_000);
+  let sb: InstallSandbox;
+  let a: string;
+  let b: string;
+  const atB = () => ({ CODEX_HOME: b });
+  const root = () => join(sb.project, '.agents', 'skills');
+  const places = () => snapshot(sb, [join(a, 'config.toml'), join(b, 'config.toml')], [root()]);
+  const removeCursor = () => sb.sf(['skit', 'remove', 'acme/kit', '--agent', 'cursor'], { env: atB() });
+
+  // review is off for both agents (so not projected); lint is off for Codex alone (its switch is in codex-a/config.toml).
+  // Removing cursor gives Codex back review, switched off: an enablement step in the recorded config.toml.
+  beforeEach(async () => {
+    sb = await installSandbox('sf-moved-shared-');
+    await writeTree(sb.source, kitTree('one', ['review', 'lint']));
+    [a, b] = [join(sb.home, 'codex-a'), join(sb.home, 'codex-b')];
+    await mkdir(a, { recursive: true });
+    await mkdir(b, { recursive: true });
+    const env = { CODEX_HOME: a };
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'codex,cursor', '--yes'], { env })).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:review'], { env })).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'codex'], { env })).code, 0);
+    assert.deepEqual(Object.keys(await rootContents(root())), ['lint']);
+  });
+  afterEach(() => sb.cleanup());
+
+  it('checks the recorded config.toml before writing: one that does not parse stops the remove with nothing changed', async () => {
+    await appendFile(join(a, 'config.toml'), 'broken = [\n');
+    const before = await places();
+    const r = await removeCursor();
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /error\[SF_E_CONFIG\]: .*codex-a\/config\.toml:\d+:\d+/);
+    assert.doesNotMatch(r.stderr, /could not undo/);
+    assert.deepEqual(await places(), before);
+    const doctor = JSON.parse((await sb.sf(['skit', 'doctor', '--json'], { env: atB() })).stdout) as Doctor;
+    assert.ok(!doctor.findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED'), 'nothing was applied, so nothing is left to undo');
+  });
+
+  it('does not check the config.toml Codex reads now, which it never writes: one that does not parse there does not stop the remove', async () => {
+    await writeFile(join(b, 'config.toml'), 'broken = [\n');
+    const r = await removeCursor();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await readOr(join(b, 'config.toml')), 'broken = [\n');
+    assert.deepEqual(Object.keys(await rootContents(root())), ['lint', 'review']);
+    assert.match((await readOr(join(a, 'config.toml'))) ?? '', /# managed by sf: acme\/kit:review/);
+    assert.deepEqual((await sb.list())[0].targets.map((t) => t.agent), ['codex']);
+  });
+});
+
 describe('an OpenCode installation whose skill directory moved (XDG_CONFIG_HOME changed since the install)', function () {
   this.timeout(60_000);
   let sb: InstallSandbox;
