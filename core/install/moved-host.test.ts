@@ -273,6 +273,20 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
     }
   });
 
+  for (const verb of [['skit', 'update', 'acme/kit'], ['add', 'skit', '<source>', '--agent', 'codex', '--yes']]) {
+    it(`\`sf ${verb.slice(0, 2).join(' ')}\` checks the recorded config.toml it takes the switches out of: one that does not parse stops the move with nothing changed`, async () => {
+      await appendFile(join(a, 'config.toml'), 'broken = [\n');
+      const before = await places();
+      const r = await sb.sf([...verb.map((w) => (w === '<source>' ? sb.source : w)), '--scope', 'user'], { env: atB() });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /error\[SF_E_CONFIG\]: .*codex-a\/config\.toml:\d+:\d+/);
+      assert.doesNotMatch(r.stderr, /could not undo/);
+      assert.deepEqual(await places(), before);
+      const doctor = JSON.parse((await sb.sf(['skit', 'doctor', '--json'], { env: atB() })).stdout) as Doctor;
+      assert.ok(!doctor.findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED'), 'nothing was applied, so nothing is left to undo');
+    });
+  }
+
   it('remove takes the entries out of the recorded config.toml and leaves the new one alone', async () => {
     await writeFile(join(b, 'config.toml'), 'model = "o3"\n');
     const r = await sb.sf(['skit', 'remove', 'acme/kit', '--scope', 'user'], { env: atB() });

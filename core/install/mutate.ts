@@ -106,7 +106,7 @@ export async function runMutation(
 /**
  * Runs every adapter's checks for its step before any step writes: a config file that does not
  * parse or a user entry that conflicts, for any agent, fails the command with nothing changed.
- * Each step is checked where it will write (see writesAt).
+ * Each step is checked where it will write (see writesAt), a move in both places.
  */
 async function preflight(session: Session, plan: Plan): Promise<void> {
   for (const step of plan.steps) {
@@ -116,6 +116,8 @@ async function preflight(session: Session, plan: Plan): Promise<void> {
     // a remove checks too: a config that does not parse must stop it before any link is gone
     if (step.kind === 'unproject') await adapter.preflightUnproject?.(step.record, ctx);
     else await adapter.preflight?.(step.request, step.record, writesAt(adapter, step, ctx));
+    // projecting a target whose host moved also takes Forge's entries out of the recorded config files
+    if (step.kind === 'project' && step.record && adapter.moved?.(step.record, ctx)) await adapter.preflightUnproject?.({ ...step.record, paths: [] }, ctx);
   }
 }
 
