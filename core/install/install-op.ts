@@ -9,6 +9,7 @@ import { runMutation, planEnv, type MutationResult } from './mutate.js';
 import { existingFor, planInstall } from './plan-install.js';
 import type { Plan } from './plan-types.js';
 import { prepareRelease } from './prepare.js';
+import { targetsNow } from './requests.js';
 import { survey } from './survey.js';
 import { chooseAdapters, nativeAgentIds, targetSpecs } from './targets.js';
 import { scopeKey } from '../library/types.js';
@@ -34,7 +35,8 @@ export interface InstallOutcome extends MutationResult {
 /**
  * `sf add skit` / `sf skit install`: resolve, validate and hash the source, then store it and
  * project it to every target agent under the journal. Installing a SKIT that is already installed
- * in this scope updates it and adds any new targets.
+ * in this scope updates it and adds any new targets; like `sf skit update`, it moves the recorded
+ * agents whose hosts now read elsewhere (targetsNow).
  */
 export async function installSkit(session: Session, req: InstallRequest): Promise<InstallOutcome> {
   const { scope, projectRoot } = resolveScope(req.scope, session);
@@ -51,11 +53,13 @@ export async function installSkit(session: Session, req: InstallRequest): Promis
         const installations = lib.listInstallations();
         const key = scopeKey(scope, projectRoot);
         const before = existingFor({ installations }, key, prep.prepared);
-        const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
+        // installed already: its other agents too where they read now, so a moved host moves as with update
+        const { targets: all, moved } = targetsNow(session, before, targets);
+        const candidates = all.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
         const observations = await survey(session.paths, candidates, before);
         return planInstall(
           { installations, observations },
-          { op: 'install', prepared: prep.prepared, scope, projectRoot, targets, nativeAgents: nativeAgentIds(session), force: req.force ?? false, alias: req.alias },
+          { op: 'install', prepared: prep.prepared, scope, projectRoot, targets: all, nativeAgents: nativeAgentIds(session), force: req.force ?? false, alias: req.alias, moved },
           planEnv(session),
         );
       },

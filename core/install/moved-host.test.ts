@@ -121,6 +121,33 @@ describe('a Claude Code installation whose skill directory moved (CLAUDE_CONFIG_
     assert.deepEqual(JSON.parse((await readOr(join(b, 'settings.json')))!).skillOverrides, { review: 'off', lint: 'off' });
   });
 
+  for (const verb of [['add', 'skit'], ['skit', 'install']]) {
+    it(`\`sf ${verb.join(' ')}\` of the same source moves the up-to-date installation as update does, and says so`, async () => {
+      const r = await sb.sf([...verb, sb.source, '--scope', 'user', '--agent', 'claude-code', '--yes'], { env: atB() });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /acme\/kit \(claude-code\): moved from .*claude-a\/skills to .*claude-b\/skills, where the agent reads skills now/);
+      assert.deepEqual(await rootContents(join(a, 'skills')), {});
+      assert.deepEqual(Object.keys(await rootContents(join(b, 'skills'))), ['lint', 'review']);
+      assert.deepEqual(JSON.parse((await readOr(join(b, 'settings.json')))!).skillOverrides, { review: 'off' });
+      assert.doesNotMatch((await readOr(join(a, 'settings.json'))) ?? '', /review/);
+      assert.equal((await sb.list())[0].targets[0].skillRoot, join(b, 'skills'));
+      assert.equal((await sb.sf(['skit', 'doctor'], { env: atB() })).code, 0);
+    });
+  }
+
+  it('adding a new release for another agent moves the recorded Claude Code target too, leaving no links of the old release behind', async () => {
+    await appendFile(join(sb.source, 'skills', 'lint', 'SKILL.md'), 'two\n');
+    const r = await sb.sf(['add', 'skit', sb.source, '--scope', 'user', '--agent', 'cursor', '--yes'], { env: atB() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /acme\/kit \(claude-code\): moved from .*claude-a\/skills to .*claude-b\/skills/);
+    assert.deepEqual(await rootContents(join(a, 'skills')), {});
+    const [rec] = await sb.list();
+    assert.deepEqual(Object.keys(await rootContents(join(b, 'skills'))), ['lint', 'review']);
+    assert.ok(Object.values(await rootContents(join(b, 'skills'))).every((l) => l.includes(rec.bundleHash.replace('sha256:', ''))), 'links into the new release');
+    assert.deepEqual(rec.targets.find((t) => t.agent === 'claude-code')?.paths.map((p) => p.path).sort(), [join(b, 'skills', 'lint'), join(b, 'skills', 'review')]);
+    assert.equal((await sb.sf(['skit', 'doctor'], { env: atB() })).code, 0);
+  });
+
   it("remove takes out what is recorded in the old directory, leaves the new one (and the user's skill there) alone, and says where Claude Code reads now", async () => {
     await mkdir(join(b, 'skills', 'review'), { recursive: true });
     await writeFile(join(b, 'skills', 'review', 'SKILL.md'), 'mine\n');
@@ -169,15 +196,21 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
   const root = () => join(sb.home, '.agents', 'skills');
   const places = () => snapshot(sb, [join(a, 'config.toml'), join(b, 'config.toml')], [root()]);
 
+  /** A sandbox with acme/kit installed for Codex (user scope) with CODEX_HOME=<home>/codex-a, review disabled. */
+  async function installedAtA(): Promise<InstallSandbox> {
+    const s = await installSandbox('sf-moved-codex-');
+    await writeTree(s.source, kitTree('one', ['review', 'lint']));
+    await mkdir(join(s.home, 'codex-a'), { recursive: true });
+    await mkdir(join(s.home, 'codex-b'), { recursive: true });
+    const env = { CODEX_HOME: join(s.home, 'codex-a') };
+    assert.equal((await s.sf(['add', 'skit', s.source, '--scope', 'user', '--agent', 'codex', '--yes'], { env })).code, 0);
+    assert.equal((await s.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user'], { env })).code, 0);
+    return s;
+  }
+
   beforeEach(async () => {
-    sb = await installSandbox('sf-moved-codex-');
-    await writeTree(sb.source, kitTree('one', ['review', 'lint']));
+    sb = await installedAtA();
     [a, b] = [join(sb.home, 'codex-a'), join(sb.home, 'codex-b')];
-    await mkdir(a, { recursive: true });
-    await mkdir(b, { recursive: true });
-    const env = { CODEX_HOME: a };
-    assert.equal((await sb.sf(['add', 'skit', sb.source, '--scope', 'user', '--agent', 'codex', '--yes'], { env })).code, 0);
-    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:review', '--scope', 'user'], { env })).code, 0);
   });
   afterEach(() => sb.cleanup());
 
@@ -210,6 +243,50 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
     assert.equal((await sb.sf(['skit', 'doctor'], { env: atB() })).code, 0);
   });
 
+  for (const verb of [['add', 'skit'], ['skit', 'install']]) {
+    it(`\`sf ${verb.join(' ')}\` of the same source moves the switches of an up-to-date installation to the new config.toml, and says so`, async () => {
+      const r = await sb.sf([...verb, sb.source, '--scope', 'user', '--agent', 'codex', '--yes'], { env: atB() });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /acme\/kit \(codex\): its switches moved from .*codex-a\/config\.toml to .*codex-b\/config\.toml, where Codex keeps them now/);
+      assert.doesNotMatch(r.stdout, /already installed and up to date/);
+      assert.match((await readOr(join(b, 'config.toml'))) ?? '', /# managed by sf: acme\/kit:review/);
+      assert.doesNotMatch((await readOr(join(a, 'config.toml'))) ?? '', /acme\/kit/);
+      const [rec] = await sb.list();
+      assert.deepEqual((rec.targets[0] as unknown as { configEdits: { file: string }[] }).configEdits.map((e) => e.file), [join(b, 'config.toml')]);
+      assert.equal((await sb.sf(['skit', 'doctor'], { env: atB() })).code, 0);
+    });
+  }
+
+  it('`sf add skit` and `sf skit install` of the moved installation print the same and leave the same state', async () => {
+    const other = await installedAtA();
+    try {
+      const run = (s: InstallSandbox, verb: string[]) => s.sf([...verb, s.source, '--scope', 'user', '--agent', 'codex', '--yes', '--json'], { env: { CODEX_HOME: join(s.home, 'codex-b') } });
+      const [x, y] = [await run(sb, ['add', 'skit']), await run(other, ['skit', 'install'])];
+      const norm = (text: string, s: InstallSandbox) => text.split(s.root).join('<ROOT>').replace(/"(installedAt|updatedAt|fingerprint)": ?"[^"]+"/g, '"$1": "<X>"').replace(/[^"/]+\.bak"/g, '<BAK>"');
+      assert.equal(x.code, 0, x.stderr);
+      assert.equal(y.code, x.code);
+      assert.equal(norm(x.stdout, sb), norm(y.stdout, other));
+      const state = async (s: InstallSandbox) => norm(JSON.stringify(await snapshot(s, [join(s.home, 'codex-a', 'config.toml'), join(s.home, 'codex-b', 'config.toml')], [join(s.home, '.agents', 'skills')])), s);
+      assert.equal(await state(sb), await state(other));
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  for (const verb of [['skit', 'update', 'acme/kit'], ['add', 'skit', '<source>', '--agent', 'codex', '--yes']]) {
+    it(`\`sf ${verb.slice(0, 2).join(' ')}\` checks the recorded config.toml it takes the switches out of: one that does not parse stops the move with nothing changed`, async () => {
+      await appendFile(join(a, 'config.toml'), 'broken = [\n');
+      const before = await places();
+      const r = await sb.sf([...verb.map((w) => (w === '<source>' ? sb.source : w)), '--scope', 'user'], { env: atB() });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /error\[SF_E_CONFIG\]: .*codex-a\/config\.toml:\d+:\d+/);
+      assert.doesNotMatch(r.stderr, /could not undo/);
+      assert.deepEqual(await places(), before);
+      const doctor = JSON.parse((await sb.sf(['skit', 'doctor', '--json'], { env: atB() })).stdout) as Doctor;
+      assert.ok(!doctor.findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED'), 'nothing was applied, so nothing is left to undo');
+    });
+  }
+
   it('remove takes the entries out of the recorded config.toml and leaves the new one alone', async () => {
     await writeFile(join(b, 'config.toml'), 'model = "o3"\n');
     const r = await sb.sf(['skit', 'remove', 'acme/kit', '--scope', 'user'], { env: atB() });
@@ -237,6 +314,55 @@ describe('a Codex installation whose config file moved (CODEX_HOME changed since
     assert.deepEqual(files, [join(a, 'config.toml')]);
     assert.match((await readOr(join(a, 'config.toml'))) ?? '', /# managed by sf: acme\/kit:review/);
     assert.doesNotMatch((await readOr(join(b, 'config.toml'))) ?? '', /acme\/kit/);
+  });
+});
+
+describe('removing an agent that shared .agents/skills with a Codex whose CODEX_HOME changed (project scope)', function () {
+  this.timeout(90_000);
+  let sb: InstallSandbox;
+  let a: string;
+  let b: string;
+  const atB = () => ({ CODEX_HOME: b });
+  const root = () => join(sb.project, '.agents', 'skills');
+  const places = () => snapshot(sb, [join(a, 'config.toml'), join(b, 'config.toml')], [root()]);
+  const removeCursor = () => sb.sf(['skit', 'remove', 'acme/kit', '--agent', 'cursor'], { env: atB() });
+
+  // review is off for both agents (so not projected); lint is off for Codex alone (its switch is in codex-a/config.toml).
+  // Removing cursor gives Codex back review, switched off: an enablement step in the recorded config.toml.
+  beforeEach(async () => {
+    sb = await installSandbox('sf-moved-shared-');
+    await writeTree(sb.source, kitTree('one', ['review', 'lint']));
+    [a, b] = [join(sb.home, 'codex-a'), join(sb.home, 'codex-b')];
+    await mkdir(a, { recursive: true });
+    await mkdir(b, { recursive: true });
+    const env = { CODEX_HOME: a };
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'codex,cursor', '--yes'], { env })).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:review'], { env })).code, 0);
+    assert.equal((await sb.sf(['skit', 'disable', 'acme/kit:lint', '--agent', 'codex'], { env })).code, 0);
+    assert.deepEqual(Object.keys(await rootContents(root())), ['lint']);
+  });
+  afterEach(() => sb.cleanup());
+
+  it('checks the recorded config.toml before writing: one that does not parse stops the remove with nothing changed', async () => {
+    await appendFile(join(a, 'config.toml'), 'broken = [\n');
+    const before = await places();
+    const r = await removeCursor();
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /error\[SF_E_CONFIG\]: .*codex-a\/config\.toml:\d+:\d+/);
+    assert.doesNotMatch(r.stderr, /could not undo/);
+    assert.deepEqual(await places(), before);
+    const doctor = JSON.parse((await sb.sf(['skit', 'doctor', '--json'], { env: atB() })).stdout) as Doctor;
+    assert.ok(!doctor.findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED'), 'nothing was applied, so nothing is left to undo');
+  });
+
+  it('does not check the config.toml Codex reads now, which it never writes: one that does not parse there does not stop the remove', async () => {
+    await writeFile(join(b, 'config.toml'), 'broken = [\n');
+    const r = await removeCursor();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await readOr(join(b, 'config.toml')), 'broken = [\n');
+    assert.deepEqual(Object.keys(await rootContents(root())), ['lint', 'review']);
+    assert.match((await readOr(join(a, 'config.toml'))) ?? '', /# managed by sf: acme\/kit:review/);
+    assert.deepEqual((await sb.list())[0].targets.map((t) => t.agent), ['codex']);
   });
 });
 

@@ -5,7 +5,8 @@ import type { InstallationRecord, IntentOp } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import { hostContext, type Session } from './context.js';
 import { abandonIntent, beginMutation, claimWait, updateIntent } from './journal.js';
-import type { Plan, PlanEnv } from './plan-types.js';
+import type { HostAdapter, HostContext } from './host-adapter.js';
+import type { Plan, PlanEnv, Step } from './plan-types.js';
 import { recoverIntent } from './recover.js';
 import { rollBack } from './rollback.js';
 import { FORGE_VERSION } from '../version.js';
@@ -105,6 +106,7 @@ export async function runMutation(
 /**
  * Runs every adapter's checks for its step before any step writes: a config file that does not
  * parse or a user entry that conflicts, for any agent, fails the command with nothing changed.
+ * Each step is checked where it will write (see writesAt), a move in both places.
  */
 async function preflight(session: Session, plan: Plan): Promise<void> {
   for (const step of plan.steps) {
@@ -113,8 +115,22 @@ async function preflight(session: Session, plan: Plan): Promise<void> {
     const ctx = hostContext(session, step.target.agent, step.target.scope, step.target.projectRoot);
     // a remove checks too: a config that does not parse must stop it before any link is gone
     if (step.kind === 'unproject') await adapter.preflightUnproject?.(step.record, ctx);
-    else await adapter.preflight?.(step.request, step.record, ctx);
+    else await adapter.preflight?.(step.request, step.record, writesAt(adapter, step, ctx));
+    // projecting a target whose host moved also takes Forge's entries out of the recorded config files
+    if (step.kind === 'project' && step.record && adapter.moved?.(step.record, ctx)) await adapter.preflightUnproject?.({ ...step.record, paths: [] }, ctx);
   }
+}
+
+/**
+ * The context a step writes in. An enablement step writes where its record says (setEnablement),
+ * also when the host now reads elsewhere (a remaining Codex of a remove after CODEX_HOME changed):
+ * checked in the current context, the recorded config was not looked at and one Forge never
+ * writes could stop the command. The HostMove names the variable and its recorded value.
+ */
+function writesAt(adapter: HostAdapter, step: Exclude<Step, { kind: 'store' | 'unproject' }>, ctx: HostContext): HostContext {
+  if (step.kind !== 'enablement') return ctx;
+  const variable = adapter.moved?.(step.record, ctx)?.variable;
+  return variable?.recorded === undefined ? ctx : { ...ctx, env: { ...ctx.env, [variable.name]: variable.recorded } };
 }
 
 const stripTimes = (r: InstallationRecord | null) => (r ? { ...r, updatedAt: '' } : null);

@@ -10,6 +10,7 @@ import { findInScope } from './find-installation.js';
 import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
+import { sameSkillRoot } from './targets.js';
 
 export interface InstallInput {
   op: 'install' | 'update';
@@ -25,7 +26,7 @@ export interface InstallInput {
   alias?: string;
   /** update: the installation being updated (id as recorded), instead of looking it up by the release's id */
   replaces?: string;
-  /** update: targets whose hosts now read elsewhere than recorded (hostMoves), projected again even when up to date, so they move */
+  /** targets whose hosts now read elsewhere than recorded (targetsNow), projected again even when up to date, so they move (and said so) */
   moved?: readonly HostMove[];
 }
 
@@ -208,6 +209,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     // the same tree from another place: the record now points there, so it is not "up to date"
     notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
   } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
+  notes.push(...moveNotes(before, after, input.moved ?? []));
   return {
     op: input.op,
     scopeKey: key,
@@ -219,6 +221,19 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     gcCandidates: before && bundleChanged ? [before.bundleHash] : [],
     notes,
   };
+}
+
+/** Which agents' installations moved to another skill directory or config file, so the move is not silent. */
+function moveNotes(before: InstallationRecord | null, after: InstallationRecord, moved: readonly HostMove[]): string[] {
+  const notes: string[] = [];
+  for (const t of after.targets) {
+    const was = before?.targets.find((b) => b.agent === t.agent);
+    if (was && !sameSkillRoot(was.skillRoot, t.skillRoot)) notes.push(`${after.skitId} (${t.agent}): moved from ${was.skillRoot} to ${t.skillRoot}, where the agent reads skills now`);
+  }
+  for (const m of moved.filter((m) => m.what === 'config file')) {
+    notes.push(`${after.skitId} (${m.agent}): its switches moved from ${m.recorded} to ${m.current}, where ${m.host} keeps them now`);
+  }
+  return notes;
 }
 
 /** The prepared review at its stage, its skills named by the ids the record keeps (see `after.skills`). */

@@ -5,7 +5,7 @@ import { isEnabled } from './enablement.js';
 import { hostContext, type Session } from './context.js';
 import type { HostMove, ProjectedPath, ProjectionRecord, ProjectionRequest } from './host-adapter.js';
 import type { TargetSpec } from './plan-types.js';
-import { sameSkillRoot } from './targets.js';
+import { sameSkillRoot, targetSpecs } from './targets.js';
 
 /** How a release is named to people and adapters: the version, else ref@commit, else the short bundle hash. */
 export function releaseLabel(release: ReleaseRef, bundleHash: string): string {
@@ -87,6 +87,23 @@ export function targetShapes(session: { adapters: { get(agent: string): { native
 /** The hosts of `records` that now read skills or switches elsewhere than recorded (HostAdapter.moved). */
 export function hostMoves(session: Session, records: readonly ProjectionRecord[]): HostMove[] {
   return records.flatMap((r) => session.adapters.get(r.agent).moved?.(r, hostContext(session, r.agent, r.scope, r.projectRoot)) ?? []);
+}
+
+/**
+ * The targets of a change to an existing installation (`before`), each where its agent reads
+ * skills now, as a fresh install would pick them (OpenClaw's current home made since the install;
+ * CLAUDE_CONFIG_DIR changed): `requested` (an install's named or detected agents, already at their
+ * current roots) and every other recorded agent, with the hosts that moved since the record
+ * (`moved`, for planInstall). The adapters project there, so the plan must survey, check and
+ * unproject against the same roots: planned against the recorded ones, the old links were left
+ * behind, unrecorded and dangling, and a Codex whose CODEX_HOME changed kept its switches in the
+ * old config.toml. `sf skit update` and `sf add skit` of an installed SKIT move it alike.
+ */
+export function targetsNow(session: Session, before: InstallationRecord | null, requested: readonly TargetSpec[] = []): { targets: TargetSpec[]; moved: HostMove[] } {
+  if (!before) return { targets: [...requested], moved: [] };
+  const named = new Set(requested.map((t) => t.agent));
+  const others = before.targets.filter((t) => !named.has(t.agent)).map((t) => session.adapters.get(t.agent));
+  return { targets: [...requested, ...targetSpecs(session, others, before.scope, before.projectRoot)], moved: hostMoves(session, before.targets) };
 }
 
 /**

@@ -10,10 +10,8 @@ import { planEnv, runMutation, type MutationResult } from './mutate.js';
 import { planInstall } from './plan-install.js';
 import { prepareRelease } from './prepare.js';
 import { survey } from './survey.js';
-import { nativeAgentIds, sameSkillRoot, targetSpecs } from './targets.js';
-import type { Plan, TargetSpec } from './plan-types.js';
-import type { HostMove } from './host-adapter.js';
-import { hostMoves } from './requests.js';
+import { nativeAgentIds } from './targets.js';
+import { targetsNow } from './requests.js';
 import { join } from 'node:path';
 
 export interface UpdateRequest {
@@ -98,12 +96,10 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
       async (lib) => {
         const installations = lib.listInstallations();
         const before = requireInScope(installations, recordScopeKey(inst), inst.skitId);
-        const targets = currentTargets(session, before);
-        // a host whose config file moved keeps its skill directory: the plan must move the switches too
-        const moved = hostMoves(session, before.targets);
+        const { targets, moved } = targetsNow(session, before);
         const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
         const observations = await survey(session.paths, candidates, before);
-        const plan = planInstall(
+        return planInstall(
           { installations, observations },
           {
             op: 'update',
@@ -118,7 +114,6 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
           },
           planEnv(session),
         );
-        return noteMovedRoots(plan, moved);
       },
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
     );
@@ -126,29 +121,4 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
   } finally {
     await prep.cleanup();
   }
-}
-
-/**
- * The installation's agents where they read skills now, as a fresh install would pick them
- * (OpenClaw's current home made since an install into a legacy one; CLAUDE_CONFIG_DIR changed).
- * The adapters project there, so the plan must survey, check and unproject against the same root:
- * planned against the recorded one, the old links were left behind, unrecorded and dangling.
- */
-function currentTargets(session: Session, before: InstallationRecord): TargetSpec[] {
-  const adapters = before.targets.map((t) => session.adapters.get(t.agent));
-  return targetSpecs(session, adapters, before.scope, before.projectRoot);
-}
-
-/** Says which agents' installations moved to another skill directory or config file, so the move is not silent. */
-function noteMovedRoots(plan: Plan, moved: readonly HostMove[]): Plan {
-  for (const t of plan.after?.targets ?? []) {
-    const was = plan.before?.targets.find((b) => b.agent === t.agent);
-    if (was && !sameSkillRoot(was.skillRoot, t.skillRoot)) {
-      plan.notes.push(`${plan.skitId} (${t.agent}): moved from ${was.skillRoot} to ${t.skillRoot}, where the agent reads skills now`);
-    }
-  }
-  for (const m of moved.filter((m) => m.what === 'config file')) {
-    plan.notes.push(`${plan.skitId} (${m.agent}): its switches moved from ${m.recorded} to ${m.current}, where ${m.host} keeps them now`);
-  }
-  return plan;
 }
