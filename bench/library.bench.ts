@@ -4,16 +4,18 @@ import { dirname, join } from 'node:path';
 import { benchTempDir, cleanEnv, median, ms, ratio, report, sfBin } from './support.js';
 
 /**
- * With 200 SKITs installed (two skills each, projected into a Windsurf project): `sf skit list`
- * (target < 150 ms median) and `sf skit doctor` (target < 1 s median), against the start-up of
- * `node -e 0` measured in the same run.
+ * With 200 SKITs installed (two skills each, projected into a project for Claude Code, whose
+ * switches are skillOverrides in .claude/settings.local.json and whose name-shadow checks scan
+ * .claude/skills, and for Windsurf, which gets only enabled skills; every fourth SKIT has a skill
+ * off by default): `sf skit list` (target < 150 ms median) and `sf skit doctor` (target < 1 s
+ * median), against the start-up of `node -e 0` measured in the same run.
  */
 
 const SKITS = 200;
 
 async function writeSkit(root: string, i: number): Promise<void> {
   const names = [`s${i}-alpha`, `s${i}-beta`];
-  const entries = names.map((s) => `  - name: ${s}\n    path: skills/${s}\n    default_enabled: true\n`).join('');
+  const entries = names.map((s, k) => `  - name: ${s}\n    path: skills/${s}\n    default_enabled: ${k === 1 && i % 4 === 0 ? 'false' : 'true'}\n`).join('');
   const files: Record<string, string> = { 'README.md': `---\nskit: 1\nid: bench/kit-${i}\nskills:\n${entries}---\n\n# kit ${i}\n` };
   for (const s of names) files[`skills/${s}/SKILL.md`] = `---\nname: ${s}\ndescription: Skill ${s} of the library benchmark. Use it when asked for ${s}.\n---\n\n# ${s}\n`;
   for (const [rel, text] of Object.entries(files)) {
@@ -61,7 +63,7 @@ export default {
       for (let i = 0; i < SKITS; i++) {
         const src = join(tmp.path, 'src', `kit-${i}`);
         await writeSkit(src, i);
-        await installSkit(session, { source: src, agents: [getAdapter('windsurf')] });
+        await installSkit(session, { source: src, agents: [getAdapter('claude-code'), getAdapter('windsurf')] });
       }
       const setup = Date.now() - started;
 

@@ -5,7 +5,7 @@ import type { HostContext, ProjectedSkill, ProjectionRecord, ProjectionRequest }
 import { bundleHex, sfPaths } from '../../core/library/paths.js';
 import { isInsideDir } from '../shared/fs-ops.js';
 import { sameTree } from '../shared/same-tree.js';
-import { goesBy, skillsBelow, storeLinkTarget, type FoundSkill } from '../shared/skill-names.js';
+import { goesBy, memoSkillsBelow, memoStoreLinkTarget, type FoundSkill } from '../shared/skill-names.js';
 import { claudeConfigDir } from './settings.js';
 
 /**
@@ -57,8 +57,9 @@ export async function claudeNameShadows(req: ProjectionRequest, record: Projecti
   const own = new Set([...record.paths.map((p) => p.path), ...req.skills.map((s) => join(record.skillRoot, s.name))]);
   const out: Diagnostic[] = [];
   for (const root of rootsReached(ctx, record.skillRoot)) {
-    for (const found of await skillsBelow(root, { maxDepth: 1, skip: async (dir) => own.has(dir) })) {
-      const linkTarget = await storeLinkTarget(found.dir, store);
+    for (const found of await memoSkillsBelow(root, 1, store, false, ctx.memo)) {
+      if (own.has(found.dir)) continue;
+      const linkTarget = await memoStoreLinkTarget(found.dir, store, ctx.memo);
       for (const s of req.skills.filter((k) => goesBy(found, k.name))) {
         if (await isSameRelease(found, s, bundleDir, linkTarget)) continue;
         const whose = linkTarget !== undefined ? `, installed by Forge in the ${root === userRoot ? 'user' : 'project'} scope` : ' that Forge does not manage';

@@ -3,7 +3,8 @@ import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { sfPaths } from '../../core/library/paths.js';
 import { sameTree } from '../shared/same-tree.js';
-import { skillName, skillsBelow, storeLinkTarget } from '../shared/skill-names.js';
+import { isInsideDir } from '../shared/fs-ops.js';
+import { memoSkillsBelow, skillName } from '../shared/skill-names.js';
 import { opencodeConfigDir } from './permission.js';
 
 /**
@@ -39,12 +40,14 @@ const MAX_DEPTH = 4;
 export async function opencodeNameShadows(req: ProjectionRequest, ctx: HostContext, skillRoot: string, own: Iterable<string>): Promise<Diagnostic[]> {
   if (req.skills.length === 0) return [];
   const store = sfPaths(ctx.env).store;
-  const mine = new Set(own);
-  const isForge = async (dir: string): Promise<boolean> => mine.has(dir) || (await storeLinkTarget(dir, store)) !== undefined;
+  const mine = [...own];
+  // the installation's own directories and what is below them are Forge's (links into the store are skipped by the scan)
+  const isMine = (dir: string) => mine.some((m) => dir === m || isInsideDir(dir, m));
   const out: Diagnostic[] = [];
   const byName = new Map(req.skills.map((s) => [s.name, s]));
   for (const root of opencodeScanRoots(ctx)) {
-    for (const found of await skillsBelow(root, { maxDepth: MAX_DEPTH, skip: isForge })) {
+    for (const found of await memoSkillsBelow(root, MAX_DEPTH, store, true, ctx.memo)) {
+      if (isMine(found.dir)) continue;
       const s = byName.get(skillName(found));
       if (!s) continue;
       // a copy of the release (another host's projection that could not link) is Forge's too

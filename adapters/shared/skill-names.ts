@@ -56,6 +56,29 @@ export async function skillsBelow(root: string, options: SkillsBelowOptions, dep
   return out;
 }
 
+/**
+ * Every skill directory below `root` (skillsBelow), read once per `memo` (HostContext.memo) rather
+ * than once per installation that asks; links into `store` are not descended into when
+ * `skipStoreLinks`. Callers leave out their own directories from the result.
+ */
+export function memoSkillsBelow(root: string, maxDepth: number, store: string, skipStoreLinks: boolean, memo?: Map<string, Promise<unknown>>): Promise<FoundSkill[]> {
+  const scan = () => skillsBelow(root, { maxDepth, ...(skipStoreLinks ? { skip: async (dir: string) => (await storeLinkTarget(dir, store)) !== undefined } : {}) });
+  if (!memo) return scan();
+  const key = `skills-below\u0000${maxDepth}\u0000${skipStoreLinks ? store : ''}\u0000${root}`;
+  let found = memo.get(key) as Promise<FoundSkill[]> | undefined;
+  if (!found) memo.set(key, (found = scan()));
+  return found;
+}
+
+/** storeLinkTarget, once per `memo` and directory. */
+export function memoStoreLinkTarget(dir: string, store: string, memo?: Map<string, Promise<unknown>>): Promise<string | undefined> {
+  if (!memo) return storeLinkTarget(dir, store);
+  const key = `store-link\u0000${store}\u0000${dir}`;
+  let target = memo.get(key) as Promise<string | undefined> | undefined;
+  if (!target) memo.set(key, (target = storeLinkTarget(dir, store)));
+  return target;
+}
+
 /** The name a host that prefers the frontmatter name gives the skill (OpenCode). */
 export const skillName = (found: FoundSkill): string => found.name ?? basename(found.dir);
 

@@ -17,6 +17,8 @@ export interface Session {
   newId: () => string;
   /** progress messages for long work (the CLI prints them on stderr) */
   progress: (message: string) => void;
+  /** see HostContext.memo: set by a pass over many installations (doctor) */
+  memo?: Map<string, Promise<unknown>>;
 }
 
 /** A Session from the process environment. */
@@ -59,8 +61,9 @@ export function resolveScope(option: Scope | undefined, session: Pick<Session, '
 }
 
 /** The HostContext adapters get for a scope. */
-export function hostContext(session: Pick<Session, 'home' | 'env' | 'paths' | 'cwd'>, agent: string, scope: Scope, projectRoot?: string): HostContext {
+export function hostContext(session: Pick<Session, 'home' | 'env' | 'paths' | 'cwd' | 'memo'>, agent: string, scope: Scope, projectRoot?: string): HostContext {
   return {
+    ...(session.memo ? { memo: session.memo } : {}),
     home: session.home,
     scope,
     ...(scope === 'project' && projectRoot ? { projectRoot } : {}),

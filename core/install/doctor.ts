@@ -56,7 +56,9 @@ export interface DoctorOptions {
   resolvers?: ResolveOptions['resolvers'];
 }
 
-export async function runDoctor(session: Session, options: DoctorOptions): Promise<DoctorReport> {
+export async function runDoctor(given: Session, options: DoctorOptions): Promise<DoctorReport> {
+  // the skill roots every installation's checks scan are read once for the whole pass (HostContext.memo)
+  const session: Session = { ...given, memo: new Map() };
   const lib = await Library.open(session.paths, { create: false, readOnly: !options.fix });
   const findings: DoctorFinding[] = [];
   const home = dataDirFinding(session.paths.home, filesystemOf(session.paths.home));
@@ -131,6 +133,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
   let storeBroken = findings.length > 0;
   if (options.fix && storeBroken && (options.force || !findings.some((f) => NEEDS_FORCE.has(f.code)))) {
     const failure = await repairStore(session, inst, store, options.resolvers);
+    session.memo?.clear();
     for (const f of findings) f.fixed = failure === null;
     storeBroken = failure !== null;
     if (failure) {
@@ -166,6 +169,8 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     // with the recorded target, so the adapter knows which config entries are Forge's to restore
     let fixed: ProjectionRecord;
     try {
+      // what was read before this repair writes is not what the next checks must see
+      session.memo?.clear();
       const repaired = await adapter.setEnablement(around.request, around.record, ctx);
       // a replaced entry stays recorded as Forge's place: doctor keeps naming it until the user moves it
       fixed = { ...repaired, paths: [...repaired.paths, ...around.keep] };

@@ -25,6 +25,12 @@ export interface HostContext {
    * a rollback of a step that failed later still knows which entries are Forge's.
    */
   onConfigEdit?: (edit: ConfigEdit) => void;
+  /**
+   * Reads an adapter may share between the installations of one pass (doctor checks 200 SKITs
+   * whose name-shadow checks scan the same skill roots): keyed by what was read, cleared by the
+   * pass whenever it writes. Absent: read afresh every time.
+   */
+  memo?: Map<string, Promise<unknown>>;
 }
 
 export interface ProjectedSkill {
