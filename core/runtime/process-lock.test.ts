@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { repoRoot, tempDir } from '../../test-support/index.js';
@@ -25,6 +25,20 @@ describe('process lock', () => {
       isSfError(e, 'SF_E_CONFLICT') && e.message === `a widget runs here (pid ${process.pid})` && e.hint === `stop widget ${process.pid}`);
     await lock.release();
     await (await acquireProcessLock(file, labels)).release();
+  });
+
+  it('is one lock however its directory is named (through a link, with ..) in one process too', async () => {
+    const dir = join(tmp.path, 'data');
+    await mkdir(dir);
+    await symlink(dir, join(tmp.path, 'alias'));
+    const lock = await acquireProcessLock(join(dir, 'widget.pid'), labels);
+    try {
+      for (const other of [join(tmp.path, 'alias', 'widget.pid'), join(dir, '..', 'data', 'widget.pid')]) {
+        await assert.rejects(acquireProcessLock(other, labels), (e) => isSfError(e, 'SF_E_CONFLICT'), other);
+      }
+    } finally {
+      await lock.release();
+    }
   });
 
   it('makes the pid file, its .lmdb and the .lmdb-lock owner-only under umask 0, lock files left 0664 by an earlier version too', async function () {

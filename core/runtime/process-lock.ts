@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { chmod, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../errors/index.js';
 import { mkdirDurableSync, writeFileAtomic } from '../fs/atomic.js';
 import { readPid, runningHolder } from '../fs/file-lock.js';
@@ -72,7 +73,9 @@ async function openLockDb(path: string) {
 /** Takes the lock in `file` (a pid file; its database is `file`.lmdb) or throws SF_E_CONFLICT naming the running holder. */
 export async function acquireProcessLock(file: string, labels: ProcessLockLabels, pid = process.pid): Promise<ProcessLock> {
   mkdirDurableSync(dirname(file), 0o700);
-  if (heldHere.has(file)) throw conflict(file, pid, labels);
+  // one lock file, however it is named (a link to the directory, a trailing slash, ..)
+  const key = join(realpathSync(dirname(file)), basename(file));
+  if (heldHere.has(key)) throw conflict(file, pid, labels);
   const legacy = await runningHolder(file);
   if (legacy !== undefined && legacy !== pid) throw conflict(file, legacy, labels);
 
@@ -95,7 +98,7 @@ export async function acquireProcessLock(file: string, labels: ProcessLockLabels
     await lockDb.close();
     throw conflict(file, holder, labels);
   }
-  heldHere.add(file);
+  heldHere.add(key);
   try {
     await writeFileAtomic(file, `${pid}\n`, { mode: OWNER_ONLY });
   } catch (e) {
@@ -104,7 +107,7 @@ export async function acquireProcessLock(file: string, labels: ProcessLockLabels
   }
 
   async function release(): Promise<void> {
-    if (!heldHere.delete(file)) return;
+    if (!heldHere.delete(key)) return;
     lockDb.transactionSync(() => {
       if (lockDb.get('owner')?.pid === pid) lockDb.removeSync('owner');
     });
