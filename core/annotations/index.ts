@@ -15,4 +15,5 @@ export { canTransition, evaluateLabels, impliedStage, isTerminal, LABEL_MEANINGS
 export { checkChain, type ChainEntry, type ChainReport } from './chain.js';
 export { formatConformanceReport, parseRequireList, runConformanceCheck, type CheckEntry, type ConformanceReport } from './check.js';
 export { fetchIssueThread, type FetchedThread, type FetchThreadOptions } from './fetch/issue-thread.js';
+export { FETCH_PLATFORMS, detectFetchPlatform, type FetchPlatform } from './fetch/platform.js';
 export * from './skit-evidence/index.js';

@@ -1,18 +1,21 @@
 import { SfError } from '../../errors/index.js';
 import { appendAll } from '../append.js';
 import { normalizeLabels } from '../thread.js';
+import { choosePlatform, issueEndpoints, type FetchPlatform } from './platform.js';
 import { nextLink, type WaitAdvice } from './rate-limit.js';
-import { getJson, MAX_RESPONSE_BYTES, pace, REQUEST_TIMEOUT_MS, type RequestPolicy } from './request.js';
+import { getJson, MAX_RESPONSE_BYTES, pace, REQUEST_TIMEOUT_MS, type JsonResponse, type RequestPolicy } from './request.js';
 import { isLoopbackHost } from '../../text/loopback.js';
 
 export interface FetchThreadOptions {
-  /** REST API root: https://api.github.com, https://gitea.example/api/v1, ... */
+  /** REST API root: https://api.github.com, https://gitea.example/api/v1, https://gitlab.com/api/v4, ... */
   api: string;
-  /** owner/name */
+  /** default: detected from `api` (see detectFetchPlatform) */
+  platform?: FetchPlatform;
+  /** owner/name; on GitLab a project path (group/subgroup/project) or numeric ID */
   repo: string;
   issue: number;
   token?: string;
-  /** page size requested with per_page (default 100, GitHub's maximum) */
+  /** page size requested with per_page (default 100, the maximum of GitHub and GitLab) */
   perPage?: number;
   /** stop after this many pages (default 100; `--max-pages`) */
   maxPages?: number;
@@ -31,9 +34,10 @@ export interface FetchThreadOptions {
 
 export interface FetchedThread {
   api: string;
+  platform: FetchPlatform;
   repo: string;
   issue: number;
-  /** comments exactly as the API returned them, all pages in order */
+  /** comments (GitLab: notes, system notes included) exactly as the API returned them, all pages in order */
   comments: unknown[];
   labels: string[] | null;
   pages: number;
@@ -44,25 +48,38 @@ export interface FetchedThread {
 export const DEFAULT_MAX_PAGES = 100;
 
 /** The issue's label names; `null` (some Gitea versions for no labels) is no labels. */
-function labelsOfIssue(value: unknown, url: string): string[] {
+function labelsOfIssue(value: unknown, url: string, platform: FetchPlatform): string[] {
   if (value === null) return [];
   try {
     return normalizeLabels(value);
   } catch (e) {
-    throw new SfError('SF_E_FETCH', `GET ${url} returned "labels" that are not a list of names`, { hint: 'the API is not GitHub-compatible here; check --api', cause: e });
+    throw new SfError('SF_E_FETCH', `GET ${url} returned "labels" that are not a list of names`, { hint: `the API does not answer as ${platform} does here; check --api and --platform`, cause: e });
   }
 }
 
 /**
- * Reads an issue's comment thread (and labels) from a GitHub-compatible REST API:
- * `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, following `Link: rel="next"`.
+ * The next page: `Link: rel="next"` (GitHub, Gitea, GitLab); when a proxy dropped the Link
+ * header, GitLab's `x-next-page` (an empty value on the last page).
+ */
+function nextPage(res: JsonResponse, platform: FetchPlatform): string | null {
+  const linked = nextLink(res.headers.get('link'), res.url);
+  const page = res.headers.get('x-next-page')?.trim();
+  if (linked || platform !== 'gitlab' || !page || !/^\d+$/.test(page)) return linked;
+  const url = new URL(res.url);
+  url.searchParams.set('page', page);
+  return url.toString();
+}
+
+/**
+ * Reads an issue's comment thread (and labels) from a forge's REST API, following `Link: rel="next"`:
+ * GitHub and Gitea `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, GitLab
+ * `GET {api}/projects/{url-encoded path}/issues/{iid}/notes?per_page=N&sort=asc&order_by=created_at`.
  */
 export async function fetchIssueThread(options: FetchThreadOptions): Promise<FetchedThread> {
   const { repo, issue } = options;
-  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) throw new SfError('SF_E_USAGE', `--repo "${repo}" is not owner/name`, { hint: 'e.g. --repo octo-org/octo-repo' });
   if (!Number.isInteger(issue) || issue < 1) throw new SfError('SF_E_USAGE', `--issue "${issue}" is not an issue number`, { hint: 'e.g. --issue 42' });
   const perPage = options.perPage ?? 100;
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw new SfError('SF_E_USAGE', `--per-page ${perPage} is not between 1 and 100`, { hint: 'GitHub serves at most 100 per page' });
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw new SfError('SF_E_USAGE', `--per-page ${perPage} is not between 1 and 100`, { hint: 'GitHub, Gitea and GitLab serve at most 100 per page' });
   if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 0)) throw new SfError('SF_E_USAGE', '--max-wait must be zero or more seconds', { hint: 'e.g. --max-wait 120' });
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   if (!Number.isSafeInteger(maxPages) || maxPages < 1) throw new SfError('SF_E_USAGE', `--max-pages ${maxPages} is not a positive whole number`, { hint: `e.g. --max-pages ${DEFAULT_MAX_PAGES * 2}` });
@@ -76,9 +93,13 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
   if (options.token && api.protocol === 'http:' && !isLoopbackHost(api.hostname)) {
     throw new SfError('SF_E_USAGE', `refusing to send a token over plain http to ${api.host}`, { hint: 'use an https:// API URL' });
   }
+  const platform = choosePlatform(options.platform, api);
+  const endpoints = issueEndpoints(platform, api, repo, issue, perPage);
   const waits: WaitAdvice[] = [];
   const policy: RequestPolicy = {
     token: options.token,
+    authScheme: endpoints.authScheme,
+    apiExample: endpoints.example,
     maxWaitMs: options.maxWaitMs ?? 60_000,
     maxAttempts: 4,
     sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
@@ -90,12 +111,9 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
       options.onWait?.(a);
     },
   };
-  const root = api.toString().replace(/\/+$/, '');
-  const [owner, name] = repo.split('/').map(encodeURIComponent);
-  const base = `${root}/repos/${owner}/${name}/issues/${issue}`;
   const comments: unknown[] = [];
   const seen = new Set<string>();
-  let url: string | null = `${base}/comments?per_page=${perPage}`;
+  let url: string | null = endpoints.firstPage;
   let pages = 0;
   let last: Headers | null = null;
   while (url) {
@@ -108,15 +126,15 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     appendAll(comments, res.json);
     pages++;
     last = res.headers;
-    url = nextLink(res.headers.get('link'), res.url);
+    url = nextPage(res, platform);
     if (url && new URL(url).origin !== api.origin) throw new SfError('SF_E_FETCH', `the next page is on another host (${new URL(url).origin}); not following it`, { hint: 'the token is only sent to --api' });
   }
   let labels: string[] | null = null;
   if (options.labels !== false) {
     if (last) await pace(last, policy);
-    const res = await getJson(base, policy);
+    const res = await getJson(endpoints.issue, policy);
     const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
-    labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url);
+    labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url, platform);
   }
-  return { api: root, repo, issue, comments, labels, pages, waits };
+  return { api: api.toString().replace(/\/+$/, ''), platform, repo, issue, comments, labels, pages, waits };
 }

@@ -1,6 +1,7 @@
 /**
- * Rate-limit signals of GitHub-compatible APIs: `retry-after` (seconds or an HTTP date) and
- * `x-ratelimit-remaining` / `x-ratelimit-reset` (epoch seconds). Pure: takes headers and a clock.
+ * Rate-limit signals: `retry-after` (seconds or an HTTP date), GitHub/Gitea's
+ * `x-ratelimit-remaining` / `x-ratelimit-reset` (epoch seconds) and GitLab's `ratelimit-remaining` /
+ * `ratelimit-reset` (epoch seconds) / `ratelimit-resettime` (an HTTP date). Pure: takes headers and a clock.
  */
 
 export interface WaitAdvice {
@@ -20,10 +21,24 @@ function retryAfterMs(value: string | null, now: number): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-function resetMs(headers: Headers, now: number): number | null {
-  const reset = headers.get('x-ratelimit-reset');
-  if (reset === null || !/^\d+$/.test(reset.trim())) return null;
-  return Math.max(0, Number(reset) * 1000 - now);
+/** The quota header a response carries: GitHub/Gitea prefix it with `x-`, GitLab does not. */
+function quota(headers: Headers, name: 'remaining' | 'reset' | 'resettime'): { header: string; value: string } | null {
+  for (const header of [`x-ratelimit-${name}`, `ratelimit-${name}`]) {
+    const value = headers.get(header);
+    if (value !== null) return { header, value };
+  }
+  return null;
+}
+
+const exhausted = (headers: Headers) => quota(headers, 'remaining')?.value.trim() === '0';
+
+/** Until the quota resets: the reset epoch, else GitLab's reset date; with the header that said so. */
+function resetWait(headers: Headers, now: number): { ms: number; said: string } | null {
+  const reset = quota(headers, 'reset');
+  if (reset && /^\d+$/.test(reset.value.trim())) return { ms: Math.max(0, Number(reset.value) * 1000 - now), said: `${reset.header} ${reset.value}` };
+  const at = quota(headers, 'resettime');
+  const ms = at ? Date.parse(at.value) : NaN;
+  return Number.isNaN(ms) ? null : { ms: Math.max(0, ms - now), said: `${at!.header} ${at!.value}` };
 }
 
 /**
@@ -35,9 +50,9 @@ export function waitForRefusal(status: number, headers: Headers, now: number): W
   if (after !== null && (status === 429 || status === 403 || status === 503)) {
     return { ms: after, reason: `HTTP ${status}, retry-after ${headers.get('retry-after')}`, cause: status === 503 ? 'server-error' : 'rate-limit' };
   }
-  if ((status === 403 || status === 429) && headers.get('x-ratelimit-remaining') === '0') {
-    const ms = resetMs(headers, now);
-    if (ms !== null) return { ms, reason: `rate limit exhausted until x-ratelimit-reset ${headers.get('x-ratelimit-reset')}`, cause: 'rate-limit' };
+  if ((status === 403 || status === 429) && exhausted(headers)) {
+    const reset = resetWait(headers, now);
+    if (reset) return { ms: reset.ms, reason: `rate limit exhausted until ${reset.said}`, cause: 'rate-limit' };
   }
   if (status === 429) return { ms: SECONDARY_LIMIT_WAIT_MS, reason: 'HTTP 429 without retry-after', cause: 'rate-limit' };
   return null;
@@ -45,9 +60,9 @@ export function waitForRefusal(status: number, headers: Headers, now: number): W
 
 /** After a successful response: wait before the next request when the quota is used up. */
 export function waitBeforeNext(headers: Headers, now: number): WaitAdvice | null {
-  if (headers.get('x-ratelimit-remaining') !== '0') return null;
-  const ms = resetMs(headers, now);
-  return ms === null ? null : { ms, reason: `x-ratelimit-remaining 0 until reset ${headers.get('x-ratelimit-reset')}`, cause: 'rate-limit' };
+  if (!exhausted(headers)) return null;
+  const reset = resetWait(headers, now);
+  return reset && { ms: reset.ms, reason: `${quota(headers, 'remaining')!.header} 0 until ${reset.said}`, cause: 'rate-limit' };
 }
 
 /** The `rel="next"` target of a Link header, resolved against `base`. */

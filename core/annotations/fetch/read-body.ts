@@ -13,7 +13,7 @@ export interface ReadBodyOptions {
 function tooLarge(what: string, limit: number): SfError {
   const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`;
   return new SfError('SF_E_LIMIT', `${what} returned more than ${size}`, {
-    hint: 'this is not a comment page a GitHub-compatible API sends; check --api, or lower --per-page',
+    hint: 'this is not a comment page a forge’s REST API sends; check --api, or lower --per-page',
     data: { limit },
   });
 }

@@ -5,6 +5,10 @@ import { redactSecrets } from './redact.js';
 
 export interface RequestPolicy {
   token?: string;
+  /** `Authorization: {scheme} {token}`: `token` for GitHub and Gitea, `Bearer` for GitLab (default token) */
+  authScheme?: 'token' | 'Bearer';
+  /** an API root of the platform, for hints (default https://api.github.com) */
+  apiExample?: string;
   /** longest single wait for a rate limit before giving up (ms) */
   maxWaitMs: number;
   /** attempts per request for rate limits and 5xx */
@@ -41,26 +45,40 @@ export interface JsonResponse {
 
 const MAX_REDIRECTS = 5;
 
-/** Short, sanitized server message (GitHub/Gitea send {"message": "..."}), credentials removed. */
-function serverMessage(text: string, token: string | undefined): string {
-  let message = text;
+/**
+ * The message of an error body: `{"message": "..."}` (GitHub, Gitea, GitLab), GitLab's
+ * `{"message": {...}}` (validation, some rate limits) and `{"error", "error_description"}` (OAuth,
+ * unknown routes); else the raw text.
+ */
+function messageOf(text: string): string {
+  let parsed: { message?: unknown; error?: unknown; error_description?: unknown } | null;
   try {
-    const parsed = JSON.parse(text) as { message?: unknown };
-    if (typeof parsed?.message === 'string') message = parsed.message;
+    parsed = JSON.parse(text) as typeof parsed;
   } catch {
-    message = text; // not JSON: use the raw text
+    return text; // not JSON: use the raw text
   }
+  if (typeof parsed?.message === 'string') return parsed.message;
+  if (typeof parsed?.error_description === 'string') return typeof parsed.error === 'string' ? `${parsed.error}: ${parsed.error_description}` : parsed.error_description;
+  if (typeof parsed?.error === 'string') return parsed.error;
+  return parsed?.message !== undefined ? JSON.stringify(parsed.message) : text;
+}
+
+/** Short, sanitized server message, credentials removed. */
+function serverMessage(text: string, token: string | undefined): string {
+  const message = messageOf(text);
   // redacted before it is cut, so a cut cannot leave part of a token behind
   return redactSecrets(message.replace(/[\u0000-\u001f\u007f]/g, ' '), token).slice(0, 200).trim();
 }
 
-function statusError(status: number, url: string, message: string): SfError {
+const apiExample = (policy: RequestPolicy) => policy.apiExample ?? 'https://api.github.com';
+
+function statusError(status: number, url: string, message: string, policy: RequestPolicy): SfError {
   const table: Record<number, [ErrorCode, string]> = {
     401: ['SF_E_AUTH', 'set a valid token in FORGE_TOKEN (or choose the variable with --token-env)'],
     403: ['SF_E_FORBIDDEN', 'the token lacks read access to this repository’s issues'],
     404: ['SF_E_NOT_FOUND', 'check --repo and --issue; a private repository also needs a token'],
   };
-  const [code, hint] = table[status] ?? (status >= 500 ? ['SF_E_UNAVAILABLE', 'the server failed; retry later'] : ['SF_E_FETCH', 'check --api: it must be a GitHub-compatible REST API root']);
+  const [code, hint] = table[status] ?? (status >= 500 ? ['SF_E_UNAVAILABLE', 'the server failed; retry later'] : ['SF_E_FETCH', `check --api: it must be a REST API root such as ${apiExample(policy)}`]);
   return new SfError(code, `GET ${url} failed with HTTP ${status}${message ? `: ${message}` : ''}`, { hint, data: { status } });
 }
 
@@ -72,7 +90,7 @@ function timeoutError(url: string, policy: RequestPolicy, cause: unknown): SfErr
 }
 
 /**
- * GET a JSON document from a GitHub-compatible API. Honors rate-limit headers with a bounded wait,
+ * GET a JSON document from a forge's REST API. Honors rate-limit headers with a bounded wait,
  * retries 5xx a bounded number of times, follows same-origin redirects only (the token must never
  * travel to another host), and never puts the token in a message. Each request has a deadline and
  * a body size limit.
@@ -91,7 +109,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
         headers: {
           accept: 'application/vnd.github+json, application/json',
           'user-agent': 'forge-sf',
-          ...(policy.token ? { authorization: `token ${policy.token}` } : {}),
+          ...(policy.token ? { authorization: `${policy.authScheme ?? 'token'} ${policy.token}` } : {}),
         },
       });
     } catch (e) {
@@ -118,13 +136,13 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       try {
         json = JSON.parse(text);
       } catch (e) {
-        throw new SfError('SF_E_FETCH', `GET ${target} did not return JSON`, { hint: 'check --api: it must be a REST API root such as https://api.github.com', cause: e });
+        throw new SfError('SF_E_FETCH', `GET ${target} did not return JSON`, { hint: `check --api: it must be a REST API root such as ${apiExample(policy)}`, cause: e });
       }
       return { url: target, json, headers: res.headers };
     }
     const text = await body(MAX_ERROR_BYTES, true);
     const advice = waitForRefusal(res.status, res.headers, policy.now()) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}`, cause: 'server-error' as const } : null);
-    if (!advice) throw statusError(res.status, target, serverMessage(text, policy.token));
+    if (!advice) throw statusError(res.status, target, serverMessage(text, policy.token), policy);
     if (advice.ms > policy.maxWaitMs) {
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin}: must wait ${Math.ceil(advice.ms / 1000)} s (${advice.reason})`, {
         hint: `retry after ${new Date(policy.now() + advice.ms).toISOString()}, or allow a longer wait with --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s)`,
@@ -132,7 +150,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       });
     }
     if (attempt >= policy.maxAttempts) {
-      if (res.status >= 500) throw statusError(res.status, target, serverMessage(text, policy.token));
+      if (res.status >= 500) throw statusError(res.status, target, serverMessage(text, policy.token), policy);
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin} after ${attempt} attempts`, { hint: 'retry later' });
     }
     policy.onWait?.(advice);
