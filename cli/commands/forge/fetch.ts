@@ -1,14 +1,21 @@
-import { command, flag, number, optional, string } from 'cmd-ts';
+import { command, flag, number, oneOf, optional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
+import { FETCH_PLATFORMS } from '../../../core/annotations/fetch/platform.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
 import { headline, where } from './summary.js';
 import { sanitize } from '../../output/style.js';
 
 /**
- * The token comes from FORGE_TOKEN, or the variable named by --token-env. GITHUB_TOKEN / GH_TOKEN
- * are used only for api.github.com, so a GitHub credential is never sent to another host.
+ * A platform's own variables, each read only for that platform's host, so its credential is never
+ * sent to another host.
+ */
+const HOST_TOKENS: Record<string, string[]> = { 'api.github.com': ['GITHUB_TOKEN', 'GH_TOKEN'], 'gitlab.com': ['GITLAB_TOKEN'] };
+
+/**
+ * The token comes from FORGE_TOKEN, or the variable named by --token-env; else GITHUB_TOKEN /
+ * GH_TOKEN for api.github.com, GITLAB_TOKEN for gitlab.com (see HOST_TOKENS).
  */
 function tokenFor(api: string, tokenEnv: string | undefined): string | undefined {
   if (tokenEnv !== undefined) {
@@ -23,27 +30,30 @@ function tokenFor(api: string, tokenEnv: string | undefined): string | undefined
   } catch {
     host = ''; // the fetcher reports the bad URL
   }
-  return host === 'api.github.com' ? process.env.GITHUB_TOKEN || process.env.GH_TOKEN || undefined : undefined;
+  for (const name of HOST_TOKENS[host] ?? []) if (process.env[name]) return process.env[name];
+  return undefined;
 }
 
 export const fetchCommand = command({
   name: 'fetch',
-  description: 'Read an issue thread and labels from a GitHub-compatible REST API (GitHub, Gitea) and list its annotations',
+  description: 'Read an issue thread and labels from a forge REST API (GitHub, Gitea, GitLab) and list its annotations',
   args: {
-    api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com or https://gitea.example/api/v1' }),
-    repo: option({ long: 'repo', type: string, description: 'owner/name' }),
-    issue: option({ long: 'issue', type: number, description: 'issue or pull-request number' }),
+    api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com, https://gitea.example/api/v1 or https://gitlab.com/api/v4' }),
+    platform: option({ long: 'platform', type: optional(oneOf(FETCH_PLATFORMS)), description: 'github, gitea or gitlab (default: gitlab for an /api/v4 root or gitlab.com, gitea for /api/v1, else github)' }),
+    repo: option({ long: 'repo', type: string, description: 'owner/name (GitLab: group/subgroup/project or the project ID)' }),
+    issue: option({ long: 'issue', type: number, description: 'issue or pull-request number (GitLab: the issue IID)' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'environment variable holding the token (default FORGE_TOKEN)' }),
     maxWait: option({ long: 'max-wait', type: optional(number), description: 'longest rate-limit wait in seconds (default 60)' }),
     perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
     maxPages: option({ long: 'max-pages', type: optional(number), description: 'give up after this many pages (default 100)' }),
     outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
-    json: flag({ long: 'json', description: 'print {api, repo, issue, labels, comments} as JSON' }),
+    json: flag({ long: 'json', description: 'print {api, platform, repo, issue, labels, comments} as JSON' }),
   },
-  handler: async ({ api, repo, issue, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
+  handler: async ({ api, platform, repo, issue, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
     const core = await import('../../../core/annotations/index.js');
     const thread = await core.fetchIssueThread({
       api,
+      ...(platform !== undefined ? { platform } : {}),
       repo,
       issue,
       token: tokenFor(api, tokenEnv),
@@ -53,7 +63,7 @@ export const fetchCommand = command({
       // with --json, stderr holds nothing but a JSON error object
       onWait: json ? undefined : (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s ${a.cause === 'rate-limit' ? 'for the rate limit' : 'to retry after a server error'} (${sanitize(a.reason)})`),
     });
-    const doc = { api: thread.api, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };
+    const doc = { api: thread.api, platform: thread.platform, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };
     if (outFile) await writeFile(outFile, JSON.stringify(doc, null, 2) + '\n');
     if (json) {
       printJson(doc);
