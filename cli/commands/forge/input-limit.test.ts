@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { open } from 'node:fs/promises';
+import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runSf, sfBin, tempDir } from '../../../test-support/index.js';
 
@@ -54,7 +54,8 @@ describe('sf forge: input from stdin and files is capped at 32 MiB (D3)', () => 
     try {
       const big = join(dir.path, 'big.json');
       // sparse: the size is what counts
-      await (await open(big, 'w')).truncate(32 * MiB + 1);
+      await writeFile(big, '');
+      await truncate(big, 32 * MiB + 1);
       const cases = [
         ['forge', 'parse', big],
         ['forge', 'render', 'GATE_FAILED', '--data', big],
@@ -66,7 +67,8 @@ describe('sf forge: input from stdin and files is capped at 32 MiB (D3)', () => 
         assert.match(r.stderr, /error\[SF_E_LIMIT\]: .*file .*big\.json is larger than 32 MiB/);
       }
       const fits = join(dir.path, 'fits.md');
-      await (await open(fits, 'w')).truncate(32 * MiB);
+      await writeFile(fits, '');
+      await truncate(fits, 32 * MiB);
       assert.equal((await runSf(['forge', 'parse', fits, '--json'], { cwd: dir.path })).code, 0, 'exactly 32 MiB is read');
     } finally {
       await dir.cleanup();
