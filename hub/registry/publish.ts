@@ -59,7 +59,7 @@ export function planPublish(storage: HubStorage, limits: RegistryLimits, p: Prin
   if (existing) {
     if (storage.registry.getRelease(skitId, target.version)) throw immutable(skitId, target.version);
     checkSettings(existing, target, mayManage);
-    checkReleaseCount(existing.id, storage.registry.listReleases(skitId).length, limits);
+    checkReleaseCount(existing.id, storage.registry.releaseCount(skitId), limits);
   }
   return { ...target, skitId, existing, mayManage };
 }

@@ -139,12 +139,26 @@ export interface TokenStore {
   revoke(id: string, at: string): TokenRecord | undefined;
 }
 
+/** What listing and search show of a SKIT's latest installable release, kept beside the SKIT so a page reads no releases. */
+export interface LatestSummary {
+  version: string;
+  skills: { name: string; description: string }[];
+}
+
 export interface RegistryStore {
   getSkit(id: string): SkitRecord | undefined;
   putSkit(skit: SkitRecord): void;
   listSkits(): SkitRecord[];
+  /** SKITs in id order (code units), lazily, after `after` if given and below `prefix` if given */
+  scanSkits(range?: { after?: string; prefix?: string }): Iterable<SkitRecord>;
   getRelease(skitId: string, version: string): ReleaseRecord | undefined;
   listReleases(skitId: string): ReleaseRecord[];
+  /** how many releases the SKIT has, for the release-count quota */
+  releaseCount(skitId: string): number;
+  /** the newest release that is not quarantined (stable releases preferred), if any */
+  latestRelease(skitId: string): ReleaseRecord | undefined;
+  /** version and skills of `latestRelease`, without reading it */
+  latestSummary(skitId: string): LatestSummary | undefined;
   /**
    * Atomically creates the release and stores the SKIT record `decide` returns for the SKIT as it
    * is inside the transaction (undefined on first publish), given its release count and the
@@ -156,6 +170,8 @@ export interface RegistryStore {
   updateReleaseFlags(skitId: string, version: string, flags: Pick<ReleaseRecord, 'deprecated' | 'quarantined'>): ReleaseRecord | undefined;
   /** total stored bytes (`storedBytes` of every release) of an owner, for the owner storage quota */
   ownerStorageBytes(owner: string): number;
+  /** a number that changes with every registry write: documents derived from the registry are cached under it */
+  generation(): number;
 }
 
 export interface BlobStore {

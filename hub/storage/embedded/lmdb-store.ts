@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { SfError } from '../../../core/errors/index.js';
+import { latestVersion } from '../../../core/skit/semver.js';
+import { compareCodeUnits } from '../../../core/skit/tree.js';
 import { mkdirDurableSync } from '../../../core/fs/atomic.js';
 import { assertLocalDataDir, MOVE_HUB_DATA } from '../../../core/fs/filesystem-kind.js';
 import type {
-  AccountStore, HubStorage, OrgRecord, OrgRole, OwnerRef, RegistryStore, ReleaseRecord, SkitRecord, TokenRecord, TokenStore, UserRecord,
+  AccountStore, HubStorage, LatestSummary, OrgRecord, OrgRole, OwnerRef, RegistryStore, ReleaseRecord, SkitRecord, TokenRecord, TokenStore, UserRecord,
 } from '../ports.js';
 import { BlobDir } from './blob-dir.js';
 import { openEmbeddedTelemetry } from './telemetry/index.js';
@@ -119,23 +121,101 @@ class LmdbTokens implements TokenStore {
   }
 }
 
+/** Figures kept per SKIT in the release transactions, so quotas and list pages read no release ranges. */
+interface SkitState {
+  releases: number;
+  latest?: LatestSummary;
+}
+
+/** registry-meta keys: the data directory has its derived figures; the write counter caches key on */
+const DERIVED = 'derived-v1';
+const GENERATION = 'generation';
+
+const ownerOfSkit = (skitId: string) => skitId.slice(0, skitId.indexOf('/'));
+const storedBytesOf = (r: ReleaseRecord) => r.storedBytes ?? r.archiveSize;
+const summaryOf = (r: ReleaseRecord): LatestSummary => ({ version: r.version, skills: r.skills.map((k) => ({ name: k.name, description: k.description })) });
+
+/** The state of a SKIT with exactly these releases: the newest non-quarantined one is the latest (stable preferred). */
+function stateOf(releases: readonly ReleaseRecord[]): SkitState {
+  const candidates = releases.filter((r) => !r.quarantined);
+  const version = latestVersion(candidates.map((r) => r.version));
+  const latest = candidates.find((r) => r.version === version);
+  return { releases: releases.length, ...(latest ? { latest: summaryOf(latest) } : {}) };
+}
+
+/** `state` after `release` (new, so not quarantined) joins: the latest rule is a maximum, so comparing with the old latest suffices. */
+function withRelease(state: SkitState, release: ReleaseRecord): SkitState {
+  const newer = !state.latest || latestVersion([state.latest.version, release.version]) === release.version;
+  return { releases: state.releases + 1, ...(newer ? { latest: summaryOf(release) } : { latest: state.latest }) };
+}
+
 class LmdbRegistry implements RegistryStore {
   constructor(
     private readonly root: RootDatabase,
     private readonly skits: Database<SkitRecord, string>,
     private readonly releases: Database<ReleaseRecord, string>,
-  ) {}
+    private readonly states: Database<SkitState, string>,
+    private readonly ownerBytes: Database<number, string>,
+    private readonly meta: Database<number | boolean, string>,
+  ) {
+    this.deriveOnce();
+  }
+
+  /**
+   * A data directory from before the per-SKIT and per-owner figures gets them computed from its
+   * releases once, in one write transaction (so a publish of another process waits for it).
+   */
+  private deriveOnce(): void {
+    this.root.transactionSync(() => {
+      if (this.meta.get(DERIVED)) return;
+      const bytes = new Map<string, number>();
+      let group: ReleaseRecord[] = [];
+      const flush = () => {
+        if (group.length) this.states.putSync(group[0].skitId, stateOf(group));
+        group = [];
+      };
+      // keys are `<skitId>@<version>` and ids hold no '@': a SKIT's releases are adjacent
+      for (const { value } of this.releases.getRange()) {
+        if (group.length && group[0].skitId !== value.skitId) flush();
+        group.push(value);
+        const owner = ownerOfSkit(value.skitId);
+        bytes.set(owner, (bytes.get(owner) ?? 0) + storedBytesOf(value));
+      }
+      flush();
+      for (const [owner, n] of bytes) this.ownerBytes.putSync(owner, n);
+      this.meta.putSync(DERIVED, true);
+    });
+  }
+
+  private bumpGeneration(): void {
+    this.meta.putSync(GENERATION, this.generation() + 1);
+  }
+
+  generation() {
+    return (this.meta.get(GENERATION) as number | undefined) ?? 0;
+  }
 
   getSkit(id: string) {
     return this.skits.get(id);
   }
 
   putSkit(skit: SkitRecord) {
-    this.skits.putSync(skit.id, skit);
+    this.root.transactionSync(() => {
+      this.skits.putSync(skit.id, skit);
+      this.bumpGeneration();
+    });
   }
 
   listSkits() {
     return [...this.skits.getRange()].map((e) => e.value);
+  }
+
+  *scanSkits(range: { after?: string; prefix?: string } = {}) {
+    const { after, prefix } = range;
+    const start = after !== undefined && (prefix === undefined || after > prefix) ? after : prefix;
+    for (const { key, value } of this.skits.getRange({ start, ...(prefix !== undefined ? { end: `${prefix}\uffff` } : {}) })) {
+      if (after === undefined || compareCodeUnits(key, after) > 0) yield value;
+    }
   }
 
   getRelease(skitId: string, version: string) {
@@ -146,14 +226,37 @@ class LmdbRegistry implements RegistryStore {
     return [...this.releases.getRange({ start: `${skitId}@`, end: `${skitId}@\uffff` })].map((e) => e.value);
   }
 
+  private state(skitId: string): SkitState {
+    return this.states.get(skitId) ?? { releases: 0 };
+  }
+
+  releaseCount(skitId: string) {
+    return this.state(skitId).releases;
+  }
+
+  latestSummary(skitId: string) {
+    return this.state(skitId).latest;
+  }
+
+  latestRelease(skitId: string) {
+    const latest = this.latestSummary(skitId);
+    return latest ? this.getRelease(skitId, latest.version) : undefined;
+  }
+
   createRelease(release: ReleaseRecord, decide: (current: SkitRecord | undefined, state: { releases: number; ownerBytes: number }) => SkitRecord): SkitRecord | undefined {
     const key = `${release.skitId}@${release.version}`;
+    const owner = ownerOfSkit(release.skitId);
     return this.root.transactionSync(() => {
       if (this.releases.get(key)) return undefined;
       const current = this.skits.get(release.skitId);
-      const skit = decide(current, { releases: this.listReleases(release.skitId).length, ownerBytes: this.ownerStorageBytes(current?.owner ?? release.skitId.split('/')[0]) });
+      const state = this.state(release.skitId);
+      const ownerBytes = this.ownerStorageBytes(owner);
+      const skit = decide(current, { releases: state.releases, ownerBytes });
       if (!isDeepStrictEqual(skit, current)) this.skits.putSync(skit.id, skit);
       this.releases.putSync(key, release);
+      this.states.putSync(release.skitId, withRelease(state, release));
+      this.ownerBytes.putSync(owner, ownerBytes + storedBytesOf(release));
+      this.bumpGeneration();
       return skit;
     });
   }
@@ -165,14 +268,15 @@ class LmdbRegistry implements RegistryStore {
       if (!r) return undefined;
       const next = { ...r, ...flags };
       this.releases.putSync(key, next);
+      // a quarantine can change which release is the latest: decided again from the SKIT's own releases
+      if (Boolean(r.quarantined) !== Boolean(next.quarantined)) this.states.putSync(skitId, stateOf(this.listReleases(skitId)));
+      this.bumpGeneration();
       return next;
     });
   }
 
   ownerStorageBytes(owner: string): number {
-    let total = 0;
-    for (const { value } of this.releases.getRange({ start: `${owner}/`, end: `${owner}/\uffff` })) total += value.storedBytes ?? value.archiveSize;
-    return total;
+    return this.ownerBytes.get(owner) ?? 0;
   }
 }
 
@@ -190,7 +294,7 @@ export function openEmbeddedStorage(dataDir: string): HubStorage {
   return {
     accounts: new LmdbAccounts(root, db('users'), db('orgs'), db('owners')),
     tokens: new LmdbTokens(root, db('tokens'), db('token-secrets')),
-    registry: new LmdbRegistry(root, db('skits'), db('releases')),
+    registry: new LmdbRegistry(root, db('skits'), db('releases'), db('skit-state'), db('owner-bytes'), db('registry-meta')),
     blobs: new BlobDir(join(dataDir, 'blobs')),
     telemetry: openEmbeddedTelemetry(root, dataDir),
     durable: async () => {
