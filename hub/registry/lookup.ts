@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
-import { latestVersion } from '../../core/skit/semver.js';
 import { canManageSkit, canViewSkit } from '../auth/access.js';
 import { canReadRegistry, type HubEnv, type Principal } from '../auth/principal.js';
 import type { HubStorage, ReleaseRecord, SkitRecord } from '../storage/ports.js';
@@ -37,9 +36,7 @@ export function visibleSkit(storage: HubStorage, p: Principal, owner: string, na
 
 /** The newest release that is not quarantined (stable releases preferred), if any. */
 export function latestRelease(storage: HubStorage, skitId: string): ReleaseRecord | undefined {
-  const candidates = storage.registry.listReleases(skitId).filter((r) => !r.quarantined);
-  const version = latestVersion(candidates.map((r) => r.version));
-  return candidates.find((r) => r.version === version);
+  return storage.registry.latestRelease(skitId);
 }
 
 /** A release of a visible SKIT; `latest` names the newest installable one. */

@@ -1,5 +1,5 @@
 import { SfError } from '../../core/errors/index.js';
-import type { ReleaseRecord, SkitRecord } from '../storage/ports.js';
+import type { LatestSummary, SkitRecord } from '../storage/ports.js';
 
 export interface SearchQuery {
   /** words that must all appear (case-insensitively) in the id, description, tags or skills */
@@ -9,13 +9,13 @@ export interface SearchQuery {
 }
 
 /** The text a SKIT is found by: id, description, tags, and the names and descriptions of its latest skills. */
-function haystack(skit: SkitRecord, latest: ReleaseRecord | undefined): string {
+function haystack(skit: SkitRecord, latest: LatestSummary | undefined): string {
   const skills = latest ? latest.skills.flatMap((s) => [s.name, s.description]) : [];
   return [skit.id, skit.description, ...skit.tags, ...skills].join('\n').toLowerCase();
 }
 
 /** True when `skit` matches every part of `q`. Pure; visibility is decided by the caller. */
-export function matchesQuery(skit: SkitRecord, latest: ReleaseRecord | undefined, q: SearchQuery): boolean {
+export function matchesQuery(skit: SkitRecord, latest: LatestSummary | undefined, q: SearchQuery): boolean {
   if (q.owner && skit.owner.toLowerCase() !== q.owner.toLowerCase()) return false;
   if (q.tag && !skit.tags.some((t) => t.toLowerCase() === q.tag!.toLowerCase())) return false;
   const words = (q.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);

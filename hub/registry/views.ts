@@ -1,4 +1,4 @@
-import type { ReleaseRecord, SkitRecord } from '../storage/ports.js';
+import type { LatestSummary, ReleaseRecord, SkitRecord } from '../storage/ports.js';
 import { releaseUrls, wellKnownIndex } from './urls.js';
 
 /**
@@ -11,7 +11,8 @@ const flags = (r: Pick<SkitRecord, 'deprecated' | 'quarantined'>) => ({
   quarantined: r.quarantined ? { reason: r.quarantined.reason, replacement: r.quarantined.replacement ?? null, at: r.quarantined.at } : null,
 });
 
-export function skitSummary(origin: string, skit: SkitRecord, latest: ReleaseRecord | undefined) {
+/** `latest`: the latest release, or just what the store keeps of it (version and skills) */
+export function skitSummary(origin: string, skit: SkitRecord, latest: LatestSummary | undefined) {
   return {
     id: skit.id,
     owner: skit.owner,

@@ -5,10 +5,10 @@ import { roleOnOwner } from '../auth/access.js';
 import { isAdmin, type HubEnv, type Principal } from '../auth/principal.js';
 import { contentTypeOf } from '../registry/http-cache.js';
 import { assertDownloadable, latestRelease, reader, visibleRelease, visibleSkit } from '../registry/lookup.js';
-import { matchesQuery } from '../registry/search.js';
+import { matchesQuery, type SearchQuery } from '../registry/search.js';
 import { releaseSummary, releaseView, skitSummary } from '../registry/views.js';
 import { compareSemver } from '../../core/skit/semver.js';
-import type { HubStorage, SkitRecord } from '../storage/ports.js';
+import type { HubStorage, LatestSummary, SkitRecord } from '../storage/ports.js';
 import { originOf, restSegments } from './registry-context.js';
 import { sendBlob } from './send-blob.js';
 
@@ -29,6 +29,45 @@ function pageNumber(name: string, value: string | undefined, fallback: number, m
 }
 
 
+interface ListedSkit {
+  skit: SkitRecord;
+  latest: LatestSummary | undefined;
+}
+
+/**
+ * The SKITs `p` is shown that match `query`, in id order. It reads SKIT records and, for a text
+ * query, the latest-release summaries the store keeps; never releases. An owner filter scans only
+ * that owner's ids.
+ */
+function* listed(storage: HubStorage, p: Principal, query: SearchQuery): Generator<ListedSkit> {
+  const cheap = { owner: query.owner, tag: query.tag };
+  for (const skit of storage.registry.scanSkits(query.owner ? { prefix: `${query.owner.toLowerCase()}/` } : {})) {
+    if (!listedTo(storage, p, skit) || !matchesQuery(skit, undefined, cheap)) continue;
+    const latest = query.text ? storage.registry.latestSummary(skit.id) : undefined;
+    if (query.text && !matchesQuery(skit, latest, query)) continue;
+    yield { skit, latest };
+  }
+}
+
+/**
+ * One page of `listed`: the `limit` matches after the `after` id (or from `offset`), with the
+ * total and the page's position among all matches, which is why every match is counted.
+ */
+function listPage(storage: HubStorage, p: Principal, query: SearchQuery, at: { after?: string; offset: number }, limit: number) {
+  let total = 0;
+  let before = 0;
+  const page: ListedSkit[] = [];
+  for (const found of listed(storage, p, query)) {
+    const index = total++;
+    if (at.after !== undefined && compareCodeUnits(found.skit.id, at.after) <= 0) before++;
+    else if (page.length < limit && (at.after !== undefined || index >= at.offset)) page.push(found);
+  }
+  // with a cursor past every match there is no page (start -1, as `findIndex` answered)
+  const start = at.after === undefined ? at.offset : before < total ? before : -1;
+  for (const item of page) item.latest ??= storage.registry.latestSummary(item.skit.id);
+  return { total, start, page, more: start >= 0 && start + limit < total };
+}
+
 /** List/search, SKIT detail, releases, and the files of a release. */
 export const registryReadRoutes = new Hono<HubEnv>()
   .get('/api/v1/skits', (c) => {
@@ -37,18 +76,10 @@ export const registryReadRoutes = new Hono<HubEnv>()
     const q = c.req.query();
     const limit = pageNumber('limit', q.limit, 50, 1, MAX_PAGE);
     const offset = pageNumber('offset', q.offset, 0, 0, Number.MAX_SAFE_INTEGER);
-    const found = storage.registry
-      .listSkits()
-      .filter((s) => listedTo(storage, p, s))
-      .map((skit) => ({ skit, latest: latestRelease(storage, skit.id) }))
-      .filter(({ skit, latest }) => matchesQuery(skit, latest, { text: q.q, owner: q.owner, tag: q.tag }))
-      .sort((a, b) => compareCodeUnits(a.skit.id, b.skit.id));
     // keyset paging: `after` is the last id of the previous page, so SKITs published between pages
     // neither repeat nor go missing (an offset shifts under them)
-    const start = q.after !== undefined ? found.findIndex(({ skit }) => compareCodeUnits(skit.id, q.after!) > 0) : offset;
-    const page = start < 0 ? [] : found.slice(start, start + limit);
+    const { total, start, page, more } = listPage(storage, p, { text: q.q, owner: q.owner, tag: q.tag }, { after: q.after, offset }, limit);
     const origin = originOf(c);
-    const more = start >= 0 && start + limit < found.length;
     const next = more ? page[page.length - 1].skit.id : undefined;
     if (next !== undefined) {
       const link = new URL(c.req.url);
@@ -56,7 +87,7 @@ export const registryReadRoutes = new Hono<HubEnv>()
       link.searchParams.set('after', next);
       c.header('link', `<${link.pathname}${link.search}>; rel="next"`);
     }
-    return c.json({ total: found.length, offset: Math.max(start, 0), limit, ...(next !== undefined ? { next } : {}), skits: page.map(({ skit, latest }) => skitSummary(origin, skit, latest)) });
+    return c.json({ total, offset: Math.max(start, 0), limit, ...(next !== undefined ? { next } : {}), skits: page.map(({ skit, latest }) => skitSummary(origin, skit, latest)) });
   })
   .get('/api/v1/skits/:owner/:name', (c) => {
     const storage = c.get('storage');
