@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { updateObserveConfig } from '../../../core/observer/config.js';
+import { sendObserverMessage } from '../../../core/observer/socket-client.js';
+import type { ObserverStatus } from '../../../core/observer/status.js';
 import type { InventoryEvent } from '../../../core/library/types.js';
 import { issueToken } from '../../../hub/auth/tokens.js';
 import { startHub, type RunningHub } from '../../../hub/serve.js';
@@ -18,9 +20,9 @@ import { waitFor } from '../../../test-support/otlp-sink.js';
 const RECORDS = 4500;
 const EVENTS = RECORDS * 2;
 
-function outbox(): string {
+function outbox(records = RECORDS): string {
   const lines: string[] = [];
-  for (let i = 0; i < RECORDS; i++) {
+  for (let i = 0; i < records; i++) {
     const skit = `acme/kit-${i}`;
     const rec: InventoryEvent = {
       schema: 'forge/inventory-event/1', event_id: `ev-${i}`, event_name: 'agent.skill.inventory.changed', timestamp: new Date().toISOString(),
@@ -64,7 +66,7 @@ describe('sf observe: catching up with a large outbox (real daemon, real hub)', 
   });
 
   /** A user (own hub account) whose observer was down while RECORDS installs were written to the outbox; runs its daemon until everything is delivered or dropped. */
-  async function catchUp(user: string, batchMaxRecords: number) {
+  async function catchUp(user: string, batch: { maxRecords: number; delayMs: number }) {
     const account = hub.storage.accounts.createUser(user, false);
     const pat = issueToken(hub.storage.tokens, { userId: account.id, kind: 'pat', name: 'cli', scopes: ['registry:read', 'telemetry:write'] }).secret;
     const home = join(tmp.path, user);
@@ -76,7 +78,7 @@ describe('sf observe: catching up with a large outbox (real daemon, real hub)', 
     assert.equal((await sf(['observe', 'destination', 'add', 'forge', 'hub'])).code, 0);
     const file = join(home, 'telemetry.jsonl');
     assert.equal((await sf(['observe', 'destination', 'add', 'local', `file:${file}`])).code, 0);
-    await updateObserveConfig(join(sfHome, 'config.json'), (o) => ({ ...o, batch: { maxRecords: batchMaxRecords, delayMs: 200 } }));
+    await updateObserveConfig(join(sfHome, 'config.json'), (o) => ({ ...o, batch }));
     await writeFile(join(sfHome, 'queue', 'outbox.jsonl'), outbox());
 
     const daemon = startObserverDaemon(sfHome, env);
@@ -101,7 +103,7 @@ describe('sf observe: catching up with a large outbox (real daemon, real hub)', 
   }
 
   it('delivers every record, in order, in exports of at most batch.maxRecords; status shows the destinations ok', async () => {
-    const { live, health, table, exports } = await catchUp('alice', 512);
+    const { live, health, table, exports } = await catchUp('alice', { maxRecords: 512, delayMs: 200 });
     assert.deepEqual(health, { ...health, records: EVENTS, rejected: 0 }, 'the hub stored every record and rejected none');
     for (const name of ['forge', 'local']) assert.deepEqual([live[name].delivered, live[name].dropped], [EVENTS, 0], name);
     assert.ok(exports.length >= EVENTS / 512, `${exports.length} exports`);
@@ -114,10 +116,47 @@ describe('sf observe: catching up with a large outbox (real daemon, real hub)', 
   });
 
   it('a destination that dropped records is not shown ok: status says what doctor says', async () => {
-    // one export larger than the hub's limit: the hub keeps 8,192 records and rejects the rest
-    const { live, table } = await catchUp('bob', 100_000);
+    // a batch size above the hub's limit, reached only once the whole backlog is journaled: one
+    // export of EVENTS records, of which the hub keeps 8,192 and rejects the rest
+    const { live, table } = await catchUp('bob', { maxRecords: EVENTS, delayMs: 600_000 });
     assert.deepEqual([live.forge.delivered, live.forge.dropped, live.forge.droppedBy], [8192, EVENTS - 8192, { rejected: EVENTS - 8192 }]);
     assert.match(table, new RegExp(`^forge\\s.*\\s${EVENTS - 8192}\\s+SF_OBSERVE_DROPPED: rejected ${EVENTS - 8192}\\s*$`, 'm'));
     assert.match(table, /^local\s.*\s0\s+ok\s*$/m);
+  });
+
+  it('a crash in the middle of a catch-up loses nothing: the outbox is read in chunks, each journaled with its offset', async () => {
+    // more than one poll reads (4 MiB): the daemon starts after the first, and is killed before the last
+    const records = RECORDS * 4;
+    const events = records * 2;
+    const home = join(tmp.path, 'crash');
+    const file = join(home, 'telemetry.jsonl');
+    await updateObserveConfig(join(home, 'config.json'), (o) => ({ ...o, destinations: [{ name: 'local', type: 'file', path: file }], batch: { maxRecords: 512, delayMs: 600_000 } }));
+    await mkdir(join(home, 'queue'), { recursive: true });
+    await writeFile(join(home, 'queue', 'outbox.jsonl'), outbox(records));
+    const env = { HOME: tmp.path, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/local/bin:/usr/bin:/bin' };
+    let d = startObserverDaemon(home, env);
+    try {
+      const socket = await waitFor(async () => (JSON.parse(await readFile(join(home, 'run', 'observe.json'), 'utf8').catch(() => '{}')) as { socket?: string }).socket, 30_000, 'the daemon to start');
+      const status = (await sendObserverMessage(socket, { type: 'status' }, 5000)) as { status: ObserverStatus };
+      d.child.kill('SIGKILL');
+      await d.exited;
+      const consumed = status.status.received.outbox;
+      assert.ok(consumed > 0 && consumed < records, `killed in the middle of the catch-up (${consumed} of ${records} outbox records consumed)`);
+      d = startObserverDaemon(home, env);
+      const exports = await waitFor(async () => {
+        const e = await fileExports(file).catch(() => []);
+        return new Set(e.flat()).size === events ? e : undefined;
+      }, 90_000, 'every record after the restart');
+      const sizes = exports.map((e) => e.length);
+      assert.ok(Math.max(...sizes) <= 512, `the largest export holds ${Math.max(...sizes)} records`);
+      // at-least-once: only the export being written when the observer was killed may come again
+      const expected = Array.from({ length: records }, (_, i) => [`acme/kit-${i}:alpha`, `acme/kit-${i}:beta`]).flat();
+      assert.deepEqual([...new Set(exports.flat())], expected, 'every record, in outbox order');
+      assert.ok(exports.flat().length - events <= 512, `${exports.flat().length - events} records delivered twice`);
+      d.child.kill('SIGTERM');
+      assert.equal(await d.exited, 0);
+    } finally {
+      if (d.child.exitCode === null) d.child.kill('SIGKILL');
+    }
   });
 });
