@@ -8,10 +8,10 @@ export interface RunningDaemon {
   exited: Promise<number | null>;
 }
 
-/** `sf observe daemon` of the built CLI on a free port, as a child process (tests of the real daemon). */
-export function startObserverDaemon(home: string): RunningDaemon {
+/** `sf observe daemon` of the built CLI on a free port, as a child process (tests of the real daemon); `env` overrides the test's environment (a sandbox HOME, PATH). */
+export function startObserverDaemon(home: string, env: NodeJS.ProcessEnv = {}): RunningDaemon {
   let output = '';
-  const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [sfBin, 'observe', 'daemon', '--sf-home', home, '--port', '0'], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

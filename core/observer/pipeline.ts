@@ -14,10 +14,12 @@ import { redactAttributes, redactText } from './redact.js';
 import type { ObserverStore, OutgoingItem } from './store.js';
 
 /**
- * Batches normalized output and hands it to every destination's queue: events become one
- * ExportLogsServiceRequest, spans one ExportTraceServiceRequest, per flush (size or delay,
- * whichever first); client metrics are exported cumulatively on their own interval. Everything
- * is redacted once more on the way out. Queueing is synchronous and local: it never waits for a
+ * Batches normalized output and hands it to every destination's queue: events become
+ * ExportLogsServiceRequests, spans ExportTraceServiceRequests, per flush (size or delay,
+ * whichever first), none holding more than `maxBatchRecords` records however much arrived at
+ * once (an outbox catch-up, a spool replay, a host's big export: a receiver such as the hub
+ * refuses the records past its per-request limit); client metrics are exported cumulatively on
+ * their own interval. Everything is redacted once more on the way out. Queueing is synchronous and local: it never waits for a
  * destination.
  *
  * The batch being gathered lives in the store's journal, not in memory: `submit` returns only
@@ -71,7 +73,8 @@ export class ExportPipeline {
     this.timer = undefined;
     this.buffered = 0;
     const names = this.opts.workers.map((w) => w.target.name);
-    const items = this.opts.store.drainJournal((entries) => batchRequests(entries as { events: ObservationEnvelope[]; spans: ResourceSpan[] }[]), names, this.opts.maxQueueRecords);
+    const build = (entries: unknown[]) => batchRequests(entries as { events: ObservationEnvelope[]; spans: ResourceSpan[] }[], this.opts.maxBatchRecords);
+    const items = this.opts.store.drainJournal(build, names, this.opts.maxQueueRecords);
     for (const item of items) this.queued[item.signal] += item.records;
     if (items.length) for (const w of this.opts.workers) w.wake();
   }
@@ -103,20 +106,29 @@ export class ExportPipeline {
 
 const serialize = (req: OtlpRequest) => JSON.stringify(otlpJsonObject(req, numberKindOf));
 
-/** The journaled entries as one logs request and one traces request, redacted. */
-function batchRequests(entries: readonly { events: ObservationEnvelope[]; spans: ResourceSpan[] }[]): OutgoingItem[] {
-  const events = entries.flatMap((e) => e.events);
-  const spans = entries.flatMap((e) => e.spans);
-  const items: OutgoingItem[] = [];
-  if (events.length) {
-    // every string that leaves: attributes, the resource and a body (the same rules, so a value masked in one place is not sent in clear in another)
-    const redacted = events.map((e) => ({ ...e, resource: redactAttributes(e.resource), attributes: redactAttributes(e.attributes), ...(e.body !== undefined ? { body: redactText(e.body) } : {}) }));
-    // a batch holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
-    const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
-    items.push({ signal: 'logs', body: serialize(envelopesToLogsRequest(redacted)), records: events.length, ...(retain ? { retain } : {}) });
-  }
-  if (spans.length) items.push({ signal: 'traces', body: serialize(spansRequest(spans)), records: spans.length });
-  return items;
+/** `list` in consecutive slices of at most `size` items. */
+function slices<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** The journaled entries as logs requests, then traces requests, of at most `maxRecords` records each, in order, redacted. */
+function batchRequests(entries: readonly { events: ObservationEnvelope[]; spans: ResourceSpan[] }[], maxRecords: number): OutgoingItem[] {
+  const size = Math.max(1, maxRecords);
+  return [...slices(entries.flatMap((e) => e.events), size).map(logsItem), ...slices(entries.flatMap((e) => e.spans), size).map(tracesItem)];
+}
+
+function logsItem(events: readonly ObservationEnvelope[]): OutgoingItem {
+  // every string that leaves: attributes, the resource and a body (the same rules, so a value masked in one place is not sent in clear in another)
+  const redacted = events.map((e) => ({ ...e, resource: redactAttributes(e.resource), attributes: redactAttributes(e.attributes), ...(e.body !== undefined ? { body: redactText(e.body) } : {}) }));
+  // a request holding an always-retain event (selection, load failure, intervention ...) is dropped last when the queue is full
+  const retain = events.some((e) => (EVENTS as Record<string, { alwaysRetain: boolean } | undefined>)[e.event_name]?.alwaysRetain === true);
+  return { signal: 'logs', body: serialize(envelopesToLogsRequest(redacted)), records: events.length, ...(retain ? { retain } : {}) };
+}
+
+function tracesItem(spans: readonly ResourceSpan[]): OutgoingItem {
+  return { signal: 'traces', body: serialize(spansRequest(spans)), records: spans.length };
 }
 
 function spansRequest(spans: readonly ResourceSpan[]): OtlpRequest {

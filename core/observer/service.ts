@@ -9,6 +9,7 @@ import { createNormalizer, type NormalizedOutput } from '../telemetry/normalize/
 import { nowNanos } from '../telemetry/time.js';
 import type { OtlpLogsRequest, OtlpRequest } from '../telemetry/otlp/types.js';
 import { FORGE_VERSION } from '../version.js';
+import type { InventoryEvent } from '../library/types.js';
 import { readObserveConfig, type ObserveConfig } from './config.js';
 import { prepareCollector } from './collector/prepare.js';
 import type { CollectorManifest } from './collector/pinned.js';
@@ -17,7 +18,7 @@ import { runCanary } from './canary.js';
 import { DeliveryWorker } from './delivery.js';
 import { LibraryIndex } from './library-index.js';
 import { acquirePidLock } from './lock.js';
-import { readOutboxFrom } from './outbox-tail.js';
+import { OUTBOX_CHUNK_BYTES, OUTBOX_CHUNKS_PER_POLL, readOutboxFrom } from './outbox-tail.js';
 import { observerPaths, type ObserverPaths } from './paths.js';
 import { ExportPipeline } from './pipeline.js';
 import { startReceiver } from './receiver.js';
@@ -254,6 +255,16 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     await Promise.all(targets.map(async (t) => store.setCanary(t.name, await runCanary(t))));
   };
 
+  const submitInventory = (records: readonly InventoryEvent[], offset: number) => {
+    const outs: NormalizedOutput[] = [];
+    for (const rec of records) {
+      counters.outbox++;
+      const out = normalize(() => normalizer.inventory(rec));
+      if (out) outs.push(out);
+    }
+    // the offset moves in the transaction that journals the records: a crash re-reads them or has them
+    pipeline.submit({ events: outs.flatMap((o) => o.events), spans: outs.flatMap((o) => o.spans), metrics: outs.flatMap((o) => o.metrics) }, { name: 'outbox', value: offset });
+  };
   let outboxBusy = false;
   const pollOutbox = async () => {
     if (outboxBusy) return;
@@ -262,15 +273,16 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
       // a look at the library on every tick, not only when hosts send: each state it held is then
       // seen and dated, so a late activation resolves against the release that ran (library-index.ts)
       await library.refresh().catch((e: unknown) => (lastError = (e as Error).message.slice(0, 300)));
-      const { events, offset } = await readOutboxFrom(paths.outbox, store.getOffset('outbox'));
-      const outs: NormalizedOutput[] = [];
-      for (const rec of events) {
-        counters.outbox++;
-        const out = normalize(() => normalizer.inventory(rec));
-        if (out) outs.push(out);
+      // a backlog (an observer that was down) is read in bounded chunks, each journaled (and
+      // flushed once it fills a batch) before the next is read: memory stays bounded; a few per
+      // tick, so a long backlog neither holds up the start nor the other timers
+      let from = store.getOffset('outbox');
+      for (let chunk = 0; chunk < OUTBOX_CHUNKS_PER_POLL; chunk++) {
+        const { events, offset } = await readOutboxFrom(paths.outbox, from, OUTBOX_CHUNK_BYTES);
+        if (offset === from) break;
+        submitInventory(events, offset);
+        from = offset;
       }
-      // the offset moves in the transaction that journals the records: a crash re-reads them or has them
-      pipeline.submit({ events: outs.flatMap((o) => o.events), spans: outs.flatMap((o) => o.spans), metrics: outs.flatMap((o) => o.metrics) }, { name: 'outbox', value: offset });
     } finally {
       outboxBusy = false;
     }

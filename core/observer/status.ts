@@ -42,6 +42,18 @@ export function destinationProblem(d: DestinationStatus): string | undefined {
   return undefined;
 }
 
+/** What a destination gave up, by reason (`queue_full 5, rejected 3`), once it dropped any record; `sf observe doctor` reports it as SF_OBSERVE_DROPPED. */
+export function destinationDrops(d: DestinationStats): string | undefined {
+  if (d.dropped <= 0) return undefined;
+  return Object.entries(d.droppedBy).map(([reason, n]) => `${reason} ${n}`).join(', ') || 'reason unknown';
+}
+
+/** The state column of `sf observe status`: what is wrong now, else what was dropped, else `ok` once a canary ran. */
+export function destinationState(d: DestinationStatus): string {
+  const drops = destinationDrops(d);
+  return destinationProblem(d) ?? (drops ? `SF_OBSERVE_DROPPED: ${drops}` : d.canary ? 'ok' : '-');
+}
+
 /** The last status the observer wrote ($SF_HOME/run/observe.status.json), or undefined. */
 export async function readObserverStatus(statusFile: string): Promise<ObserverStatus | undefined> {
   try {

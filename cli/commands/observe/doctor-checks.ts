@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Diagnostic } from '../../../core/errors/index.js';
 import type { ObserveConfig } from '../../../core/observer/config.js';
-import { destinationProblem } from '../../../core/observer/status.js';
+import { destinationDrops, destinationProblem } from '../../../core/observer/status.js';
 import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
 import type { ObserverProbe } from './observer-state.js';
 import type { ObserveContext } from '../../../adapters/observe/types.js';
@@ -118,7 +118,8 @@ export function observerFindings(config: ObserveConfig, record: ObserveInstallRe
   for (const d of s?.destinations ?? []) {
     if (!config.destinations.some((c) => c.name === d.name)) continue;
     if (d.queued.records > BACKLOG_RECORDS) out.push({ code: 'SF_OBSERVE_BACKLOG', severity: 'warning', message: `destination ${d.name} has ${d.queued.records} records queued${d.lastError ? ` (last error: ${d.lastError})` : ''}`, hint: 'check the destination is reachable; the queue is bounded and drops the oldest records when full' });
-    if (d.dropped > 0) out.push({ code: 'SF_OBSERVE_DROPPED', severity: 'warning', message: `destination ${d.name} dropped ${d.dropped} record(s): ${Object.entries(d.droppedBy).map(([k, v]) => `${k} ${v}`).join(', ') || 'reason unknown'}`, hint: 'drops happen when the queue is full, records are too old, or the destination rejects them' });
+    const drops = destinationDrops(d);
+    if (drops) out.push({ code: 'SF_OBSERVE_DROPPED', severity: 'warning', message: `destination ${d.name} dropped ${d.dropped} record(s): ${drops}`, hint: 'drops happen when the queue is full, records are too old, or the destination rejects them' });
     const problem = destinationProblem(d);
     if (problem) out.push({ code: 'SF_OBSERVE_DESTINATION_DOWN', severity: 'error', message: `destination ${d.name} ${problem}`, hint: 'check the endpoint, and that credential references (environment variables, files) are available to the observer' });
   }

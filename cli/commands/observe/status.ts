@@ -10,7 +10,7 @@ export const statusCommand = command({
   description: 'Show the observer, its destinations and queues, and the hosts it observes',
   args: { json: flag({ long: 'json', description: 'print the status as JSON' }) },
   handler: async ({ json }) => {
-    const [{ describeDestination }, { probeObserver }, { destinationProblem }] = await Promise.all([import('../../../core/observer/destination-spec.js'), import('./observer-state.js'), import('../../../core/observer/status.js')]);
+    const [{ describeDestination }, { probeObserver }, { destinationProblem, destinationState }] = await Promise.all([import('../../../core/observer/destination-spec.js'), import('./observer-state.js'), import('../../../core/observer/status.js')]);
     const state = await loadObserveState();
     const probe = await probeObserver(state);
     const s = probe.status;
@@ -22,6 +22,8 @@ export const statusCommand = command({
         droppedBy: live?.droppedBy ?? {}, canary: live?.canary ?? null, lastError: live?.lastError ?? null,
         // what is wrong now (an error or failed canary older than a later delivery is not)
         problem: live ? destinationProblem(live) ?? null : null,
+        // the table's state column: the problem, else what doctor reports as SF_OBSERVE_DROPPED, else ok
+        state: live ? destinationState(live) : null,
       };
     });
     const hosts = Object.values(state.record?.hosts ?? {}).map((h) => ({
@@ -47,7 +49,7 @@ export const statusCommand = command({
     if (destinations.length === 0) out('destinations: none');
     else printTable(['destination', 'target', 'queued', 'delivered', 'retried', 'dropped', 'state'], destinations.map((d) => [
       d.name, d.target, d.queued ? `${d.queued.records} rec` : '-', d.delivered ?? '-', d.retried ?? '-', d.dropped ?? '-',
-      d.problem ?? (d.canary ? 'ok' : '-'),
+      d.state ?? '-',
     ]));
     for (const h of hosts) out(`host ${h.agent}: ${[...h.configs, ...h.files].map(sanitize).join(', ')}`);
     for (const l of result.links) out(`link ${sanitize(l.path)} -> ${sanitize(l.repository)}`);
