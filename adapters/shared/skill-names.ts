@@ -1,4 +1,4 @@
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { hasErrno } from '../../core/errors/index.js';
 import { isInsideDir } from './fs-ops.js';
@@ -38,38 +38,52 @@ export interface SkillsBelowOptions {
 
 /**
  * Every skill directory below `root` (one holding a SKILL.md), hidden and node_modules directories
- * aside. readdir says which entries are links, so only those cost a readlink (a library's roots
- * hold thousands of entries, read on every install and toggle).
+ * aside. readdir says which entries are links, so only those cost a readlink. Synchronous, like
+ * pathState: a library's roots hold thousands of entries, read on every install and toggle, and
+ * through the thread pool each read cost a round trip many times the kernel's work.
  */
-export async function skillsBelow(root: string, options: SkillsBelowOptions, depth = 0, storeLink?: string): Promise<FoundSkill[]> {
+export async function skillsBelow(root: string, options: SkillsBelowOptions): Promise<FoundSkill[]> {
+  return skillsBelowSync(root, options, 0, undefined);
+}
+
+function skillsBelowSync(root: string, options: SkillsBelowOptions, depth: number, storeLink: string | undefined): FoundSkill[] {
   let entries;
   try {
-    entries = await readdir(root, { withFileTypes: true });
+    entries = readdirSync(root, { withFileTypes: true });
   } catch (e) {
     if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'EACCES')) return [];
     throw e;
   }
   const out: FoundSkill[] = [];
   if (depth > 0 && entries.some((e) => e.name === 'SKILL.md' && !e.isDirectory())) {
-    const name = frontmatterName(await readFile(join(root, 'SKILL.md'), 'utf8').catch(() => ''));
+    const name = frontmatterName(readText(join(root, 'SKILL.md')));
     out.push({ dir: root, ...(name === undefined ? {} : { name }), ...(storeLink === undefined ? {} : { storeLink }) });
   }
   if (depth >= options.maxDepth) return out;
   for (const e of entries) {
     if (!(e.isDirectory() || e.isSymbolicLink()) || e.name.startsWith('.') || e.name === 'node_modules') continue;
     const dir = join(root, e.name);
-    const link = e.isSymbolicLink() ? await storeLinkOf(dir, options.store) : undefined;
+    const link = e.isSymbolicLink() ? storeLinkOf(dir, options.store) : undefined;
     if (link !== undefined && options.skipStoreLinks) continue;
-    out.push(...(await skillsBelow(dir, options, depth + 1, link)));
+    out.push(...skillsBelowSync(dir, options, depth + 1, link));
   }
   return out;
 }
 
+/** A SKILL.md's text; '' when it cannot be read (the skill is still found, without a name). */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Where the link `dir` leads when that is inside `store`; undefined when it leads elsewhere or is gone. */
-async function storeLinkOf(dir: string, store: string): Promise<string | undefined> {
+function storeLinkOf(dir: string, store: string): string | undefined {
   let target;
   try {
-    target = await readlink(dir);
+    target = readlinkSync(dir);
   } catch (e) {
     // replaced by something else since the readdir
     if (hasErrno(e, 'ENOENT') || hasErrno(e, 'EINVAL')) return undefined;
