@@ -63,18 +63,15 @@ async function validator(req: ProjectionRequest, ctx: HostContext, file: string,
   return (doc) => exposedDisabledSkills(mergeLayers(layers.map((l, i) => (i === at ? { file, doc } : l))), disabled, file);
 }
 
-/** Forge's directories for this request: not the user's own skills. */
-const ownDirs = (dests: Map<string, string>, skillRoot: string, req: ProjectionRequest) => [...dests.values(), ...req.skills.map((s) => join(skillRoot, s.name))];
-
 const control: NativeConfigControl = {
   file: opencodeConfigFile,
-  async reconcile(file, ctx, previous, req, dests, adopt) {
+  // same-named skills of the user's are HostAdapter.nameShadows' (a change's warnings and doctor
+  // call it): scanning every root OpenCode reads here too cost each change two more scans
+  async reconcile(file, ctx, previous, req, _dests, adopt) {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
     // no memo: what this reconcile checks must be what it writes over
     const validate = await validator(req, ctx, file);
-    const result = await reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
-    const root = opencodeSkillRoot(ctx);
-    return { ...result, diagnostics: [...result.diagnostics, ...(await opencodeNameShadows(req, ctx, root, ownDirs(dests, root, req)))] };
+    return reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
   },
   async diagnose(file, ctx, previous, req) {
     const desired = req.skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['permission', 'skill', s.name], value: s.enabled ? undefined : DENY }));
@@ -116,9 +113,6 @@ const control: NativeConfigControl = {
 async function nameShadows(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]> {
   return opencodeNameShadows(req, ctx, record.skillRoot, [...record.paths.map((p) => p.path), ...req.skills.map((s) => join(record.skillRoot, s.name))]);
 }
-
-/** For tests: the config control the adapter drives. */
-export const opencodeConfigControl: NativeConfigControl = control;
 
 /** The OpenCode adapter (native per-skill control: `permission.skill`). */
 export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAdapter {
