@@ -4,12 +4,15 @@ import { dirname, join } from 'node:path';
 import { benchTempDir, cleanEnv, median, ms, ratio, report, sfBin } from './support.js';
 
 /**
- * With 200 SKITs installed (two skills each, projected into a project for Claude Code, whose
- * switches are skillOverrides in .claude/settings.local.json and whose name-shadow checks scan
- * .claude/skills, and for Windsurf, which gets only enabled skills; every fourth SKIT has a skill
- * off by default): `sf skit list` (target < 150 ms median) and `sf skit doctor` (target < 1 s
- * median), against the start-up of `node -e 0` measured in the same run.
+ * With 200 SKITs installed (two skills each, every fourth with a skill off by default), half in
+ * the project and half for the user, each for Claude Code, Codex, OpenCode, Cursor and Windsurf:
+ * every host's skill roots hold hundreds of entries, the name-shadow checks of Claude Code and
+ * OpenCode scan them, and each host config holds hundreds of Forge entries.
+ * `sf skit list` (target < 150 ms median) and `sf skit doctor` (target < 1 s median), against the
+ * start-up of `node -e 0` measured in the same run.
  */
+
+const AGENTS = ['claude-code', 'codex', 'opencode', 'cursor', 'windsurf'];
 
 const SKITS = 200;
 
@@ -53,7 +56,7 @@ export default {
       const home = join(tmp.path, 'home');
       const project = join(tmp.path, 'proj');
       await mkdir(join(project, '.git'), { recursive: true });
-      const env = { HOME: home, SF_HOME: join(home, '.sf') };
+      const env = { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: join(home, '.config') };
       // install in-process through the same core code path the CLI uses (200 CLI runs would take minutes)
       const { sessionFrom } = await import('../core/install/context.js');
       const { installSkit } = await import('../core/install/install-op.js');
@@ -63,7 +66,7 @@ export default {
       for (let i = 0; i < SKITS; i++) {
         const src = join(tmp.path, 'src', `kit-${i}`);
         await writeSkit(src, i);
-        await installSkit(session, { source: src, agents: [getAdapter('claude-code'), getAdapter('windsurf')] });
+        await installSkit(session, { source: src, agents: AGENTS.map((a) => getAdapter(a)), scope: i % 2 === 0 ? 'project' : 'user' });
       }
       const setup = Date.now() - started;
 
@@ -72,7 +75,7 @@ export default {
       const listJson = await medianOf(5, [sfBin, 'skit', 'list', '--json'], project, env);
       const doctor = await medianOf(7, [sfBin, 'skit', 'doctor'], project, env);
       report([
-        ['setup: 200 installs in-process', `${(setup / 1000).toFixed(1)} s`],
+        [`setup: ${SKITS} installs in-process (${AGENTS.length} agents, both scopes)`, `${(setup / 1000).toFixed(1)} s`],
         ['node -e 0 (baseline, median)', ms(baseline)],
         ['sf skit list (median)', `${ms(list)} (target < 150 ms: ${list < 150 ? 'met' : 'NOT met'}); ${ratio(list, baseline)} node start-up`],
         ['sf skit list --json (median)', `${ms(listJson)}; ${ratio(listJson, baseline)} node start-up`],

@@ -52,8 +52,8 @@ export function parseStrace(text: string): Syscall[] {
  * Runs `code` (an ES module; project files are imported by absolute path, TypeScript through tsx)
  * under `strace -f` and returns its file-system calls in the order they completed.
  */
-export function traceSyscalls(code: string): Promise<Syscall[]> {
-  return traceProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
+export function traceSyscalls(code: string, trace = TRACED): Promise<Syscall[]> {
+  return traceProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { trace });
 }
 
 /**
@@ -64,12 +64,13 @@ export function traceCall(rel: string, fn: string, ...args: unknown[]): Promise<
   return traceSyscalls(`const m = await import(${JSON.stringify(join(repoRoot, rel))}); await m[${JSON.stringify(fn)}](...${JSON.stringify(args)});`);
 }
 
-/** Runs a command under `strace -f` (it must exit 0) and returns its file-system calls. */
-export async function traceProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Syscall[]> {
+/** Runs a command under `strace -f` (it must exit 0) and returns its file-system calls (`trace`: which, strace's list). */
+export async function traceProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; trace?: string } = {}): Promise<Syscall[]> {
   const tmp = await tempDir('sf-strace-');
   try {
     const log = join(tmp.path, 'strace.log');
-    const r = spawnSync('strace', ['-f', '-qq', '-e', `trace=${TRACED}`, '-o', log, command, ...args], { encoding: 'utf8', ...options });
+    const { trace = TRACED, ...spawnOptions } = options;
+    const r = spawnSync('strace', ['-f', '-qq', '-e', `trace=${trace}`, '-o', log, command, ...args], { encoding: 'utf8', ...spawnOptions });
     if (r.error) throw new Error(`could not run strace (${r.error.message}); install it: apt-get install strace`);
     if (r.status !== 0) throw new Error(`the traced command failed (${r.status}): ${r.stderr}`);
     return parseStrace(readFileSync(log, 'utf8'));

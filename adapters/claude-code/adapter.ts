@@ -21,9 +21,9 @@ const control: NativeConfigControl = {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
     return reconcileClaudeSettings(file, ctx.backupDir, previous, states(req), (path) => adoptNames.has(path[1]), ctx.dryRun);
   },
-  diagnose(file, _ctx, previous, req) {
+  diagnose(file, ctx, previous, req) {
     return diagnoseJsonEntries({
-      file, host: 'Claude Code', previous, disabledValue: OFF,
+      file, host: 'Claude Code', previous, disabledValue: OFF, memo: ctx.memo,
       desired: states(req).map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['skillOverrides', s.name], value: s.enabled ? undefined : OFF })),
     });
   },

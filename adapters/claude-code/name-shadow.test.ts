@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ProjectionRecord } from '../../core/install/host-adapter.js';
+import { adapterFixture, SKILL_BODY, type AdapterFixture } from '../../test-support/adapter-fixture.js';
 import { writeTree } from '../../test-support/index.js';
 import { installSandbox, skillMarkdown, type InstallSandbox } from '../../test-support/skit-install.js';
+import { claudeNameShadows } from './name-shadow.js';
 
 type Finding = { code: string; file?: string; skitId?: string; message: string; hint?: string };
 const shadows = (found: Finding[]) => found.filter((d) => d.code === 'SF_ADAPTER_NAME_SHADOW');
@@ -86,5 +89,47 @@ describe('claude-code adapter: same-named skills that skillOverrides (keyed by n
     const project = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
     assert.equal(project.code, 0, project.stderr);
     assert.deepEqual(diagnosticsOf(project.stdout).map((d) => d.file).sort(), [projectOwn, userOwn].sort(), project.stdout);
+  });
+});
+
+describe('claude-code name shadows: a pass over many installations looks up names, it does not walk every skill for each', () => {
+  let f: AdapterFixture;
+  beforeEach(async () => (f = await adapterFixture()));
+  afterEach(() => f.cleanup());
+
+  /** A store entry of another release holding `names`, as core/library lays it out. */
+  async function otherRelease(hex: string, names: string[]): Promise<string> {
+    const skills = join(f.sfHome, 'store', hex.repeat(32), 'skills');
+    for (const n of names) await writeTree(join(skills, n), { 'SKILL.md': SKILL_BODY(n) });
+    return skills;
+  }
+
+  it('finds the same shadows with a pass memo as without, and keeps one index per root in it, nothing per skill', async () => {
+    const projectRoot = join(f.project, '.claude', 'skills');
+    const userRoot = join(f.home, '.claude', 'skills');
+    await mkdir(projectRoot, { recursive: true });
+    await mkdir(userRoot, { recursive: true });
+    // this installation: acme/kit's alpha and beta linked into the project
+    for (const [name, dir] of Object.entries(f.sourceDirs)) await symlink(dir, join(projectRoot, name));
+    const record: ProjectionRecord = { agent: 'claude-code', scope: 'project', projectRoot: f.project, skillRoot: projectRoot, configEdits: [],
+      paths: (['alpha', 'beta'] as const).map((n) => ({ skillId: `acme/kit:${n}`, path: join(projectRoot, n), mode: 'symlink' as const })) };
+    // many other installations' skills in both roots, none named like acme/kit's
+    const others = await otherRelease('cd', Array.from({ length: 40 }, (_, i) => `other-${i}`));
+    for (let i = 0; i < 40; i++) await symlink(join(others, `other-${i}`), join(i % 2 ? userRoot : projectRoot, `other-${i}`));
+    // the user's own skill going by alpha's frontmatter name; another release's alpha in the user's root; a copy of this beta
+    const mine = join(projectRoot, 'my-alpha');
+    await writeTree(mine, { 'SKILL.md': '---\nname: alpha\ndescription: mine\n---\n' });
+    const theirs = await otherRelease('ef', ['alpha']);
+    await symlink(join(theirs, 'alpha'), join(userRoot, 'alpha'));
+    await cp(f.sourceDirs.beta, join(userRoot, 'beta'), { recursive: true });
+
+    const ctx = { ...f.ctx('project'), cwd: f.project };
+    const req = f.request(['alpha']);
+    const fresh = await claudeNameShadows(req, record, ctx);
+    assert.deepEqual(fresh.map((d) => [d.file, /installed by Forge in the user scope/.test(d.message)]), [[mine, false], [join(userRoot, 'alpha'), true]]);
+    const memo = new Map<string, Promise<unknown>>();
+    for (let i = 0; i < 5; i++) assert.deepEqual(await claudeNameShadows(req, record, { ...ctx, memo }), fresh);
+    // the two roots this context reaches, each scanned and indexed once
+    assert.equal(memo.size, 4, [...memo.keys()].join('\n'));
   });
 });

@@ -5,7 +5,7 @@ import type { HostContext, ProjectedSkill, ProjectionRecord, ProjectionRequest }
 import { bundleHex, sfPaths } from '../../core/library/paths.js';
 import { isInsideDir } from '../shared/fs-ops.js';
 import { sameTree } from '../shared/same-tree.js';
-import { goesBy, memoSkillsBelow, memoStoreLinkTarget, type FoundSkill } from '../shared/skill-names.js';
+import { lookUpSkills, memoSkillIndex, namesGoneBy, type FoundSkill } from '../shared/skill-names.js';
 import { claudeConfigDir } from './settings.js';
 
 /**
@@ -38,10 +38,13 @@ function rootsReached(ctx: HostContext, ownRoot: string): string[] {
 }
 
 /** True when `found` is this release's skill `s` in another place: a link into the same store entry, or a copy of it. */
-async function isSameRelease(found: FoundSkill, s: ProjectedSkill, bundleDir: string, linkTarget: string | undefined): Promise<boolean> {
-  if (linkTarget !== undefined) return isInsideDir(linkTarget, bundleDir);
+async function isSameRelease(found: FoundSkill, s: ProjectedSkill, bundleDir: string): Promise<boolean> {
+  if (found.storeLink !== undefined) return isInsideDir(found.storeLink, bundleDir);
   return sameTree(found.dir, s.sourceDir);
 }
+
+/** The skills of a root Claude Code reads, by both names each goes by (once per pass: HostContext.memo). */
+const claudeSkillIndex = (root: string, store: string, ctx: HostContext) => memoSkillIndex(root, 1, store, false, 'claude', namesGoneBy, ctx.memo);
 
 /**
  * skillOverrides are keyed by name, so a same-named skill that is not this installation's, in a
@@ -57,12 +60,13 @@ export async function claudeNameShadows(req: ProjectionRequest, record: Projecti
   const own = new Set([...record.paths.map((p) => p.path), ...req.skills.map((s) => join(record.skillRoot, s.name))]);
   const out: Diagnostic[] = [];
   for (const root of rootsReached(ctx, record.skillRoot)) {
-    for (const found of await memoSkillsBelow(root, 1, store, false, ctx.memo)) {
+    // only the skills going by one of this release's names: not every skill of the root
+    for (const found of lookUpSkills(await claudeSkillIndex(root, store, ctx), req.skills.map((s) => s.name))) {
       if (own.has(found.dir)) continue;
-      const linkTarget = await memoStoreLinkTarget(found.dir, store, ctx.memo);
-      for (const s of req.skills.filter((k) => goesBy(found, k.name))) {
-        if (await isSameRelease(found, s, bundleDir, linkTarget)) continue;
-        const whose = linkTarget !== undefined ? `, installed by Forge in the ${root === userRoot ? 'user' : 'project'} scope` : ' that Forge does not manage';
+      const names = namesGoneBy(found);
+      for (const s of req.skills.filter((k) => names.includes(k.name))) {
+        if (await isSameRelease(found, s, bundleDir)) continue;
+        const whose = found.storeLink !== undefined ? `, installed by Forge in the ${root === userRoot ? 'user' : 'project'} scope` : ' that Forge does not manage';
         const where = root === userRoot || root === record.skillRoot ? '' : `, when it runs in ${ctx.cwd},`;
         out.push({ code: 'SF_ADAPTER_NAME_SHADOW', severity: 'warning', file: found.dir,
           message: `Claude Code${where} also sees a skill named "${s.name}" at ${found.dir}${whose}; skillOverrides apply by name to both, so turning one off turns off the other`,

@@ -1,6 +1,8 @@
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
-import { readConfig } from './config-file.js';
-import { getPath, parseJsonConfig } from './json-edit.js';
+import type { HostContext } from '../../core/install/host-adapter.js';
+import { memoized } from '../shared/memo.js';
+import { readConfig, type ConfigSnapshot } from './config-file.js';
+import { getPath, parseJsonConfig, type JsonObject } from './json-edit.js';
 import { planEntries, type DesiredEntry, type ManagedConfigEdit } from './managed.js';
 
 export const CONFIG_DRIFT = 'SF_DRIFT_CONFIG';
@@ -13,20 +15,39 @@ export function invalidConfig(file: string, e: unknown, host: string): Diagnosti
   return [{ code: CONFIG_INVALID, severity: 'error', file, line: e.location?.line, column: e.location?.column, message: `${host} config ${e.message}`, hint: e.hint }];
 }
 
+/** A JSON/JSONC host config as read: its document, or why it does not parse (`error`). */
+export interface ReadJsonConfig {
+  snap: ConfigSnapshot;
+  doc?: JsonObject;
+  error?: unknown;
+}
+
+/**
+ * `file` read and parsed once per `memo` (HostContext.memo): doctor checks hundreds of
+ * installations against one settings file, and parsing it for each was quadratic. The document
+ * is shared, so callers only read it. A file that cannot be read at all (a directory) rejects,
+ * as readConfig throws.
+ */
+export function memoJsonConfig(file: string, memo: HostContext['memo']): Promise<ReadJsonConfig> {
+  return memoized(`json-config\u0000${file}`, async () => {
+    const snap = readConfig(file);
+    try {
+      return { snap, doc: parseJsonConfig(snap.text, file) };
+    } catch (error) {
+      return { snap, error };
+    }
+  }, memo);
+}
+
 /**
  * Config drift of Forge's per-skill entries in a JSON/JSONC host config, computed by planning the
  * reconcile without writing: a disabled skill whose entry is missing or changed is exposed
  * (error); an enabled skill Forge still switches off is drift (warning); user entries that keep a
  * disabled skill on are exposure too; `validate` adds host rules (e.g. later allow rules).
  */
-export async function diagnoseJsonEntries(o: { file: string; host: string; previous?: ManagedConfigEdit; desired: DesiredEntry[]; disabledValue: unknown; validate?: (doc: Record<string, unknown>) => Diagnostic[] }): Promise<Diagnostic[]> {
-  const snap = readConfig(o.file);
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseJsonConfig(snap.text, o.file);
-  } catch (e) {
-    return invalidConfig(o.file, e, o.host);
-  }
+export async function diagnoseJsonEntries(o: { file: string; host: string; previous?: ManagedConfigEdit; desired: DesiredEntry[]; disabledValue: unknown; validate?: (doc: Record<string, unknown>) => Diagnostic[]; memo: HostContext['memo'] }): Promise<Diagnostic[]> {
+  const { doc, error } = await memoJsonConfig(o.file, o.memo);
+  if (!doc) return invalidConfig(o.file, error, o.host);
   const plan = planEntries((p) => getPath(doc, p), o.previous?.managed ?? [], o.desired, o.file, o.disabledValue);
   const out: Diagnostic[] = [...plan.diagnostics];
   for (const f of plan.fatal) out.push({ ...f, code: DISABLED_EXPOSED });

@@ -1,10 +1,9 @@
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
-import { readConfig } from '../config/config-file.js';
 import { detectHost } from '../config/detect.js';
-import { CONFIG_DRIFT, CONFIG_INVALID, DISABLED_EXPOSED, diagnoseJsonEntries, invalidConfig } from '../config/json-diagnose.js';
-import { parseJsonConfig, type JsonObject } from '../config/json-edit.js';
+import { CONFIG_DRIFT, CONFIG_INVALID, DISABLED_EXPOSED, diagnoseJsonEntries, invalidConfig, memoJsonConfig } from '../config/json-diagnose.js';
+import type { JsonObject } from '../config/json-edit.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
 import { exposedDisabledSkills, mergeLayers, type ConfigLayer } from './effective-permission.js';
@@ -29,9 +28,10 @@ const disabledOf = (req: ProjectionRequest) => req.skills.filter((s) => !s.enabl
 /**
  * The config files OpenCode merges for this context (opencodeConfigLayers), read, in its order;
  * `file`, the one Forge edits, keeps its place (at the end if OpenCode would not load it). A file
- * that does not parse is SF_E_CONFIG, or handed to `invalid` and left out.
+ * that does not parse is SF_E_CONFIG, or handed to `invalid` and left out. With `memo` (doctor),
+ * each file is read once per pass.
  */
-function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void): { layers: ConfigLayer[]; at: number } {
+async function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void, memo?: HostContext['memo']): Promise<{ layers: ConfigLayer[]; at: number }> {
   const files = opencodeConfigLayers(ctx);
   if (!files.includes(file)) files.push(file);
   const layers: ConfigLayer[] = [];
@@ -43,8 +43,9 @@ function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: 
       continue;
     }
     try {
-      const snap = readConfig(f);
-      if (snap.exists) layers.push({ file: f, doc: parseJsonConfig(snap.text, f) });
+      const { snap, doc, error } = await memoJsonConfig(f, memo);
+      if (!doc) throw error;
+      if (snap.exists) layers.push({ file: f, doc });
     } catch (e) {
       if (!invalid) throw e;
       invalid(f, e);
@@ -54,34 +55,32 @@ function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: 
 }
 
 /** Checks a planned or current `file`: merged with every other file OpenCode loads, each disabled skill must evaluate to "deny" for every agent. */
-function validator(req: ProjectionRequest, ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void): (doc: JsonObject) => Diagnostic[] {
+async function validator(req: ProjectionRequest, ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void, memo?: HostContext['memo']): Promise<(doc: JsonObject) => Diagnostic[]> {
   const disabled = disabledOf(req);
   // nothing disabled (a remove, or every skill on): nothing to check, and other files need not parse
   if (disabled.length === 0) return () => [];
-  const { layers, at } = readLayers(ctx, file, invalid);
+  const { layers, at } = await readLayers(ctx, file, invalid, memo);
   return (doc) => exposedDisabledSkills(mergeLayers(layers.map((l, i) => (i === at ? { file, doc } : l))), disabled, file);
 }
 
-/** Forge's directories for this request: not the user's own skills. */
-const ownDirs = (dests: Map<string, string>, skillRoot: string, req: ProjectionRequest) => [...dests.values(), ...req.skills.map((s) => join(skillRoot, s.name))];
-
 const control: NativeConfigControl = {
   file: opencodeConfigFile,
-  async reconcile(file, ctx, previous, req, dests, adopt) {
+  // same-named skills of the user's are HostAdapter.nameShadows' (a change's warnings and doctor
+  // call it): scanning every root OpenCode reads here too cost each change two more scans
+  async reconcile(file, ctx, previous, req, _dests, adopt) {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
-    const validate = validator(req, ctx, file);
-    const result = await reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
-    const root = opencodeSkillRoot(ctx);
-    return { ...result, diagnostics: [...result.diagnostics, ...(await opencodeNameShadows(req, ctx, root, ownDirs(dests, root, req)))] };
+    // no memo: what this reconcile checks must be what it writes over
+    const validate = await validator(req, ctx, file);
+    return reconcileOpenCodePermission(file, ctx.backupDir, previous, req.skills, { adopt: (p) => adoptNames.has(p[2]), validate, dryRun: ctx.dryRun });
   },
   async diagnose(file, ctx, previous, req) {
     const desired = req.skills.map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['permission', 'skill', s.name], value: s.enabled ? undefined : DENY }));
-    const entries = await diagnoseJsonEntries({ file, host: 'OpenCode', previous, disabledValue: DENY, desired });
+    const entries = await diagnoseJsonEntries({ file, host: 'OpenCode', previous, disabledValue: DENY, desired, memo: ctx.memo });
     if (entries.some((d) => d.code === CONFIG_INVALID)) return entries;
     const invalid: Diagnostic[] = [];
-    const snap = readConfig(file);
-    const effective = validator(req, ctx, file, (f, e) => invalid.push(...invalidConfig(f, e, 'OpenCode')));
-    const exposedHere = effective(parseJsonConfig(snap.text, file));
+    const effective = await validator(req, ctx, file, (f, e) => invalid.push(...invalidConfig(f, e, 'OpenCode')), ctx.memo);
+    // it parsed: diagnoseJsonEntries said nothing is invalid
+    const exposedHere = effective((await memoJsonConfig(file, ctx.memo)).doc!);
     // what OpenCode does is decided by the merged rules of all its files: Forge's entry missing
     // from this file exposes nothing while another file's deny still holds (e.g. the entry is in
     // opencode.json, and an opencode.jsonc appeared since, which Forge would now edit)
@@ -114,9 +113,6 @@ const control: NativeConfigControl = {
 async function nameShadows(req: ProjectionRequest, record: ProjectionRecord, ctx: HostContext): Promise<Diagnostic[]> {
   return opencodeNameShadows(req, ctx, record.skillRoot, [...record.paths.map((p) => p.path), ...req.skills.map((s) => join(record.skillRoot, s.name))]);
 }
-
-/** For tests: the config control the adapter drives. */
-export const opencodeConfigControl: NativeConfigControl = control;
 
 /** The OpenCode adapter (native per-skill control: `permission.skill`). */
 export function createOpenCodeAdapter(options: { link?: LinkOps } = {}): HostAdapter {

@@ -104,10 +104,10 @@ describe('opencode adapter: same-named skills of the user that the name-based de
   it('warns (SF_ADAPTER_NAME_SHADOW) about a foreign .claude/skills/beta that OpenCode also scans, at install and in doctor', async () => {
     const mine = join(f.project, '.claude/skills/beta');
     await write(join(mine, 'SKILL.md'), '---\nname: beta\ndescription: my own beta\n---\n# mine\n');
-    const { opencodeConfigControl } = await import('./adapter.js');
-    const planned = await opencodeConfigControl.reconcile(join(f.project, 'opencode.json'), { ...f.ctx(), dryRun: true }, undefined, f.request(['beta']), new Map(), new Set());
-    assert.equal(shadows(planned.diagnostics).length, 1, JSON.stringify(planned.diagnostics));
     const record = await adapter.project(f.request(['beta']), f.ctx());
+    // what an install warns about (core/install/change-warnings.ts)
+    const installed = shadows(await adapter.nameShadows!(f.request(['beta']), record, f.ctx()));
+    assert.deepEqual(installed.map((d) => d.file), [mine], JSON.stringify(installed));
     const found = shadows(await adapter.diagnose(f.request(['beta']), record, f.ctx()));
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.equal(found[0].severity, 'warning');

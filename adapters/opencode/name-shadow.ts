@@ -4,7 +4,7 @@ import type { HostContext, ProjectionRequest } from '../../core/install/host-ada
 import { sfPaths } from '../../core/library/paths.js';
 import { sameTree } from '../shared/same-tree.js';
 import { isInsideDir } from '../shared/fs-ops.js';
-import { memoSkillsBelow, skillName } from '../shared/skill-names.js';
+import { lookUpSkills, memoSkillIndex, skillName } from '../shared/skill-names.js';
 import { opencodeConfigDir } from './permission.js';
 
 /**
@@ -46,10 +46,11 @@ export async function opencodeNameShadows(req: ProjectionRequest, ctx: HostConte
   const out: Diagnostic[] = [];
   const byName = new Map(req.skills.map((s) => [s.name, s]));
   for (const root of opencodeScanRoots(ctx)) {
-    for (const found of await memoSkillsBelow(root, MAX_DEPTH, store, true, ctx.memo)) {
+    // only the skills named like one of this release's: not every skill of the root
+    const index = await memoSkillIndex(root, MAX_DEPTH, store, true, 'opencode', (found) => [skillName(found)], ctx.memo);
+    for (const found of lookUpSkills(index, byName.keys())) {
       if (isMine(found.dir)) continue;
-      const s = byName.get(skillName(found));
-      if (!s) continue;
+      const s = byName.get(skillName(found))!;
       // a copy of the release (another host's projection that could not link) is Forge's too
       if (await sameTree(found.dir, s.sourceDir)) continue;
       out.push({ code: 'SF_ADAPTER_NAME_SHADOW', severity: 'warning', file: found.dir,

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { hasErrno } from '../../core/errors/index.js';
@@ -62,7 +62,7 @@ export async function diagnoseProjection(req: ProjectionRequest, record: Project
       const target = absTarget(path, state.target);
       // a link out of the store is the user's whether or not its target is there (an unmounted disk, a clone to come)
       if (!isInsideDir(target, options.storeRoot)) out.push(d(DRIFT.foreign, path, `${path} now links outside the Forge store (${target}); it is not Forge's any more`, yours(req.skitId, skill.name)));
-      else if (!(await exists(target))) out.push(d(DRIFT.dangling, path, `the link for ${skill.skillId} points to ${target}, which does not exist`, fix));
+      else if (!exists(target)) out.push(d(DRIFT.dangling, path, `the link for ${skill.skillId} points to ${target}, which does not exist`, fix));
       else if (target !== skill.sourceDir) out.push(d(DRIFT.wrongLink, path, `the link for ${skill.skillId} points to ${target} instead of ${skill.sourceDir}`, fix));
       continue;
     }
@@ -76,7 +76,7 @@ export async function diagnoseProjection(req: ProjectionRequest, record: Project
     }
     out.push(d(DRIFT.foreign, path, `${path} is not what Forge installed for ${skill.skillId} (a ${state.kind === 'dir' ? 'directory' : 'file'} replaced the ${mode})`, yours(req.skitId, skill.name)));
   }
-  out.push(...(await leftovers(record.skillRoot)));
+  out.push(...leftovers(record.skillRoot));
   return out;
 }
 
@@ -89,9 +89,13 @@ function absTarget(path: string, target: string): string {
   return isAbsolute(target) ? target : resolve(dirname(path), target);
 }
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * Synchronous, like pathState: doctor checks thousands of links, and through the thread pool each
+ * stat cost a round trip many times the kernel's few microseconds.
+ */
+function exists(path: string): boolean {
   try {
-    await stat(path);
+    statSync(path);
     return true;
   } catch (e) {
     if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR') || hasErrno(e, 'ELOOP')) return false;
@@ -100,10 +104,12 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Staging entries left by an interrupted projection next to `skillRoot`. */
-async function leftovers(skillRoot: string): Promise<Diagnostic[]> {
+function leftovers(skillRoot: string): Diagnostic[] {
   const staging = stagingDirFor(skillRoot);
   try {
-    const names = await readdir(staging);
+    // synchronous for the reason exists is; one per installation and host, and usually not there
+    if (!existsSync(staging)) return [];
+    const names = readdirSync(staging);
     if (names.length === 0) return [];
     return [d(DRIFT.leftover, staging, `an interrupted projection left ${names.length} staging entr${names.length === 1 ? 'y' : 'ies'} in ${staging}`, 'run `sf skit doctor --fix`', 'warning')];
   } catch (e) {

@@ -27,8 +27,9 @@ export interface HostContext {
   onConfigEdit?: (edit: ConfigEdit) => void;
   /**
    * Reads an adapter may share between the installations of one pass (doctor checks 200 SKITs
-   * whose name-shadow checks scan the same skill roots): keyed by what was read, cleared by the
-   * pass whenever it writes. Absent: read afresh every time.
+   * whose name-shadow checks scan the same skill roots and whose drift checks parse the same host
+   * configs): keyed by what was read, cleared by the pass whenever it writes; what it holds is
+   * shared, so only read. Absent: read afresh every time.
    */
   memo?: Map<string, Promise<unknown>>;
 }
