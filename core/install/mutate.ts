@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Library } from '../library/db.js';
+import { InstallationCache, Library } from '../library/db.js';
 import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
@@ -38,7 +38,8 @@ export async function runMutation(
   release: LiveRelease | null,
   confirm?: (plan: Plan) => Promise<boolean>,
 ): Promise<MutationResult> {
-  const lib = (await Library.open(session.paths, { create: true }))!;
+  // the plan and the garbage collection read the installations once (a pass shares its cache)
+  const lib = (await Library.open(session.paths, { create: true, cache: session.libraryCache ?? new InstallationCache() }))!;
   trace('library open');
   try {
     let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session));
