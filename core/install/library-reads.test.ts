@@ -9,11 +9,13 @@ import { sessionFrom } from './context.js';
 import { updateSkits, type UpdateOutcome } from './update-op.js';
 
 /**
- * `sf skit update --all` reads the library once per pass (and once to choose the SKITs) and keeps what it read current after
- * each SKIT's commit, instead of reading (and indexing) every installation again for every SKIT:
- * the pass stays linear in the number of SKITs. What it keeps must stay right: a later SKIT of the
- * pass sees the earlier ones' commits, and a change another sf process makes in the middle of the
- * pass is read fresh. Real CLI and real library; the count of reads comes from SF_TRACE_STARTUP.
+ * Mutations read only the installations they need. `sf skit update --all` reads the library once
+ * per pass (and once to choose the SKITs) and keeps what it read current after each SKIT's commit,
+ * instead of reading (and indexing) every installation again for every SKIT, so the pass stays
+ * linear in the number of SKITs; `sf skit disable` reads only its own record. What is kept must
+ * stay right: a later SKIT of the pass sees the earlier ones' commits, and a change another sf
+ * process makes in the middle of the pass is read fresh. Real CLI and real library; the count of
+ * full reads comes from SF_TRACE_STARTUP.
  */
 
 const AGENTS = 'windsurf,cline';
@@ -118,5 +120,41 @@ describe('sf skit update --all keeps what it read right', function () {
     });
     assert.deepEqual(codes(outcomes), { 'acme/k0': 'same', 'acme/k1': 'same', 'acme/k2': 'SF_E_NAME_COLLISION' });
     assert.match(outcomes[2].error!.message, /shared-y belongs to acme\/k9/);
+  });
+});
+
+describe('sf skit disable reads only the record it changes', function () {
+  this.timeout(120_000);
+  let sb: InstallSandbox;
+  before(async () => {
+    sb = await installSandbox('sf-disable-reads-');
+    await addKits(sb, 3);
+    const alias = await sb.sf(['add', 'skit', kitDir(sb, 0), '--alias', 'acme/zero', '--agent', AGENTS, '--yes']);
+    assert.equal(alias.code, 0, alias.stderr);
+  });
+  after(() => sb.cleanup());
+  const traced = (args: string[]) => sb.sf(args, { env: { SF_TRACE_STARTUP: '1' } });
+  const enabledFor = async (skitId: string, skill: string) => (await sb.list()).find((r) => r.skitId === skitId)!.enabled[`${skitId}:${skill}`].windsurf;
+
+  it('disabling by id reads no other installation; enabling (which checks names) and an alias read them all', async () => {
+    const off = await traced(['skit', 'disable', 'acme/k1:k1-a']);
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal(fullReads(off.stderr), 0, off.stderr);
+    assert.equal(await enabledFor('acme/k1', 'k1-a'), false);
+    const on = await traced(['skit', 'enable', 'acme/k1:k1-a']);
+    assert.equal(on.code, 0, on.stderr);
+    assert.equal(fullReads(on.stderr), 1, on.stderr);
+    assert.equal(await enabledFor('acme/k1', 'k1-a'), true);
+    const byAlias = await traced(['skit', 'disable', 'acme/zero:k0-b']);
+    assert.equal(byAlias.code, 0, byAlias.stderr);
+    assert.equal(fullReads(byAlias.stderr), 1, byAlias.stderr);
+    assert.equal(await enabledFor('acme/k0', 'k0-b'), false);
+  });
+
+  it('a SKIT that is not installed in this scope is still named where it is', async () => {
+    const r = await traced(['skit', 'disable', 'acme/k1:k1-a', '--scope', 'user']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /acme\/k1 is not installed for the user \(global\)/);
+    assert.match(r.stderr, /it is installed in project /);
   });
 });
