@@ -9,7 +9,9 @@ import { benchTempDir, cleanEnv, median, ms, ratio, report, sfBin } from './supp
  * every host's skill roots hold hundreds of entries, the name-shadow checks of Claude Code and
  * OpenCode scan them, and each host config holds hundreds of Forge entries.
  * `sf skit list` (target < 150 ms median) and `sf skit doctor` (target < 1 s median), against the
- * start-up of `node -e 0` measured in the same run.
+ * start-up of `node -e 0` measured in the same run; and `sf skit update --all` with nothing to
+ * update, which reads the library once per pass (it read and indexed every installation again for
+ * each SKIT: quadratic).
  */
 
 const AGENTS = ['claude-code', 'codex', 'opencode', 'cursor', 'windsurf'];
@@ -49,7 +51,7 @@ async function medianOf(runs: number, args: string[], cwd: string, env: NodeJS.P
 }
 
 export default {
-  name: 'library: sf skit list and doctor with 200 SKITs installed',
+  name: 'library: sf skit list, doctor and update --all with 200 SKITs installed',
   async run(): Promise<void> {
     const tmp = await benchTempDir('sf-bench-library-');
     try {
@@ -74,12 +76,14 @@ export default {
       const list = await medianOf(11, [sfBin, 'skit', 'list'], project, env);
       const listJson = await medianOf(5, [sfBin, 'skit', 'list', '--json'], project, env);
       const doctor = await medianOf(7, [sfBin, 'skit', 'doctor'], project, env);
+      const update = await medianOf(3, [sfBin, 'skit', 'update', '--all'], project, env);
       report([
         [`setup: ${SKITS} installs in-process (${AGENTS.length} agents, both scopes)`, `${(setup / 1000).toFixed(1)} s`],
         ['node -e 0 (baseline, median)', ms(baseline)],
         ['sf skit list (median)', `${ms(list)} (target < 150 ms: ${list < 150 ? 'met' : 'NOT met'}); ${ratio(list, baseline)} node start-up`],
         ['sf skit list --json (median)', `${ms(listJson)}; ${ratio(listJson, baseline)} node start-up`],
         ['sf skit doctor (median)', `${ms(doctor)} (target < 1000 ms: ${doctor < 1000 ? 'met' : 'NOT met'}); ${ratio(doctor, baseline)} node start-up`],
+        ['sf skit update --all, nothing to update (median)', `${ms(update)}; ${(update / SKITS).toFixed(1)} ms per SKIT`],
       ]);
     } finally {
       await tmp.cleanup();

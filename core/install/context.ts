@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { InstallationCache } from '../library/db.js';
 import { userHome, sfPaths, type SfPaths } from '../library/paths.js';
 import type { AdapterRegistry } from './adapter-lookup.js';
 import type { HostContext, Scope } from './host-adapter.js';
@@ -19,6 +20,8 @@ export interface Session {
   progress: (message: string) => void;
   /** see HostContext.memo: set by a pass over many installations (doctor) */
   memo?: Map<string, Promise<unknown>>;
+  /** the installations as this process last read or wrote them: set by a pass of many mutations (`update --all`), which then reads the library once */
+  libraryCache?: InstallationCache;
 }
 
 /** A Session from the process environment. */

@@ -4,8 +4,9 @@ import { didYouMean } from '../text/suggest.js';
 
 /** The installation answering to `idOrAlias` in one scope, or undefined. Pure. */
 export function findInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord | undefined {
-  const here = installations.filter((i) => recordScopeKey(i) === scopeKey);
-  return here.find((i) => i.skitId === idOrAlias) ?? here.find((i) => i.aliases.includes(idOrAlias));
+  // the scope key is built only for the few records that answer to the name (this runs per plan)
+  const here = (i: InstallationRecord) => recordScopeKey(i) === scopeKey;
+  return installations.find((i) => i.skitId === idOrAlias && here(i)) ?? installations.find((i) => i.aliases.includes(idOrAlias) && here(i));
 }
 
 /** Like findInScope, but SF_E_NOT_INSTALLED (naming the scopes where it is installed) when absent. */

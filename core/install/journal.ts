@@ -108,7 +108,13 @@ export function noteConfigEdit(lib: Library, intent: IntentRecord<Plan>, agent: 
   return next;
 }
 
-/** Releases a claim without committing anything (the plan failed or was cancelled). */
-export function abandonIntent(lib: Library, intent: IntentRecord): void {
-  lib.commit({ deleteIntent: intent.id });
+/**
+ * Releases a claim without committing anything (the plan failed or was cancelled). `flush: false`
+ * when nothing was flushed under the claim (a mutation that never recorded its plan): like the
+ * claim itself, the release then needs no fsync, since a claim a power cut brings back is a
+ * `planning` intent of a dead process, which the next command drops. An update pass with nothing
+ * to do thus pays no fsync per SKIT.
+ */
+export function abandonIntent(lib: Library, intent: IntentRecord, options: { flush?: boolean } = {}): void {
+  lib.commit({ deleteIntent: intent.id }, options);
 }

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Library } from '../library/db.js';
+import { InstallationCache, Library } from '../library/db.js';
 import { stageStoreEntry, type StagedEntry } from '../library/store.js';
-import type { InstallationRecord, IntentOp } from '../library/types.js';
+import type { InstallationRecord, IntentOp, IntentRecord } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import { hostContext, type Session } from './context.js';
-import { abandonIntent, beginMutation, claimWait, updateIntent } from './journal.js';
+import { abandonIntent as abandonFlushed, beginMutation, claimWait, updateIntent } from './journal.js';
 import type { HostAdapter, HostContext } from './host-adapter.js';
 import type { Plan, PlanEnv, Step } from './plan-types.js';
 import { recoverIntent } from './recover.js';
@@ -38,7 +38,8 @@ export async function runMutation(
   release: LiveRelease | null,
   confirm?: (plan: Plan) => Promise<boolean>,
 ): Promise<MutationResult> {
-  const lib = (await Library.open(session.paths, { create: true }))!;
+  // the plan and the garbage collection read the installations once (a pass shares its cache)
+  const lib = (await Library.open(session.paths, { create: true, cache: session.libraryCache ?? new InstallationCache() }))!;
   trace('library open');
   try {
     let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session));
@@ -132,5 +133,8 @@ function writesAt(adapter: HostAdapter, step: Exclude<Step, { kind: 'store' | 'u
   const variable = adapter.moved?.(step.record, ctx)?.variable;
   return variable?.recorded === undefined ? ctx : { ...ctx, env: { ...ctx.env, [variable.name]: variable.recorded } };
 }
+
+/** Every release of a claim here comes before the plan is recorded: nothing was flushed under it (see abandonIntent). */
+const abandonIntent = (lib: Library, intent: IntentRecord<Plan>) => abandonFlushed(lib, intent, { flush: false });
 
 const stripTimes = (r: InstallationRecord | null) => (r ? { ...r, updatedAt: '' } : null);

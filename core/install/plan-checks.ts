@@ -10,13 +10,76 @@ import { skillEntryKey, skillRootKey } from './targets.js';
  * observations and throw SfError when a plan would be unsafe.
  */
 
-/** Every path any installation records, with its owner. */
-export function ownedPaths(installations: readonly InstallationRecord[]): Map<string, { skitId: string; scope: string; agent: string }> {
-  const owned = new Map<string, { skitId: string; scope: string; agent: string }>();
-  for (const inst of installations) {
-    for (const t of inst.targets) for (const p of t.paths) owned.set(p.path, { skitId: inst.skitId, scope: inst.scope, agent: t.agent });
+/** The installation and agent that record a path. */
+export interface PathOwner {
+  skitId: string;
+  scope: string;
+  agent: string;
+}
+
+/**
+ * Every path the installations record, with its owner, indexed by path and by entry name: built
+ * once per plan (not once per check), and kept by a pass over many installations, which re-indexes
+ * only the records that changed (see sync). A lookup reads only the recorded entries of one name.
+ */
+export class PathOwners {
+  private readonly byPath = new Map<string, { record: InstallationRecord; owner: PathOwner }[]>();
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly indexed = new Set<InstallationRecord>();
+
+  static of(installations: readonly InstallationRecord[]): PathOwners {
+    return new PathOwners().sync(installations);
   }
-  return owned;
+
+  /** Indexes exactly `installations`: records it has not seen (by identity) are added, records not among them dropped. */
+  sync(installations: readonly InstallationRecord[]): this {
+    const now = new Set(installations);
+    for (const record of this.indexed) if (!now.has(record)) this.drop(record);
+    for (const record of installations) if (!this.indexed.has(record)) this.add(record);
+    return this;
+  }
+
+  /**
+   * The recorded path that is `path`, by name or as the same entry of one directory reached
+   * through a symbolic link, and its owner, among the installations other than `except`. Of
+   * several owners of one path, the last indexed answers.
+   */
+  find(path: string, except?: InstallationRecord | null): { path: string; owner: PathOwner } | undefined {
+    const ownerOf = (p: string) => this.byPath.get(p)?.findLast((o) => o.record !== except)?.owner;
+    const direct = ownerOf(path);
+    if (direct) return { path, owner: direct };
+    for (const p of this.byName.get(basename(path)) ?? []) {
+      const owner = p === path ? undefined : ownerOf(p);
+      if (owner && skillEntryKey(p) === skillEntryKey(path)) return { path: p, owner };
+    }
+    return undefined;
+  }
+
+  private add(record: InstallationRecord): void {
+    this.indexed.add(record);
+    for (const t of record.targets) {
+      for (const { path } of t.paths) {
+        const owners = this.byPath.get(path) ?? [];
+        if (owners.length === 0) this.byPath.set(path, owners);
+        owners.push({ record, owner: { skitId: record.skitId, scope: record.scope, agent: t.agent } });
+        const named = this.byName.get(basename(path)) ?? new Set<string>();
+        this.byName.set(basename(path), named.add(path));
+      }
+    }
+  }
+
+  private drop(record: InstallationRecord): void {
+    this.indexed.delete(record);
+    for (const { path } of record.targets.flatMap((t) => t.paths)) {
+      const owners = this.byPath.get(path)?.filter((o) => o.record !== record) ?? [];
+      if (owners.length > 0) {
+        this.byPath.set(path, owners);
+        continue;
+      }
+      this.byPath.delete(path);
+      this.byName.get(basename(path))?.delete(path);
+    }
+  }
 }
 
 /**
@@ -36,23 +99,30 @@ export function entryLookup(paths: Iterable<string>): (path: string) => string |
 }
 
 /**
+ * Whether a path a plan would delete is still used: recorded (by name or as the same entry
+ * through a link) by an installation other than the one changed (`before`), or by what it becomes.
+ */
+export function stillUsed(owners: PathOwners, before: InstallationRecord | null, after: InstallationRecord | null): (path: string) => boolean {
+  const usedAfter = entryLookup((after?.targets ?? []).flatMap((t) => t.paths.map((p) => p.path)));
+  return (path) => owners.find(path, before) !== undefined || usedAfter(path) !== undefined;
+}
+
+/**
  * Refuses to put a skill where something Forge does not own (or another SKIT owns) already is,
  * also through a skill root that is a link to another. `mine` are the paths of the installation
- * being changed (they may be replaced).
+ * being changed, `before` (they may be replaced); `owners` indexes every installation.
  */
 export function assertNoCollisions(
   wanted: readonly ProjectedPath[],
   mine: ReadonlySet<string>,
-  others: readonly InstallationRecord[],
+  owners: PathOwners,
+  before: InstallationRecord | null,
   observations: Observations,
 ): void {
-  const owned = ownedPaths(others);
   const isMine = entryLookup(mine);
-  const ownedAs = entryLookup(owned.keys());
   for (const p of wanted) {
     if (isMine(p.path)) continue;
-    const at = ownedAs(p.path);
-    const owner = at === undefined ? undefined : owned.get(at);
+    const owner = owners.find(p.path, before)?.owner;
     if (owner) {
       throw new SfError('SF_E_NAME_COLLISION', `cannot install ${p.skillId}: ${p.path} belongs to ${owner.skitId} (installed for ${owner.agent})`, {
         location: { file: p.path },

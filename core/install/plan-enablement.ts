@@ -4,7 +4,7 @@ import { didYouMean } from '../text/suggest.js';
 import { isEnabled, withOverride } from './enablement.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertNoCollisions, assertNotMoved, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
+import { PathOwners, assertNoCollisions, assertNotMoved, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
 import type { HostMove } from './host-adapter.js';
 import type { Observations, Plan, PlanEnv, PlanState, Step, TargetSpec } from './plan-types.js';
 import { aroundTheirs, expectedPaths, requestFor, specOf } from './requests.js';
@@ -43,12 +43,13 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     }
   }
   const after = { ...before, enablement: withOverride(before.enablement, skill.name, input.enabled, input.agents), updatedAt: env.now };
-  const others = state.installations.filter((i) => i !== before);
   const mine = new Set(before.targets.flatMap((t) => t.paths.map((p) => p.path)));
   const steps: Step[] = [];
   const events: Plan['events'] = [];
   const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
   const removedPaths: string[] = [];
+  // indexed only when a skill comes back where another SKIT could own its name
+  let owners: PathOwners | undefined;
 
   const specs = before.targets.map((t) => specOf(t, input.nativeAgents.includes(t.agent)));
   for (const record of before.targets) {
@@ -64,7 +65,7 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
     const path = record.paths.find((p) => p.skillId === skill.id)?.path ?? join(record.skillRoot, skill.name);
     // the skill's own place holds the user's entry: a switch by name or a link there would reach theirs
     assertNotReplaced(record.paths.filter((p) => p.skillId === skill.id), state.observations, verb);
-    if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, others, state.observations);
+    if (!target.nativeEnablement && now) assertNoCollisions([{ skillId: skill.id, path, mode: 'symlink' }], mine, (owners ??= state.owners ?? PathOwners.of(state.installations)), before, state.observations);
     if (!target.nativeEnablement && !now) removedPaths.push(path);
     steps.push(aroundReplaced({ kind: 'enablement', target, request, record }, state.observations));
     events.push(

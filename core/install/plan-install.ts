@@ -7,7 +7,7 @@ import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
 import type { HostMove, Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
-import { assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, entryLookup, ownedPaths, withoutReplaced } from './plan-checks.js';
+import { PathOwners, assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, stillUsed, withoutReplaced } from './plan-checks.js';
 import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
 import { sameSkillRoot } from './targets.js';
@@ -43,7 +43,7 @@ export function existingFor(state: Pick<PlanState, 'installations'>, key: string
     return pinned;
   }
   const byId = findInScope(state.installations, key, prepared.skitId);
-  const found = byId ?? state.installations.filter((i) => recordScopeKey(i) === key).find((i) => i.provisional && i.source.fingerprint === prepared.source.fingerprint) ?? null;
+  const found = byId ?? state.installations.find((i) => i.provisional && i.source.fingerprint === prepared.source.fingerprint && recordScopeKey(i) === key) ?? null;
   refuseQueryTwin(found, prepared);
   return found;
 }
@@ -147,7 +147,9 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     updatedAt: env.now,
   };
 
-  const others = state.installations.filter((i) => i !== before);
+  // indexed only when a check needs it: an update with nothing to do reads no other installation
+  let index: PathOwners | undefined;
+  const owners = () => (index ??= state.owners ?? PathOwners.of(state.installations));
   const mine = new Set((before?.targets ?? []).flatMap((t) => t.paths.map((p) => p.path)));
   const bundleChanged = !before || before.bundleHash !== prepared.bundleHash;
   const steps: Step[] = [];
@@ -168,7 +170,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
       after.targets[after.targets.length - 1] = prior;
       continue;
     }
-    assertNoCollisions(wanted, mine, others, state.observations);
+    assertNoCollisions(wanted, mine, owners(), before, state.observations);
     assertNotReplaced(wanted, state.observations, verb);
     steps.push({ kind: 'project', target, request, ...(prior ? { record: prior } : {}) });
     if (prior) {
@@ -192,7 +194,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   }
   assertSharedRootsAgree(shared);
   assertUnmodified(touched, state.observations, input.force, verb);
-  keepSharedPaths(steps, after, others);
+  if (steps.some((s) => s.kind === 'unproject')) keepSharedPaths(steps, stillUsed(owners(), before, after));
 
   if (steps.length > 0) steps.unshift({ kind: 'store', bundleHash: prepared.bundleHash });
   else if (before && state.observations.storeEntryMissing) {
@@ -243,11 +245,10 @@ function auditFor(audit: PreparedAudit, after: InstallationRecord, stage: Releas
 }
 
 /** Stale paths still used by another target (a shared skill root, by name or through a link) or installation are not removed. */
-function keepSharedPaths(steps: Step[], after: InstallationRecord, others: readonly InstallationRecord[]): void {
-  const usedAs = entryLookup(ownedPaths([...others, after]).keys());
+function keepSharedPaths(steps: Step[], used: (path: string) => boolean): void {
   for (const step of steps) {
     if (step.kind !== 'unproject') continue;
-    step.record = { ...step.record, paths: step.record.paths.filter((p) => usedAs(p.path) === undefined) };
+    step.record = { ...step.record, paths: step.record.paths.filter((p) => !used(p.path)) };
   }
 }
 

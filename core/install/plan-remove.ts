@@ -1,7 +1,7 @@
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { assertUnmodified, entryLookup, moveFact, ownedPaths, withoutReplaced } from './plan-checks.js';
+import { PathOwners, assertUnmodified, moveFact, stillUsed, withoutReplaced } from './plan-checks.js';
 import type { HostMove } from './host-adapter.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
@@ -40,14 +40,13 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const removed = before.targets.filter((t) => !agents || agents.includes(t.agent));
   const remaining = before.targets.filter((t) => !removed.includes(t));
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
-  const usedAs = entryLookup(ownedPaths([...state.installations.filter((i) => i !== before), ...(after ? [after] : [])]).keys());
-  const stillUsed = (path: string) => usedAs(path) !== undefined;
+  const used = stillUsed(state.owners ?? PathOwners.of(state.installations), before, after);
   const notes: string[] = movedNotes(before, removed, input.moved ?? []);
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
     target: specOf(t, input.nativeAgents.includes(t.agent)),
-    record: { ...t, paths: withoutReplaced(t.paths.filter((p) => !stillUsed(p.path)), state.observations, notes) },
+    record: { ...t, paths: withoutReplaced(t.paths.filter((p) => !used(p.path)), state.observations, notes) },
   }));
   if (after) {
     // an agent with a native switch that shared its directory with a removed one asks for the

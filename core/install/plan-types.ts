@@ -1,5 +1,6 @@
 import type { InstallationRecord, IntentOp, InventoryEvent, ReleaseRef, SkillRecord, SourceRecord } from '../library/types.js';
 import type { PreparedAudit } from './audit.js';
+import type { PathOwners } from './plan-checks.js';
 import type { ConfigEdit, ProjectedPath, ProjectionRecord, ProjectionRequest, Scope } from './host-adapter.js';
 
 /**
@@ -57,6 +58,8 @@ export interface Observations {
 export interface PlanState {
   installations: InstallationRecord[];
   observations: Observations;
+  /** `installations` indexed by the paths they record, when the caller keeps one (a pass over many); else built once per plan */
+  owners?: PathOwners;
 }
 
 export type Step =

@@ -57,7 +57,9 @@ export async function setSkillEnabled(session: Session, req: EnablementRequest):
     session,
     req.enabled ? 'enable' : 'disable',
     async (lib) => {
-      const installations = lib.listInstallations();
+      // a disable checks no other installation (nothing appears): named by its id, only its record is read
+      const own = req.enabled ? undefined : lib.getInstallation(key, ref.skitId);
+      const installations = own ? [own] : lib.listInstallations();
       const before = requireInScope(installations, key, ref.skitId);
       const candidates = before.targets.map((t) => join(t.skillRoot, ref.skill));
       const observations = await survey(session.paths, candidates, before);

@@ -1,12 +1,13 @@
 import { SfError, isSfError, type Diagnostic } from '../errors/index.js';
 import { compareSemver, parseSemver } from '../skit/semver.js';
-import { Library } from '../library/db.js';
+import { InstallationCache, Library } from '../library/db.js';
 import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
 import { withGitRef, type ResolveOptions } from '../sources/index.js';
 import { resolveScope, type Session } from './context.js';
 import { requireInScope } from './find-installation.js';
 import type { Scope } from './host-adapter.js';
 import { planEnv, runMutation, type MutationResult } from './mutate.js';
+import { PathOwners } from './plan-checks.js';
 import { planInstall } from './plan-install.js';
 import { prepareRelease } from './prepare.js';
 import { survey } from './survey.js';
@@ -49,10 +50,13 @@ export async function updateSkits(session: Session, req: UpdateRequest): Promise
   } finally {
     await lib?.close();
   }
+  // one pass: the installations are read under the first claim and kept current after each
+  // commit, their paths indexed once (see InstallationCache: another process's write reads again)
+  const pass: Pass = { session: { ...session, libraryCache: new InstallationCache() }, owners: new PathOwners() };
   const outcomes: UpdateOutcome[] = [];
   for (const inst of chosen) {
     try {
-      outcomes.push({ skitId: inst.skitId, ...(await updateOne(session, inst, req)) });
+      outcomes.push({ skitId: inst.skitId, ...(await updateOne(pass, inst, req)) });
     } catch (e) {
       if (!isSfError(e)) throw e;
       outcomes.push({ skitId: inst.skitId, error: e });
@@ -74,7 +78,13 @@ export function refuseDowngrade(inst: InstallationRecord, to: string | undefined
   });
 }
 
-async function updateOne(session: Session, inst: InstallationRecord, req: UpdateRequest): Promise<{ result: MutationResult; diagnostics: Diagnostic[] }> {
+/** What the SKITs of one update pass share: a session whose mutations keep one InstallationCache, and the paths of the installations indexed. */
+interface Pass {
+  session: Session;
+  owners: PathOwners;
+}
+
+async function updateOne({ session, owners }: Pass, inst: InstallationRecord, req: UpdateRequest): Promise<{ result: MutationResult; diagnostics: Diagnostic[] }> {
   session.progress(`updating ${inst.skitId}`);
   // a git source names its ref in the source string: --version moves that ref (a hub source takes it as the version)
   const git = inst.source.kind === 'git';
@@ -100,7 +110,7 @@ async function updateOne(session: Session, inst: InstallationRecord, req: Update
         const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
         const observations = await survey(session.paths, candidates, before);
         return planInstall(
-          { installations, observations },
+          { installations, observations, owners: owners.sync(installations) },
           {
             op: 'update',
             prepared: prep.prepared,

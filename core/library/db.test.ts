@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
-import { Library } from './db.js';
+import { InstallationCache, Library } from './db.js';
 import { sfPaths } from './paths.js';
 import { scopeKey, type InstallationRecord, type IntentRecord } from './types.js';
 import { appendOutbox, outboxEventIds, readOutbox } from './outbox.js';
@@ -74,6 +74,55 @@ describe('core/library: the LMDB canonical library', () => {
     lib.commit({ put: [record('acme/kit', 'user')], deleteIntent: 'a' });
     assert.deepEqual(lib.listIntents(), []);
     assert.equal(lib.listInstallations().length, 1);
+    await lib.close();
+  });
+
+  it('with a cache, lists what a fresh read lists, reading once while only its own writes follow one another', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    const fresh = async () => {
+      const plain = (await Library.open(paths, { create: false }))!;
+      try {
+        return plain.listInstallations();
+      } finally {
+        await plain.close();
+      }
+    };
+    const cache = new InstallationCache();
+    const lib = (await Library.open(paths, { create: true, cache }))!;
+    lib.commit({ put: [record('acme/b', 'user'), record('acme/a', 'user'), record('acme/c', 'project', '/p')] });
+    const reads: string[] = [];
+    const list = () => {
+      const before = cache.list();
+      const out = lib.listInstallations();
+      reads.push(before ? 'cached' : 'read');
+      return out;
+    };
+    assert.deepEqual(list(), await fresh());
+    // its own writes, one after the other: kept, not read again (an intent claim, a changed record, a delete)
+    const intent: IntentRecord = { schema: 1, id: 'i', op: 'update', pid: 1, startedAt: 'now', phase: 'planning' };
+    assert.deepEqual(lib.claim(intent), []);
+    lib.commit({ put: [{ ...record('acme/a', 'user'), updatedAt: 'later' }], deleteIntent: 'i' });
+    assert.deepEqual(list(), await fresh());
+    lib.commit({ delete: [['user', 'acme/b']] });
+    assert.deepEqual(list(), await fresh());
+    // a claim that is refused writes nothing, so it does not break the chain
+    assert.equal(lib.claim({ ...intent, id: 'j' }).length, 0);
+    assert.deepEqual(lib.claim({ ...intent, id: 'k' }).map((i) => i.id), ['j']);
+    lib.commit({ deleteIntent: 'j' });
+    assert.deepEqual(list(), await fresh());
+    assert.deepEqual(reads, ['read', 'cached', 'cached', 'cached']);
+    // a new key is read again (LMDB decides where it sorts)
+    lib.commit({ put: [record('acme/0', 'user')] });
+    assert.deepEqual(list(), await fresh());
+    assert.equal(reads.at(-1), 'read');
+    // another handle (another process, for LMDB) writes: the next own write does not follow the cached one
+    const other = (await Library.open(paths, { create: false }))!;
+    other.commit({ put: [record('acme/z', 'user')] });
+    await other.close();
+    lib.commit({ put: [{ ...record('acme/a', 'user'), updatedAt: 'latest' }] });
+    assert.equal(cache.list(), undefined);
+    assert.deepEqual(list(), await fresh());
+    assert.ok(list().some((r) => r.skitId === 'acme/z'));
     await lib.close();
   });
 

@@ -5,6 +5,7 @@ import { assertLocalDataDir } from '../fs/filesystem-kind.js';
 import { ensureSfHome } from './home.js';
 import type { SfPaths } from './paths.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from './types.js';
+import { trace } from '../trace/startup.js';
 
 /**
  * The canonical library: one LMDB environment ($SF_HOME/library.lmdb). Keys are strings:
@@ -39,8 +40,57 @@ export interface LibraryCommit {
   deleteIntent?: string;
 }
 
+/**
+ * The installations as one process last read or wrote them, shared by the Library handles of a
+ * pass over many installations (`sf skit update --all`) so that the pass reads the library once.
+ * It is trusted only while no one else wrote: LMDB numbers its write transactions one after the
+ * other, so when a write of ours has the number right after the last one the cache reflects,
+ * nothing was written in between; any other number (another sf process, or a write this class
+ * did not see) drops it and the next list reads the library again.
+ */
+export class InstallationCache {
+  /** keys and records in key order, as the library lists them */
+  private entries: { key: string; record: InstallationRecord }[] | null = null;
+  private at = new Map<string, number>();
+  /** the write transaction whose state `entries` holds */
+  private txn = -1;
+
+  /** The cached installations, or undefined when they must be read. */
+  list(): InstallationRecord[] | undefined {
+    return this.entries?.map((e) => e.record);
+  }
+
+  /** Holds `entries`, as read when `txn` was the last write transaction. */
+  fill(txn: number, entries: { key: string; record: InstallationRecord }[]): void {
+    this.entries = entries;
+    this.at = new Map(entries.map((e, i) => [e.key, i]));
+    this.txn = txn;
+  }
+
+  /** Follows write transaction `txn` of ours, which put and deleted these installations. */
+  wrote(txn: number, put: { key: string; record: InstallationRecord }[], deleted: string[]): void {
+    const follows = txn === this.txn + 1;
+    this.txn = txn;
+    if (!this.entries) return;
+    if (!follows) return this.drop();
+    // in the order the transaction applied them: deletes, then puts
+    if (deleted.some((k) => this.at.has(k))) this.fill(txn, this.entries.filter((e) => !deleted.includes(e.key)));
+    // a new key would have to go where LMDB sorts it: read again rather than guess the order
+    if (put.some((p) => !this.at.has(p.key))) return this.drop();
+    for (const p of put) this.entries![this.at.get(p.key)!] = p;
+  }
+
+  drop(): void {
+    this.entries = null;
+    this.at.clear();
+  }
+}
+
 export class Library {
-  private constructor(private readonly db: RootDatabase<unknown, string>) {}
+  private constructor(
+    private readonly db: RootDatabase<unknown, string>,
+    private readonly cache?: InstallationCache,
+  ) {}
 
   /**
    * Opens (creating when `create`) the library. Returns null when it does not exist and `create`
@@ -48,7 +98,7 @@ export class Library {
    * that only read: list, doctor without --fix) also works where $SF_HOME cannot be written, such
    * as a read-only mount; writing through such a library throws.
    */
-  static async open(paths: SfPaths, options: { create: boolean; readOnly?: boolean }): Promise<Library | null> {
+  static async open(paths: SfPaths, options: { create: boolean; readOnly?: boolean; cache?: InstallationCache }): Promise<Library | null> {
     const readOnly = options.readOnly === true && !options.create;
     if (!options.create && !existsSync(paths.library)) return null;
     if (!readOnly) {
@@ -72,7 +122,8 @@ export class Library {
         cause: e,
       });
     }
-    const lib = new Library(db);
+    // a cache is read and kept inside write transactions, which a read-only library cannot start
+    const lib = new Library(db, readOnly ? undefined : options.cache);
     const version = db.get('meta:schema');
     // not flushed on its own: re-created on the next open if a power cut loses it
     if (version === undefined && options.create) db.transactionSync(() => db.putSync('meta:schema', SCHEMA_VERSION), NO_FLUSH);
@@ -89,9 +140,21 @@ export class Library {
     await this.db.close();
   }
 
+  /** Every installation, in key order (from the cache when one is attached and still valid). */
   listInstallations(): InstallationRecord[] {
-    const out: InstallationRecord[] = [];
-    for (const { value } of this.db.getRange({ start: INST, end: prefixEnd(INST) })) out.push(value as InstallationRecord);
+    const cached = this.cache?.list();
+    if (cached) return cached;
+    if (!this.cache) return this.readInstallations().map((e) => e.record);
+    // read in a write transaction (which writes nothing): its number says which state was read
+    const [txn, entries] = this.db.transactionSync(() => [this.db.getWriteTxnId() - 1, this.readInstallations()] as const);
+    this.cache.fill(txn, entries);
+    return entries.map((e) => e.record);
+  }
+
+  private readInstallations(): { key: string; record: InstallationRecord }[] {
+    const out: { key: string; record: InstallationRecord }[] = [];
+    for (const { key, value } of this.db.getRange({ start: INST, end: prefixEnd(INST) })) out.push({ key, record: value as InstallationRecord });
+    trace(`library read: ${out.length} installations`);
     return out;
   }
 
@@ -114,12 +177,26 @@ export class Library {
    * record whose loss to a power cut is harmless (it survives the process being killed).
    */
   commit(change: LibraryCommit, options: { flush?: boolean } = {}): void {
-    this.db.transactionSync(() => {
-      for (const [scope, id] of change.delete ?? []) this.db.removeSync(instKey(scope, id));
-      for (const rec of change.put ?? []) this.db.putSync(instKey(recordScopeKey(rec), rec.skitId), rec);
+    const deleted = (change.delete ?? []).map(([scope, id]) => instKey(scope, id));
+    const put = (change.put ?? []).map((rec) => ({ key: instKey(recordScopeKey(rec), rec.skitId), record: rec }));
+    this.write(() => {
+      for (const key of deleted) this.db.removeSync(key);
+      for (const p of put) this.db.putSync(p.key, p.record);
       if (change.putIntent) this.db.putSync(intentKey(change.putIntent.id), change.putIntent);
       if (change.deleteIntent) this.db.removeSync(intentKey(change.deleteIntent));
+      // the cache holds what a read would return (decoded, as stored), not the caller's objects
+      return { wrote: true, put: this.cache ? put.map((p) => ({ key: p.key, record: this.db.get(p.key) as InstallationRecord })) : [], deleted };
     }, options.flush === false ? NO_FLUSH : undefined);
+  }
+
+  /**
+   * Runs `body` in one write transaction and, once that committed, tells the cache what it
+   * changed (nothing, when `wrote` is false: LMDB then commits no transaction at all).
+   */
+  private write<T>(body: () => T & { wrote: boolean; put?: { key: string; record: InstallationRecord }[]; deleted?: string[] }, flags?: number): T {
+    const [txn, out] = this.db.transactionSync(() => [this.db.getWriteTxnId(), body()] as const, flags);
+    if (out.wrote) this.cache?.wrote(txn, out.put ?? [], out.deleted ?? []);
+    return out;
   }
 
   /**
@@ -132,11 +209,11 @@ export class Library {
    * so a claim lost to a power cut loses nothing.
    */
   claim(intent: IntentRecord): IntentRecord[] {
-    return this.db.transactionSync(() => {
+    return this.write(() => {
       const existing = this.listIntents().filter((i) => i.id !== intent.id);
       if (existing.length === 0) this.db.putSync(intentKey(intent.id), intent);
-      return existing;
-    }, NO_FLUSH);
+      return { wrote: existing.length === 0, existing };
+    }, NO_FLUSH).existing;
   }
 
   /**
@@ -146,12 +223,12 @@ export class Library {
    * live holder and wait. Undefined when another process took it over or finished it first.
    */
   takeOver<T extends IntentRecord>(stale: T, pid: number, startedAt: string): T | undefined {
-    return this.db.transactionSync(() => {
+    return this.write(() => {
       const current = this.db.get(intentKey(stale.id)) as IntentRecord | undefined;
-      if (!current || current.pid !== stale.pid || current.startedAt !== stale.startedAt) return undefined;
+      if (!current || current.pid !== stale.pid || current.startedAt !== stale.startedAt) return { wrote: false, mine: undefined };
       const mine = { ...(current as T), pid, startedAt };
       this.db.putSync(intentKey(stale.id), mine);
-      return mine;
-    });
+      return { wrote: true, mine };
+    }).mine;
   }
 }
