@@ -81,6 +81,26 @@ describe('embedded registry store: per-SKIT and per-owner figures', () => {
     }
   });
 
+  it('computes the figures again after a hub of an earlier version published into the directory (it keeps none)', async () => {
+    const hub = await fixture();
+    const alice = hub.user('alice');
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', await archive('alice/kit'))).status, 201);
+    const first = hub.storage.registry.getRelease('alice/kit', '1.0.0')!;
+    await hub.storage.close();
+    // what an older hub's publish of 2.0.0 writes: the release record, and none of the figures
+    const raw = open({ path: join(hub.dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
+    await raw.openDB({ name: 'releases' }).put('alice/kit@2.0.0', { ...first, version: '2.0.0' });
+    await raw.close();
+
+    const reopened = openEmbeddedStorage(hub.dataDir);
+    try {
+      assert.equal(reopened.registry.latestRelease('alice/kit')?.version, '2.0.0');
+      assert.deepEqual(keptFigures(reopened.registry, ['alice/kit'], ['alice']), slowFigures(reopened.registry, ['alice/kit'], ['alice']));
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('concurrent publishes keep the counts and the owner bytes exact, and pass the storage quota only as far as it goes', async () => {
     const probe = await fixture();
     const kit = await archive('alice/kit');

@@ -163,11 +163,14 @@ class LmdbRegistry implements RegistryStore {
 
   /**
    * A data directory from before the per-SKIT and per-owner figures gets them computed from its
-   * releases once, in one write transaction (so a publish of another process waits for it).
+   * releases once, in one write transaction (so a publish of another process waits for it). The
+   * marker is the number of releases the figures account for: a hub of an earlier version that
+   * published into the directory since (it keeps no figures) leaves more releases than that, and
+   * the figures are computed again, so latest, counts and quotas never lag behind its releases.
    */
   private deriveOnce(): void {
     this.root.transactionSync(() => {
-      if (this.meta.get(DERIVED)) return;
+      if (this.meta.get(DERIVED) === this.releaseRecords()) return;
       const bytes = new Map<string, number>();
       let group: ReleaseRecord[] = [];
       const flush = () => {
@@ -183,8 +186,13 @@ class LmdbRegistry implements RegistryStore {
       }
       flush();
       for (const [owner, n] of bytes) this.ownerBytes.putSync(owner, n);
-      this.meta.putSync(DERIVED, true);
+      this.meta.putSync(DERIVED, this.releaseRecords());
     });
+  }
+
+  /** How many release records the store holds (LMDB keeps the count: no scan). */
+  private releaseRecords(): number {
+    return (this.releases.getStats() as { entryCount: number }).entryCount;
   }
 
   private bumpGeneration(): void {
@@ -256,6 +264,8 @@ class LmdbRegistry implements RegistryStore {
       this.releases.putSync(key, release);
       this.states.putSync(release.skitId, withRelease(state, release));
       this.ownerBytes.putSync(owner, ownerBytes + storedBytesOf(release));
+      // the figures account for this release too (see deriveOnce)
+      this.meta.putSync(DERIVED, ((this.meta.get(DERIVED) as number | undefined) ?? 0) + 1);
       this.bumpGeneration();
       return skit;
     });
