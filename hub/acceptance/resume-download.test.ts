@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { HubClient } from '../../core/hub-client/client.js';
 import { downloadRelease, fetchRelease } from '../../core/hub-client/release.js';
 import { tempDir } from '../../test-support/index.js';
-import { packSkit, twoSkillTree } from '../../test-support/skit-archive.js';
-import { issueToken } from '../auth/tokens.js';
+import { publishBigRelease } from '../test-support/big-release.js';
 import { startHub, type RunningHub } from '../serve.js';
 
 /**
@@ -64,17 +62,7 @@ describe('a release download the network interrupts (real hub on 127.0.0.1)', ()
     this.timeout(20_000);
     tmp = await tempDir('sf-hub-resume-');
     hub = await startHub({ dataDir: join(tmp.path, 'hub') });
-    const user = hub.storage.accounts.createUser('alice', false);
-    const token = issueToken(hub.storage.tokens, { userId: user.id, kind: 'pat', name: 't', scopes: ['registry:read', 'registry:write'] }).secret;
-    // a reference file that barely compresses, so the archive spans many TCP reads
-    const kit = await packSkit(twoSkillTree('alice/kit', { 'skills/review/references/data.txt': randomBytes(300_000).toString('base64') }));
-    const put = await fetch(`${hub.url}/api/v1/skits/alice/kit/releases/1.0.0`, {
-      method: 'PUT',
-      body: new Uint8Array(kit.archive),
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
-    });
-    await kit.cleanup();
-    assert.equal(put.status, 201, await put.clone().text());
+    await publishBigRelease(hub);
   });
   after(async () => {
     await hub.close();

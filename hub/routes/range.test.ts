@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { get } from 'node:http';
 import { tempDir } from '../../test-support/index.js';
-import { packSkit, twoSkillTree } from '../../test-support/skit-archive.js';
-import { issueToken } from '../auth/tokens.js';
+import { publishBigRelease, type PublishedArchive } from '../test-support/big-release.js';
 import { startHub, type RunningHub } from '../serve.js';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -31,7 +30,7 @@ function interruptedGet(url: string, atLeast: number): Promise<Buffer> {
 describe('hub downloads: HTTP Range (RFC 9110 §14)', () => {
   let tmp: { path: string; cleanup: () => Promise<void> };
   let hub: RunningHub;
-  let archive: { url: string; sha256: string; size: number };
+  let archive: PublishedArchive;
   let etag: string;
   let lastModified: string;
   let url: string;
@@ -40,23 +39,11 @@ describe('hub downloads: HTTP Range (RFC 9110 §14)', () => {
   before(async () => {
     tmp = await tempDir('sf-hub-range-');
     hub = await startHub({ dataDir: tmp.path });
-    const user = hub.storage.accounts.createUser('alice', false);
-    const token = issueToken(hub.storage.tokens, { userId: user.id, kind: 'pat', name: 't', scopes: ['registry:read', 'registry:write'] }).secret;
-    // a reference file that barely compresses, so the archive spans many TCP reads
-    const kit = await packSkit(twoSkillTree('alice/kit', { 'skills/review/references/data.txt': randomBytes(300_000).toString('base64') }));
-    const put = await fetch(`${hub.url}/api/v1/skits/alice/kit/releases/1.0.0`, {
-      method: 'PUT',
-      body: new Uint8Array(kit.archive),
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
-    });
-    await kit.cleanup();
-    assert.equal(put.status, 201, await put.clone().text());
-    archive = (await put.json()).release.archive;
+    archive = await publishBigRelease(hub);
     url = `${hub.url}/r/alice/kit/1.0.0.tgz`;
     const full = await fetch(url);
     etag = full.headers.get('etag')!;
     lastModified = full.headers.get('last-modified')!;
-    assert.ok(archive.size > 200_000, `archive of ${archive.size} bytes`);
   });
   after(async () => {
     await hub.close();
