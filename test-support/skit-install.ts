@@ -1,6 +1,11 @@
 import { mkdir, readFile, readdir, readlink, lstat, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { allAdapters, getAdapter } from '../adapters/index.js';
+import type { AdapterRegistry } from '../core/install/adapter-lookup.js';
 import { runSf, tempDir, writeTree, type RunResult } from './index.js';
+
+/** Every real host adapter, for core tests that run a library command in-process (core/ cannot import adapters/ itself). */
+export const realAdapters = (): AdapterRegistry => ({ get: getAdapter, all: allAdapters });
 
 /**
  * A sandbox for install-family CLI tests: a temp HOME (with $SF_HOME inside), a git project and

@@ -2,9 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { allAdapters, getAdapter } from '../../adapters/index.js';
 import { sfBin, writeTree } from '../../test-support/index.js';
-import { installSandbox, skillMarkdown, type InstallSandbox } from '../../test-support/skit-install.js';
+import { installSandbox, realAdapters, skillMarkdown, type InstallSandbox } from '../../test-support/skit-install.js';
 import { sessionFrom } from './context.js';
 import { updateSkits, type UpdateOutcome } from './update-op.js';
 
@@ -87,7 +86,7 @@ describe('sf skit update --all keeps what it read right', function () {
       const at = /^updating (\S+)$/.exec(m);
       if (at) between(at[1]);
     };
-    const session = sessionFrom(sb.env, sb.project, { get: getAdapter, all: allAdapters }, progress);
+    const session = sessionFrom(sb.env, sb.project, realAdapters(), progress);
     return updateSkits(session, { ids: 'all' });
   }
   /** Another sf process, run to its end. */
