@@ -30,6 +30,16 @@ describe('inventory outbox records', () => {
     assert.deepEqual(n.inventory(record('installed')).events, []);
   });
 
+  it('an install does not report a skill that is off by default as added: it did not become available (as in an update)', () => {
+    const n = createNormalizer(fakeContext(captureLibrary()));
+    const quiet = { id: `${GREETINGS}:quiet-skill`, content_hash: HELLO_HASH, enabled: false };
+    const events = n.inventory(record('installed', { event_id: 'ev-quiet', skills: [{ id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, enabled: true }, quiet] })).events;
+    assert.deepEqual(events.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id']]), [['added', `${GREETINGS}:hello-skill`]]);
+    // turning it on later is the change that makes it available
+    const on = n.inventory(record('enabled', { event_id: 'ev-on', skills: [{ ...quiet, enabled: true }] })).events;
+    assert.deepEqual(on.map((e) => [e.attributes['agent.skill.inventory.action'], e.attributes['agent.skill.id']]), [['enabled', `${GREETINGS}:quiet-skill`]]);
+  });
+
   it('an update reports a skill the release added as added and one it dropped as removed, with its previous hash', () => {
     const n = createNormalizer(fakeContext(captureLibrary()));
     const NEW_HASH = 'sha256:' + '4'.repeat(64);

@@ -20,11 +20,13 @@ const ACTIONS: Record<Exclude<InventoryEvent['action'], 'updated'>, AgentSkillIn
 };
 
 /**
- * What one skill of a record reports, or undefined when it is no inventory change. In an update:
- * a skill the release brought is added (unless disabled for the agent: then it did not become
- * available to it), one it dropped is removed, a kept one changed hash or is no change at all.
+ * What one skill of a record reports, or undefined when it is no inventory change. A skill an
+ * install or an update brings is added, unless it is disabled for the agent (off by default): then
+ * it did not become available to it (its `enabled` is the change that does). In an update, one it
+ * dropped is removed, a kept one changed hash or is no change at all.
  */
 function skillAction(rec: InventoryEvent, skill: InventoryEvent['skills'][number]): AgentSkillInventoryAction | undefined {
+  if (rec.action === 'installed') return skill.enabled ? 'added' : undefined;
   if (rec.action !== 'updated') return ACTIONS[rec.action];
   if (skill.change === 'removed') return 'removed';
   if (skill.change === 'added') return skill.enabled ? 'added' : undefined;
