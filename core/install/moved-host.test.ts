@@ -363,6 +363,8 @@ describe('removing an agent that shared .agents/skills with a Codex whose CODEX_
     assert.deepEqual(Object.keys(await rootContents(root())), ['lint', 'review']);
     assert.match((await readOr(join(a, 'config.toml'))) ?? '', /# managed by sf: acme\/kit:review/);
     assert.deepEqual((await sb.list())[0].targets.map((t) => t.agent), ['codex']);
+    // the Codex that stays is where it was installed, not where Codex reads now: said, with the way to move it
+    assert.match(r.stdout + r.stderr, /codex \(kept\): Codex now keeps its skill switches in .*codex-b\/config\.toml \(CODEX_HOME=.*codex-b\), not in .*codex-a\/config\.toml.*sf skit update acme\/kit/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { SfError } from '../errors/index.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
-import { PathOwners, assertUnmodified, moveFact, stillUsed, withoutReplaced } from './plan-checks.js';
+import { PathOwners, assertUnmodified, describeMove, moveFact, stillUsed, withoutReplaced } from './plan-checks.js';
 import type { HostMove } from './host-adapter.js';
 import type { Plan, PlanEnv, PlanState, Step } from './plan-types.js';
 import { requestFor, specOf } from './requests.js';
@@ -79,10 +79,16 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
 
 /**
  * A removal goes where the record says (the recorded skill directory and config entries), also
- * when the host now reads elsewhere: that is said, so the user knows what the host still sees.
+ * when the host now reads elsewhere: that is said, so the user knows what the host still sees. A
+ * host that stays installed but reads elsewhere now is said too (as doctor says it), with the way
+ * to move it.
  */
 function movedNotes(before: InstallationRecord, removed: readonly InstallationRecord['targets'][number][], moves: readonly HostMove[]): string[] {
-  return moves
-    .filter((m) => removed.some((t) => t.agent === m.agent))
-    .map((m) => `${m.agent}: ${moveFact(m)}; removed ${m.what === 'skill directory' ? before.skitId : `the switches of ${before.skitId}`} from ${m.recorded}, where ${m.what === 'skill directory' ? 'it was installed' : 'they were'}`);
+  return moves.map((m) => {
+    if (!removed.some((t) => t.agent === m.agent)) {
+      const { message, hint } = describeMove(before, m);
+      return `${m.agent} (kept): ${message}; ${hint}`;
+    }
+    return `${m.agent}: ${moveFact(m)}; removed ${m.what === 'skill directory' ? before.skitId : `the switches of ${before.skitId}`} from ${m.recorded}, where ${m.what === 'skill directory' ? 'it was installed' : 'they were'}`;
+  });
 }
