@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { gzipSync } from 'node:zlib';
+import { RETRY_STATUSES, retryAfterMs as parseRetryAfter } from '../runtime/fetch-retry.js';
 import { decodeExportResponse, type PartialSuccess } from '../telemetry/otlp/encode.js';
 import type { OtlpSignal } from '../telemetry/otlp/types.js';
 
@@ -30,14 +31,10 @@ export interface SendOptions {
 }
 
 const MAX_RESPONSE = 64 * 1024;
-const RETRYABLE = new Set([429, 502, 503, 504]);
-
-/** Retry-After (seconds or HTTP date) in ms, capped at 5 minutes. */
+/** A destination's Retry-After (seconds or HTTP date) in ms, capped at 5 minutes. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const secs = Number(value);
-  const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(value) - now;
-  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 300_000) : undefined;
+  const ms = parseRetryAfter(value, now);
+  return ms === undefined ? undefined : Math.min(ms, 300_000);
 }
 
 /** POSTs an OTLP body; never throws. */
@@ -102,7 +99,7 @@ export function sendOtlp(opts: SendOptions): Promise<SendResult> {
             partial = await decodeExportResponse(opts.signal, type.startsWith('application/json') ? 'json' : 'protobuf', Buffer.concat(chunks)).catch(() => undefined);
           }
           resolve({ kind: 'ok', status, ...(partial ? { partial } : {}) });
-        } else if (RETRYABLE.has(status)) {
+        } else if (RETRY_STATUSES.has(status)) {
           resolve({ kind: 'retry', status, error: `HTTP ${status}`, retryAfterMs: retryAfterMs(res.headers['retry-after'] as string | undefined) });
         } else resolve({ kind: 'fail', status, error: `HTTP ${status}` });
       };

@@ -36,12 +36,16 @@ export function brokenConnection(err: unknown): boolean {
   return false;
 }
 
-/** Retry-After (seconds or an HTTP date) in ms; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const at = Date.parse(header);
+/**
+ * Retry-After (RFC 9110 §10.2.3: delay-seconds or an HTTP date) in ms, a date in the past as 0;
+ * undefined when absent or unreadable. The one parser of it: downloads, the observer's deliveries
+ * and `sf forge fetch` all read it here.
+ */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
   return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }
 

@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../../runtime/fetch-retry.js';
+
 /**
  * Rate-limit signals: `retry-after` (seconds or an HTTP date), GitHub/Gitea's
  * `x-ratelimit-remaining` / `x-ratelimit-reset` (epoch seconds) and GitLab's `ratelimit-remaining` /
@@ -13,13 +15,6 @@ export interface WaitAdvice {
 
 /** GitHub's documented fallback for a secondary rate limit without headers: wait at least a minute. */
 export const SECONDARY_LIMIT_WAIT_MS = 60_000;
-
-function retryAfterMs(value: string | null, now: number): number | null {
-  if (value === null || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
 
 /** The quota header a response carries: GitHub/Gitea prefix it with `x-`, GitLab does not. */
 function quota(headers: Headers, name: 'remaining' | 'reset' | 'resettime'): { header: string; value: string } | null {
@@ -47,7 +42,7 @@ function resetWait(headers: Headers, now: number): { ms: number; said: string } 
  */
 export function waitForRefusal(status: number, headers: Headers, now: number): WaitAdvice | null {
   const after = retryAfterMs(headers.get('retry-after'), now);
-  if (after !== null && (status === 429 || status === 403 || status === 503)) {
+  if (after !== undefined && (status === 429 || status === 403 || status === 503)) {
     return { ms: after, reason: `HTTP ${status}, retry-after ${headers.get('retry-after')}`, cause: status === 503 ? 'server-error' : 'rate-limit' };
   }
   if ((status === 403 || status === 429) && exhausted(headers)) {
