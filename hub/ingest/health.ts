@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OtlpAttributes, OtlpMetric, OtlpRequest } from '../../core/telemetry/otlp/index.js';
+import type { OtlpAttributes, OtlpMetric, OtlpRequest, ResourceGroup } from '../../core/telemetry/otlp/index.js';
 import { METRIC_AGENT_SKILL_TELEMETRY_DROPPED_COUNT } from '../../schemas/generated/semconv.js';
 import type { CollectorHealthRow } from '../projections/rows.js';
 import type { HealthStore } from '../storage/telemetry-ports.js';
@@ -40,6 +40,13 @@ export interface DeliveryFacts {
   schemaUrl?: string;
 }
 
+/** The schema URL of a resource group's last records that had one: per scope its own, else the resource's (as normalize-batch.ts resourceContext reads it). */
+function schemaUrlOf(group: ResourceGroup<unknown>): { schemaUrl?: string } {
+  let url = group.schemaUrl || undefined;
+  for (const scope of group.scopes) url = scope.schemaUrl || group.schemaUrl || url;
+  return url ? { schemaUrl: url } : {};
+}
+
 /** The health facts of each resource group of a request. */
 export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]): DeliveryFacts[] {
   return req.resources.map((group, i) => {
@@ -54,7 +61,7 @@ export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]):
       },
       delivery: deliveries[i] ?? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 },
       clientDropped: clientDropped(req, i),
-      ...(group.schemaUrl ? { schemaUrl: group.schemaUrl } : {}),
+      ...schemaUrlOf(group),
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { OtlpLogRecord, OtlpRequest, OtlpSpan } from '../../core/telemetry/otlp/index.js';
+import type { OtlpLogRecord, OtlpRequest, OtlpSpan, ResourceGroup, ScopeGroup } from '../../core/telemetry/otlp/index.js';
 import { OTHER_VALUE } from '../ingest/cardinality.js';
 import { REDACTED_NAME } from '../ingest/names.js';
 import { applyEvent } from '../projections/apply.js';
@@ -7,7 +7,7 @@ import { RollupAccumulator } from '../projections/rollups.js';
 import type { ActivationSpanEnd } from '../projections/activations.js';
 import type { ActivationResult, ObservationEventRow } from '../projections/rows.js';
 import type { ProjectionWriter } from '../storage/telemetry-ports.js';
-import { fingerprint, logEvent, spanCatalogEvents, spanEvent, type BatchContext } from './event.js';
+import { fingerprint, logEvent, spanCatalogEvents, spanEvent, type BatchContext, type ResourceContext } from './event.js';
 import { msOfIso, str } from './values.js';
 
 export interface NormalizeStats {
@@ -46,6 +46,17 @@ export function spanResult(result: string | undefined, statusCode: number | unde
 
 
 /**
+ * The resource context of a scope's records. Their schema URL is the scope's: OTLP defines
+ * ScopeLogs/ScopeSpans `schema_url` as the schema of the records' own attributes (where the
+ * observer puts the convention's URL), and ResourceLogs/ResourceSpans `schema_url` as that of
+ * the resource, which only stands in when the scope has none.
+ */
+export function resourceContext(group: ResourceGroup<unknown>, scope: ScopeGroup<unknown>): ResourceContext {
+  const schemaUrl = scope.schemaUrl || group.schemaUrl;
+  return schemaUrl ? { attributes: group.resource.attributes, schemaUrl } : { attributes: group.resource.attributes };
+}
+
+/**
  * The events of one admitted raw batch, in record order. Pure over the request and the batch
  * context (server-authoritative identity). Metrics carry no events (spec: rollups come from
  * events, never from client metrics) and are only kept raw.
@@ -55,8 +66,8 @@ export function batchEvents(req: OtlpRequest, ctx: BatchContext): BatchEvent[] {
   if (req.signal === 'metrics') return out;
   const occurrences = new Map<string, number>();
   for (const group of req.resources) {
-    const res = { attributes: group.resource.attributes, ...(group.schemaUrl ? { schemaUrl: group.schemaUrl } : {}) };
     for (const scope of group.scopes) {
+      const res = resourceContext(group, scope);
       if (req.signal === 'logs') {
         for (const rec of scope.items as OtlpLogRecord[]) out.push({ row: logEvent(ctx, res, rec, occurrences) });
         continue;

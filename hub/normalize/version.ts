@@ -3,4 +3,4 @@
  * row records it. Bump it when a change alters what the projections contain; the hub then
  * rebuilds a new projection generation from the retained raw batches (hub/normalize/rebuild.ts).
  */
-export const NORMALIZER_VERSION = '1.11.0';
+export const NORMALIZER_VERSION = '1.12.0';
