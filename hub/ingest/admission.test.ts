@@ -92,12 +92,42 @@ describe('hub ingest admission', () => {
       { name: 's', data: { kind: 'summary', raw: { dataPoints: [{ timeUnixNano: '1', count: '1', attributes: structuredClone(wire) }] } } },
     ] }] }] };
     const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
-    assert.deepEqual([counts.droppedContent, counts.sanitized], [6, 3], 'the kvlist and the free-form key of each point dropped, the lone surrogate repaired in each');
+    assert.deepEqual([counts.droppedContent, counts.typeMismatches, counts.sanitized], [3, 3, 3], 'the free-form key (content) and the kvlist (a schema validation failure) of each point dropped, the lone surrogate repaired in each');
     const [gauge, exp, summary] = req.resources[0].scopes[0].items;
     assert.deepEqual(gauge.data.kind === 'gauge' && gauge.data.dataPoints[0].attributes, { 'agent.skill.trigger.type': 'a\ufffdb' });
     for (const m of [exp, summary]) {
       assert.deepEqual((m.data as { raw: { dataPoints: { attributes: unknown }[] } }).raw.dataPoints[0].attributes, [{ key: 'agent.skill.trigger.type', value: { stringValue: 'a\ufffdb' } }], m.name);
     }
+  });
+
+  it('counts a registry attribute of the wrong type as a schema validation failure, not as content: dropped without content opt-in, kept with it', () => {
+    const attrs = () => ({ 'agent.skill.event.id': 'e', 'agent.skill.instructions.byte_count': '18420', 'agent.skill.result': { prompt: 'x' }, 'custom.note': 'n' });
+    const off = logs([attrs()]);
+    const counts = admitRequest(off, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.deepEqual([counts.typeMismatches, counts.droppedContent], [2, 2], "the count sent as a string and the kvlist result; the free-form key and the resource's process.command_line");
+    assert.deepEqual(off.resources[0].scopes[0].items[0].attributes, { 'agent.skill.event.id': 'e' });
+    const on = logs([attrs()]);
+    const kept = admitRequest(on, { contentCollection: true, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.deepEqual([kept.typeMismatches, kept.droppedContent], [2, 0], 'kept as sent, still counted');
+    assert.equal(on.resources[0].scopes[0].items[0].attributes['agent.skill.instructions.byte_count'], '18420');
+  });
+
+  it('keeps enum values outside the registry (enums are open) and counts them, wherever they are sent', () => {
+    const req = logs([
+      { 'agent.skill.event.id': 'e1', 'agent.skill.evidence.source': 'telepathy', 'agent.skill.evidence.fidelity': 'certain', 'agent.skill.trigger.type': 'magic', 'agent.skill.phase': 'selected' },
+      { 'agent.skill.event.id': 'e2', 'agent.skill.result': 'success', 'agent.skill.evidence.fidelity': 'exact', 'agent.skill.risk.flags': ['destructive_action'] },
+    ]);
+    req.resources[0].resource.attributes['agent.runtime.autonomy.mode'] = 'yolo';
+    const counts = admitRequest(req, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') });
+    assert.equal(counts.unknownEnumValues, 5, 'telepathy, certain, magic, success and the resource\'s yolo; registered members and closed lists are not enums outside the registry');
+    assert.equal(counts.perResource[0].unknownEnumValues, 5);
+    assert.equal(counts.droppedContent, 1, "only the resource's process.command_line");
+    const [a, b] = req.resources[0].scopes[0].items;
+    assert.deepEqual([a.attributes['agent.skill.evidence.source'], a.attributes['agent.skill.trigger.type'], b.attributes['agent.skill.result']], ['telepathy', 'magic', 'success']);
+    const metric: OtlpMetricsRequest = { signal: 'metrics', resources: [{ resource: { attributes: {} }, scopes: [{ scope: { name: 'sf-observer' }, items: [
+      { name: 'agent.skill.activation.count', data: { kind: 'sum', aggregationTemporality: 1, isMonotonic: true, dataPoints: [{ timeUnixNano: '1', asInt: 1, attributes: { 'agent.skill.trigger.type': 'magic' } }] } },
+    ] }] }] };
+    assert.equal(admitRequest(metric, { contentCollection: false, maxRecords: 10, cardinality: new CardinalityGuard(10, 1000, 10).scope('a') }).unknownEnumValues, 1, 'a metric dimension too');
   });
 
   it('repairs lone surrogates in keys and values', () => {

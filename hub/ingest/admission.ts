@@ -16,10 +16,15 @@ import { fitsType, keyFacts, REGISTERED_EVENT_NAMES, type KeyFacts } from './reg
  *
  * - records past `maxRecords` are rejected (partial_success), the rest kept in order;
  * - without content opt-in, attributes outside the metadata-only allowlist, allowlisted
- *   attributes whose value does not have the registry's type (a kvlist, a string where a count
- *   is expected) or is outside a closed list of values (an array keeps its listed elements), log bodies, span status messages and trace state are dropped, and the free-form
+ *   attributes whose value is outside a closed list of values (an array keeps its listed
+ *   elements), log bodies, span status messages and trace state are dropped, and the free-form
  *   names (event and span event names, span names, scope, severity text) keep only what the
  *   registry defines (names.ts); metric points keep only the bounded metric dimensions;
+ * - schema validation: a registry attribute whose value does not have the registry's type (a
+ *   kvlist, a string where a count is expected) is counted as a type mismatch, and dropped
+ *   without content opt-in (it may be content in disguise; with content on it is kept as sent);
+ *   an enum value outside the registry's members is counted as an unknown enum value and kept
+ *   (enums are open: a newer convention may add members);
  * - non-identity string values (array elements included) past the distinct-values limit fold
  *   into `__other__`, except registered values (enum members, catalog event names), which are a
  *   bounded vocabulary: so an always-retain event is never folded away;
@@ -33,8 +38,12 @@ import { fitsType, keyFacts, REGISTERED_EVENT_NAMES, type KeyFacts } from './reg
 export interface AdmissionCounts {
   accepted: number;
   rejected: number;
-  /** attributes (whole, when their value is not of the registered type), bodies, trace state and names dropped or redacted by the metadata-only policy */
+  /** attributes, values outside a closed list, bodies, trace state and names dropped or redacted by the metadata-only policy */
   droppedContent: number;
+  /** registry attributes whose value is not of the registry's type (schema validation failures): dropped without content opt-in, kept with it */
+  typeMismatches: number;
+  /** enum attribute values (array elements too) that are no member of the registry's enum: kept, counted */
+  unknownEnumValues: number;
   /** of droppedContent: free-form names redacted (event, span, span event, scope, severity) */
   redactedNames: number;
   /** attributes dropped by the key length limit */
@@ -140,11 +149,25 @@ function admitValue(key: string, v: OtlpValue, facts: KeyFacts | undefined, ctx:
   return out ?? clean;
 }
 
-/** Whether an attribute is content for a metadata-only account: outside the allowlist, the wrong type, or an unregistered event name. */
-function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>, facts: KeyFacts | undefined): boolean {
-  if (!allowed.has(key) || !fitsType(facts, v)) return true;
+/**
+ * Whether an attribute is content for a metadata-only account: outside the allowlist, or a value
+ * of the registry's type that is outside a closed list or an unregistered event name. (A value
+ * of the wrong type under an allowlisted key is a schema validation failure: see admitAttributes.)
+ */
+function isContent(key: string, v: OtlpValue, allowed: ReadonlySet<string>, facts: KeyFacts | undefined, mistyped: boolean): boolean {
+  if (!allowed.has(key)) return true;
+  if (mistyped) return false;
   if (typeof v === 'string' && outsideClosed(facts, v)) return true;
   return key === 'event.name' && !REGISTERED_EVENT_NAMES.has(v as string);
+}
+
+/** Counts the values of an enum attribute that are no member of the registry's enum (they are kept: enums are open). */
+function countUnknownMembers(v: OtlpValue, facts: KeyFacts | undefined, ctx: Ctx): void {
+  const members = facts?.members;
+  if (members === undefined) return;
+  if (typeof v === 'string') {
+    if (!members.has(v)) ctx.unknownEnumValues++;
+  } else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && !members.has(x)) ctx.unknownEnumValues++;
 }
 
 /** The admitted form of one attribute map (a new object only when something changed). */
@@ -156,15 +179,21 @@ function admitAttributes(attrs: OtlpAttributes, allowed: ReadonlySet<string>, ct
     const v = attrs[key];
     let nextKey = key;
     const facts = keyFacts(key);
-    if (isContent(key, v, allowed, facts)) {
-      const dropped = !ctx.content ? 'droppedContent' : key.length > ctx.maxKeyLength ? 'droppedLimits' : undefined;
+    const mistyped = !fitsType(facts, v);
+    const content = isContent(key, v, allowed, facts, mistyped);
+    if (content || mistyped) {
+      // without content opt-in it is dropped: as content, or (an allowlisted key) as a schema
+      // validation failure, counted apart; with content on it is kept as sent (a wrong type still counted)
+      const dropped = !ctx.content ? (content ? 'droppedContent' : 'typeMismatches') : key.length > ctx.maxKeyLength ? 'droppedLimits' : undefined;
       if (dropped) {
         ctx[dropped]++;
         out ??= copyUpTo(attrs, keys, i);
         continue;
       }
+      if (mistyped) ctx.typeMismatches++;
       nextKey = cleanString(key, ctx);
     }
+    if (!mistyped) countUnknownMembers(v, facts, ctx);
     const next = v !== null && typeof v === 'object' && !Array.isArray(v) ? cleanValue(v, ctx) : admitValue(nextKey, v, nextKey === key ? facts : keyFacts(nextKey), ctx);
     if (out) out[nextKey] = next;
     else if (next !== v || nextKey !== key) {
@@ -323,7 +352,7 @@ function admitScope(scope: { name: string; version?: string; attributes?: OtlpAt
 
 const pointsOf = (m: OtlpMetric): number => ('dataPoints' in m.data ? m.data.dataPoints.length : 1);
 
-const COUNT_KEYS = ['accepted', 'rejected', 'droppedContent', 'redactedNames', 'droppedLimits', 'foldedCardinality', 'sanitized', 'stamped'] as const;
+const COUNT_KEYS = ['accepted', 'rejected', 'droppedContent', 'typeMismatches', 'unknownEnumValues', 'redactedNames', 'droppedLimits', 'foldedCardinality', 'sanitized', 'stamped'] as const;
 const snapshot = (c: AdmissionCounts): AdmissionCounts => Object.fromEntries(COUNT_KEYS.map((k) => [k, c[k]])) as unknown as AdmissionCounts;
 
 /** An event id the normalizer reads (a non-empty string); anything else is replaced by the fingerprint. */
@@ -342,6 +371,8 @@ export function admitRequest(req: OtlpRequest, options: AdmissionOptions): Admis
     accepted: 0,
     rejected: 0,
     droppedContent: 0,
+    typeMismatches: 0,
+    unknownEnumValues: 0,
     redactedNames: 0,
     droppedLimits: 0,
     foldedCardinality: 0,

@@ -107,16 +107,25 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     wireMode: call.encoding === 'json' ? 'json' : 'proto',
   });
   const rejected = decoded.rejected + decoded.overLimit + admitted.rejected;
-  const message = describe([
+  const content = settings?.contentCollection === true;
+  // what the hub changed in the request
+  const changes = describe([
     [decoded.rejected, `${call.signal === 'traces' ? 'spans' : 'records'} rejected: missing or malformed trace/span id`],
     [admitted.rejected + decoded.overLimit, `records rejected: over the ${deps.limits.maxRecordsPerRequest}-records-per-request limit (split the batch)`],
     [admitted.droppedContent - admitted.redactedNames, 'attributes or bodies dropped: outside the metadata-only allowlist (content collection is off)'],
+    [content ? 0 : admitted.typeMismatches, "registry attributes dropped: schema validation failed, the value does not have the registry's type (fix the emitter)"],
     [admitted.redactedNames, 'names redacted: event, span, span event, scope or severity names the registry does not define (content collection is off)'],
     [decoded.droppedByLimits + admitted.droppedLimits, 'attributes or values cut by the attribute count, length or nesting limits'],
     [decoded.malformedIds, 'malformed trace, span or parent span ids dropped (their records were kept without them; ids are 16 and 8 bytes, hex in OTLP/JSON)'],
     [admitted.foldedCardinality, 'attribute values folded into __other__ by the distinct-values limit'],
     [admitted.sanitized + decoded.repaired, 'strings repaired with U+FFFD (invalid UTF-8 or UTF-16)'],
   ]);
+  // kept as sent, but outside the registry: OTLP's partial_success carries warnings too (rejected 0)
+  const warnings = describe([
+    [content ? admitted.typeMismatches : 0, "registry attributes kept as content: schema validation failed, the value does not have the registry's type (fix the emitter)"],
+    [admitted.unknownEnumValues, 'enum values kept that the registry does not define (stored as sent; a newer convention or a wrong value)'],
+  ]);
+  const message = [changes, warnings].filter((m) => m !== undefined).join('; ');
   const partial: PartialSuccess | undefined = message ? { rejected, errorMessage: message } : undefined;
   const deviceId = deviceIdOf(deps.tokens, call.token);
   const nowMs = deps.now();
@@ -124,6 +133,8 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     records: c.accepted,
     rejected: c.rejected + (i === 0 ? decoded.rejected + decoded.overLimit : 0),
     droppedContent: c.droppedContent,
+    typeMismatches: c.typeMismatches,
+    unknownEnumValues: c.unknownEnumValues,
     droppedLimits: c.droppedLimits + (i === 0 ? decoded.droppedByLimits : 0),
     foldedCardinality: c.foldedCardinality,
     sanitized: c.sanitized + (i === 0 ? decoded.repaired : 0),
@@ -134,7 +145,7 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
 
   // the raw batch is what the hub admitted: the exact bytes when admission changed nothing,
   // otherwise the admitted request re-encoded (dropped content is never retained)
-  const verbatim = decoded.lossless && !partial && admitted.stamped === 0 && call.encoding === 'protobuf';
+  const verbatim = decoded.lossless && !changes && admitted.stamped === 0 && call.encoding === 'protobuf';
   const bytes = verbatim ? body : await encodeOtlpRequest(decoded.request, call.encoding);
   const sha256 = verbatim ? receivedSha256 : sha256Hex(bytes);
   const record: RawBatchRecord = {
@@ -151,6 +162,8 @@ async function stage(deps: IngestDeps, call: IngestCall): Promise<Staged> {
     records: admitted.accepted,
     rejected,
     droppedContent: admitted.droppedContent,
+    typeMismatches: admitted.typeMismatches,
+    unknownEnumValues: admitted.unknownEnumValues,
     droppedLimits: decoded.droppedByLimits + admitted.droppedLimits,
     foldedCardinality: admitted.foldedCardinality,
     sanitized: admitted.sanitized + decoded.repaired,

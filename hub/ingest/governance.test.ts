@@ -131,7 +131,9 @@ describe('hub ingest governance', () => {
     ]);
     logs.resources[0].scopes[0].scope = { name: 'SECRET scope name: a prompt', version: 'SECRET-SCOPE-VERSION' };
     const logPartial = await send(logs);
-    assert.match(logPartial!.errorMessage!, /3 attributes or bodies dropped/);
+    // the three wrongly typed values are schema validation failures, not content outside the allowlist
+    assert.doesNotMatch(logPartial!.errorMessage!, /attributes or bodies dropped/);
+    assert.match(logPartial!.errorMessage!, /3 registry attributes dropped: schema validation failed/);
     assert.match(logPartial!.errorMessage!, /4 names redacted/);
     const span = testSpan('SECRET-SPAN-NAME tool input: rm -rf /', { 'agent.skill.event.id': 'c3' }, T0, T0 + 1, {
       traceState: 'secret=SECRET-TRACE-STATE',
@@ -146,8 +148,8 @@ describe('hub ingest governance', () => {
     assert.deepEqual([r.getEvent(u.id, 'c3')!.spanName, r.getEvent(u.id, 'c4')!.spanName], ['_OTHER', 'execute_tool']);
     assert.equal(r.getEvent(u.id, 'c4')!.eventName, 'span.agent.action', 'a redacted tool span is still a tool span');
     assert.equal(r.getEvent(u.id, 'c2')!.eventName, 'log');
-    const health = [...f.storage.telemetry.rawBatches.listByReceipt()].reduce((n, b) => n + b.droppedContent, 0);
-    assert.equal(health, 12);
+    const batches = [...f.storage.telemetry.rawBatches.listByReceipt()];
+    assert.deepEqual([batches.reduce((n, b) => n + b.droppedContent, 0), batches.reduce((n, b) => n + (b.typeMismatches ?? 0), 0)], [9, 3]);
     // the raw blobs and the committed LMDB pages
     assert.deepEqual(storedBytes(f.dataDir).match(/SECRET[A-Z -]*/g) ?? [], []);
   });

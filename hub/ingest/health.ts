@@ -9,10 +9,14 @@ export interface ResourceDelivery {
   records: number;
   rejected: number;
   droppedContent: number;
+  typeMismatches: number;
+  unknownEnumValues: number;
   droppedLimits: number;
   foldedCardinality: number;
   sanitized: number;
 }
+
+const NOTHING: ResourceDelivery = { records: 0, rejected: 0, droppedContent: 0, typeMismatches: 0, unknownEnumValues: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 };
 
 const s = (a: OtlpAttributes, k: string): string | undefined => (typeof a[k] === 'string' && a[k] !== '' ? (a[k] as string).slice(0, 256) : undefined);
 
@@ -59,7 +63,7 @@ export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]):
         adapterName: s(a, 'agent.adapter.name'),
         adapterVersion: s(a, 'agent.adapter.version'),
       },
-      delivery: deliveries[i] ?? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 },
+      delivery: deliveries[i] ?? NOTHING,
       clientDropped: clientDropped(req, i),
       ...schemaUrlOf(group),
     };
@@ -75,7 +79,7 @@ export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]):
 export function recordDelivery(store: HealthStore, accountId: string, deviceId: string, signal: OtlpRequest['signal'], facts: DeliveryFacts[], nowIso: string, replay = false): void {
   for (const { identity, delivery, clientDropped: reported, schemaUrl: url } of facts) {
     // a replay with no row yet (its first delivery's row is gone) starts one without counting anything
-    const d = replay ? { records: 0, rejected: 0, droppedContent: 0, droppedLimits: 0, foldedCardinality: 0, sanitized: 0 } : delivery;
+    const d = replay ? NOTHING : delivery;
     const dropped = replay ? { delta: 0 } : reported;
     const key = createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
     const prev = store.get(accountId, key);
@@ -96,6 +100,8 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
       records: (prev?.records ?? 0) + d.records,
       rejected: (prev?.rejected ?? 0) + d.rejected,
       droppedContent: (prev?.droppedContent ?? 0) + d.droppedContent,
+      typeMismatches: (prev?.typeMismatches ?? 0) + d.typeMismatches,
+      unknownEnumValues: (prev?.unknownEnumValues ?? 0) + d.unknownEnumValues,
       droppedLimits: (prev?.droppedLimits ?? 0) + d.droppedLimits,
       foldedCardinality: (prev?.foldedCardinality ?? 0) + d.foldedCardinality,
       sanitized: (prev?.sanitized ?? 0) + d.sanitized,

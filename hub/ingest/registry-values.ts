@@ -43,6 +43,13 @@ const CLOSED: ReadonlyMap<string, ReadonlySet<string | number>> = new Map(
   (Object.values(ATTRIBUTES) as { id: string; allowedValues?: readonly (string | number)[] }[]).filter((a) => a.allowedValues).map((a) => [a.id, new Set(a.allowedValues)]),
 );
 
+/** The members of each enum attribute (string values; the registry's enums are all string enums). */
+const MEMBERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  (Object.values(ATTRIBUTES) as { id: string; type: AttributeType; members?: readonly { value: string | number }[] }[])
+    .filter((a) => a.type === 'enum' && a.members)
+    .map((a) => [a.id, new Set(a.members!.map((m) => String(m.value)))]),
+);
+
 const isInt = (v: OtlpValue): boolean => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
 
 function scalarFits(type: string, v: OtlpValue): boolean {
@@ -72,6 +79,8 @@ export interface KeyFacts {
   closed?: ReadonlySet<string | number>;
   /** registered values that bypass the cardinality guard (enum members, closed-list elements, event names) */
   vocabulary?: ReadonlySet<string>;
+  /** an enum's members: a string outside them is an unknown enum value (kept: enums are open, but counted) */
+  members?: ReadonlySet<string>;
   /** identity attributes are exempt from the cardinality guard */
   identity: boolean;
 }
@@ -83,6 +92,8 @@ const KEY_FACTS: ReadonlyMap<string, KeyFacts> = new Map(
     const vocabulary = VOCABULARY.get(key);
     if (closed) facts.closed = closed;
     if (vocabulary) facts.vocabulary = vocabulary;
+    const members = MEMBERS.get(key);
+    if (members) facts.members = members;
     return [key, facts];
   }),
 );

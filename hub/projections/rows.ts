@@ -353,6 +353,10 @@ export interface CollectorHealthRow {
   replays?: number;
   rejected: number;
   droppedContent: number;
+  /** registry attributes whose value was not of the registry's type: schema validation failures (dropped without content opt-in) */
+  typeMismatches: number;
+  /** enum values outside the registry's members: kept as sent, counted */
+  unknownEnumValues: number;
   droppedLimits: number;
   foldedCardinality: number;
   sanitized: number;

@@ -14,6 +14,10 @@ export interface HealthReport {
     replays: number;
     rejected: number;
     droppedContent: number;
+    /** registry attributes whose value was not of the registry's type (schema validation failures) */
+    typeMismatches: number;
+    /** enum values outside the registry's members (kept) */
+    unknownEnumValues: number;
     droppedLimits: number;
     foldedCardinality: number;
     clientDropped: number;
@@ -35,9 +39,10 @@ export interface HealthReport {
 export function healthReport(store: HealthStore, accountId: string, nowMs: number, staleAfterMs: number, queued: number, conflicts: DeviceConflicts[]): HealthReport {
   const processes = store
     .list(accountId)
-    .map((r) => ({ ...r, stale: nowMs - Date.parse(r.lastSeen) > staleAfterMs }))
+    // rows written before the schema validation counters existed have none: zero, so every row has the same shape
+    .map((r) => ({ ...r, typeMismatches: r.typeMismatches ?? 0, unknownEnumValues: r.unknownEnumValues ?? 0, stale: nowMs - Date.parse(r.lastSeen) > staleAfterMs }))
     .sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
-  const sum = (k: 'records' | 'rejected' | 'droppedContent' | 'droppedLimits' | 'foldedCardinality' | 'clientDropped') => processes.reduce((n, p) => n + p[k], 0);
+  const sum = (k: 'records' | 'rejected' | 'droppedContent' | 'typeMismatches' | 'unknownEnumValues' | 'droppedLimits' | 'foldedCardinality' | 'clientDropped') => processes.reduce((n, p) => n + p[k], 0);
   const summary: HealthReport['summary'] = {
     devices: new Set(processes.map((p) => p.deviceId)).size,
     processes: processes.length,
@@ -46,6 +51,8 @@ export function healthReport(store: HealthStore, accountId: string, nowMs: numbe
     replays: processes.reduce((n, p) => n + (p.replays ?? 0), 0),
     rejected: sum('rejected'),
     droppedContent: sum('droppedContent'),
+    typeMismatches: sum('typeMismatches'),
+    unknownEnumValues: sum('unknownEnumValues'),
     droppedLimits: sum('droppedLimits'),
     foldedCardinality: sum('foldedCardinality'),
     clientDropped: sum('clientDropped'),

@@ -63,6 +63,10 @@ export interface RawBatchRecord {
   records: number;
   rejected: number;
   droppedContent: number;
+  /** registry attributes whose value was not of the registry's type (absent on batches stored before it was counted) */
+  typeMismatches?: number;
+  /** enum values outside the registry's members, kept (absent on batches stored before it was counted) */
+  unknownEnumValues?: number;
   droppedLimits: number;
   foldedCardinality: number;
   sanitized: number;
