@@ -72,4 +72,27 @@ describe('hub normalizer: activation spans', () => {
     const totals = await usage(f, u);
     assert.deepEqual([totals.activations, totals.loaded, totals.loadFailed], [5, 1, 1], 'blocked, cancelled and unknown count as neither loaded nor failed');
   });
+
+  it('a load_failed event with result blocked or cancelled ends the load as the span does: the event, the span or both give one state and the same usage', async () => {
+    // as the observer reports an OpenCode permission denial (or a Claude Code Skill rejection)
+    const why = { 'agent.skill.id': 'o/k:a', 'agent.skill.name': 'a', 'agent.skill.result': 'blocked', 'error.type': 'permission_denied', 'agent.skill.error.stage': 'permission' };
+    const selected = (act: string) => skillRecord('agent.skill.selected', { 'agent.skill.activation.id': act, 'agent.skill.id': 'o/k:a', 'agent.skill.trigger.type': 'implicit' }, T0);
+    const event = (act: string, result = 'blocked') => skillRecord('agent.skill.load_failed', { ...why, 'agent.skill.activation.id': act, 'agent.skill.phase': 'load_failed', 'agent.skill.result': result }, T0 + 30);
+    const span = (act: string) => testSpan('activate_skill a', { ...why, 'agent.skill.activation.id': act, 'agent.skill.evidence.source': 'plugin', 'agent.skill.evidence.fidelity': 'exact' }, T0, T0 + 30, { status: { code: 2 } });
+    f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    const u = f.user('alice');
+    await post(f, u, {
+      logs: [selected('act_event'), event('act_event'), selected('act_both'), event('act_both'), selected('act_cancelled'), event('act_cancelled', 'cancelled'), selected('act_error'), event('act_error', 'error')],
+      spans: [span('act_span'), span('act_both')],
+    });
+    const r = f.telemetry.reader();
+    const rows = ['act_event', 'act_span', 'act_both', 'act_cancelled', 'act_error'].map((id) => r.getActivation(u.id, id, u.deviceId)!);
+    assert.deepEqual(rows.map((a) => [a.activationId, a.load, a.loadFailedAt === undefined, a.loadDurationMs]), [
+      ['act_event', 'blocked', true, 30], ['act_span', 'blocked', true, 30], ['act_both', 'blocked', true, 30], ['act_cancelled', 'cancelled', true, 30], ['act_error', 'failed', false, 30],
+    ]);
+    assert.deepEqual(rows.slice(0, 3).map((a) => a.loadEnded), Array(3).fill({ blocked: '2026-08-09T12:00:00.030000000Z' }));
+    assert.deepEqual(rows.map((a) => a.error), Array(5).fill({ type: 'permission_denied', stage: 'permission' }), 'why it did not load, from the event or the span alike');
+    const totals = await usage(f, u);
+    assert.deepEqual([totals.activations, totals.loaded, totals.loadFailed], [5, 0, 1], 'only the error is a failed load: blocked and cancelled are neither loaded nor failed (docs/hub-telemetry.md)');
+  });
 });

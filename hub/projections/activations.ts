@@ -156,15 +156,19 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
   pick(r, r, 'evidenceSource', 'evidenceSource', e.evidenceSource, prefer(`${weakness}${PREFERENCE.selection[phase]}`, e));
 
   const spanResult = phase === 'span' ? input.span?.result : undefined;
-  const failed = phase === 'load_failed' || spanResult === 'error';
+  // a load_failed event reporting a block or a cancellation (agent.skill.result) ends the load as
+  // an activation span with that result does: neither loaded nor failed, whichever of the two arrived
+  const stopped = phase === 'load_failed' && (e.result === 'blocked' || e.result === 'cancelled') ? e.result : undefined;
+  const failed = (phase === 'load_failed' && !stopped) || spanResult === 'error';
+  const ended = stopped ?? (spanResult === 'blocked' || spanResult === 'cancelled' || spanResult === 'unknown' ? spanResult : undefined);
   if (phase === 'selected' || phase === 'span') r.selectedAt = earliest(r.selectedAt, e.time);
   if (phase === 'load_started') r.loadStartedAt = earliest(r.loadStartedAt, e.time);
   const resultAt = phase === 'span' ? (input.span && input.span.endNanos !== '0' ? isoNanos(input.span.endNanos) : undefined) : e.time;
   if (phase === 'loaded' || spanResult === 'ok') r.loadedAt = earliest(r.loadedAt, resultAt);
   if (failed) r.loadFailedAt = earliest(r.loadFailedAt, resultAt);
-  if ((spanResult === 'blocked' || spanResult === 'cancelled' || spanResult === 'unknown') && resultAt) {
-    const ended = (r.loadEnded ??= {});
-    ended[spanResult] = earliest(ended[spanResult], resultAt);
+  if (ended && resultAt) {
+    const at = (r.loadEnded ??= {});
+    at[ended] = earliest(at[ended], resultAt);
   }
   if (phase === 'deactivated') r.deactivatedAt = earliest(r.deactivatedAt, e.time);
 
@@ -182,7 +186,8 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
       break;
     }
   }
-  if (failed) {
+  // why it did not load: a failure's error, or what a block or cancellation reported (the same from the event or the span)
+  if (failed || (ended !== undefined && ended !== 'unknown')) {
     const fail = prefer(PREFERENCE.failure[phase], e);
     const err: NonNullable<SkillActivationRow['error']> = r.error ?? {};
     pick(r, err, 'type', 'error.type', e.errorType, fail);
@@ -201,7 +206,7 @@ export function mergeActivation(row: SkillActivationRow | undefined, input: Acti
     r.loadDurationMs = msBetween(nanosOfIso(r.selectedAt), nanosOfIso(resultTime));
     r.loadDurationSource = 'timestamps';
     if (r.fieldSources) delete r.fieldSources.loadDurationMs;
-  } else if (reported !== undefined && (phase === 'loaded' || failed) && r.loadDurationSource !== 'timestamps') {
+  } else if (reported !== undefined && (phase === 'loaded' || phase === 'load_failed' || spanResult === 'error') && r.loadDurationSource !== 'timestamps') {
     pick(r, r, 'loadDurationMs', 'loadDurationMs', Math.round(reported * 1e6) / 1e3, load);
     r.loadDurationSource = 'reported';
   }

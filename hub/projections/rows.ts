@@ -70,9 +70,9 @@ export interface ObservationEventRow extends RowIdentity {
 
 /**
  * How an activation's load ended: `complete`/`truncated` (loaded), `failed`, `blocked` or
- * `cancelled` (an activation span with agent.skill.result blocked/cancelled: not loaded, not a
- * failure), `pending` (selected, no result yet) or `unknown` (no selection or load seen, or an
- * activation span whose result was `unknown`).
+ * `cancelled` (a load_failed event or an activation span with agent.skill.result
+ * blocked/cancelled: not loaded, not a failure), `pending` (selected, no result yet) or `unknown`
+ * (no selection or load seen, or an activation span whose result was `unknown`).
  */
 export type LoadCompleteness = 'complete' | 'truncated' | 'failed' | 'blocked' | 'cancelled' | 'pending' | 'unknown';
 
@@ -112,13 +112,14 @@ export interface SkillActivationRow extends RowIdentity {
   loadedAt?: string;
   loadFailedAt?: string;
   deactivatedAt?: string;
-  /** when an activation span ended with agent.skill.result blocked, cancelled or unknown (the earliest of each) */
+  /** when a load_failed event (blocked, cancelled) or an activation span (blocked, cancelled, unknown) ended the load with that agent.skill.result (the earliest of each) */
   loadEnded?: { blocked?: string; cancelled?: string; unknown?: string };
   load: LoadCompleteness;
   /** selection to load result, in milliseconds */
   loadDurationMs?: number;
   loadDurationSource?: 'timestamps' | 'reported';
   instructions?: { fileCount?: number; byteCount?: number; tokenCount?: number; truncated?: boolean; truncationReason?: string; expectedFileCount?: number; expectedByteCount?: number };
+  /** why it did not load: the failure's error, or what a block or cancellation reported (e.g. `permission_denied` at stage `permission`) */
   error?: { type?: string; stage?: string; reasonCode?: string; missingFiles?: number; invalidFiles?: number };
   /** other activations observed active together with this one (co-listed on actions, changes or conflicts), sorted */
   activeSet: string[];
