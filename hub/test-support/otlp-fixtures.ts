@@ -35,7 +35,7 @@ export const GOLDEN_RECEIPT_MS = Date.UTC(2026, 7, 10, 12, 0, 0);
 
 export const GOLDEN_FIXTURES = [
   'normal-activation', 'load-failure', 'multiple-active-skills', 'jfdi-unsafe-autonomy', 'maintainability-overreach',
-  'user-correction', 'uninstall', 'offline-retry', 'duplicate-delivery', 'redaction', 'git-ai-checkpoint',
+  'user-correction', 'uninstall', 'offline-retry', 'duplicate-delivery', 'redaction', 'git-ai-checkpoint', 'policy-blocked-load',
 ] as const;
 
 export async function loadOtlpFixture(name: string): Promise<OtlpFixtureFile> {
