@@ -115,7 +115,7 @@ describe('hub telemetry account settings, repositories and retention', () => {
     assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 });
     now += 2 * DAY;
     const swept = await f.app.request('/api/v1/telemetry/admin/sweep', { method: 'POST', headers: admin.pat });
-    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
+    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0, registry: { orphanBlobs: 0, tempFiles: 0 } });
     assert.deepEqual(batches(), [paid.id]);
     now += 300 * DAY;
     assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });

@@ -4,6 +4,7 @@ import { SfError } from '../../core/errors/index.js';
 import { requireFullPat, type HubEnv } from '../auth/principal.js';
 import { RETENTION_DAYS } from '../ingest/limits.js';
 import { accountFor, isAdminPat } from '../query/access.js';
+import { releaseBlobs } from '../registry/release-blobs.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { RepositoryLink, TelemetryAccountSettings } from '../storage/telemetry-ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
@@ -135,7 +136,9 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
 
   app.post('/api/v1/telemetry/admin/sweep', async (c) => {
     if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
-    return c.json(await telemetry.sweep());
+    const raw = await telemetry.sweep();
+    // the registry's blob directory has orphans of its own: publishes a crash cut short
+    return c.json({ ...raw, registry: await releaseBlobs(c.get('storage')).sweep() });
   });
   return app;
 }
