@@ -136,4 +136,18 @@ describe('hub telemetry account settings, repositories and retention', () => {
       }
     }
   });
+
+  it('asks an anonymous caller of the admin routes to authenticate (401 with the challenge); a non-admin PAT stays 403', async () => {
+    f = await telemetryFixture();
+    const other = f.user('other');
+    for (const path of ['/api/v1/telemetry/admin/rebuild', '/api/v1/telemetry/admin/sweep']) {
+      const anonymous = await f.app.request(path, { method: 'POST' });
+      assert.equal(anonymous.status, 401, path);
+      assert.equal(((await anonymous.json()) as { error: { code: string } }).error.code, 'SF_E_AUTH');
+      assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="forge-hub"');
+      const forbidden = await f.app.request(path, { method: 'POST', headers: other.pat });
+      assert.equal(forbidden.status, 403, path);
+      assert.match(forbidden.headers.get('www-authenticate') ?? '', /insufficient_scope", scope="admin"/);
+    }
+  });
 });

@@ -39,6 +39,17 @@ function parseName(v: unknown): string {
   return v;
 }
 
+/**
+ * Admin maintenance: an anonymous caller is told to authenticate (401 with the Bearer challenge,
+ * as on every other route), any other caller without an admin PAT is refused (403).
+ */
+function requireAdminPat(c: Context<HubEnv>, action: string): void {
+  const p = c.get('principal');
+  const hint = 'use a personal access token of a hub admin with the admin scope';
+  if (!p.user || !p.token) throw new SfError('SF_E_AUTH', `${action} needs an admin token`, { hint: `send Authorization: Bearer <token>; ${hint}` });
+  if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', `${action} needs an admin token`, { hint, data: { scope: 'admin' } });
+}
+
 /** The account a settings or repository-link write names, when the caller may change it (an unrestricted or admin PAT). */
 function managedAccount(c: Context<HubEnv>, action: string): UserRecord {
   const user = accountFor(c, c.req.param('login') ?? '');
@@ -130,12 +141,12 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.post('/api/v1/telemetry/admin/rebuild', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'rebuilding projections needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
+    requireAdminPat(c, 'rebuilding projections');
     return c.json(await telemetry.rebuild());
   });
 
   app.post('/api/v1/telemetry/admin/sweep', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
+    requireAdminPat(c, 'sweeping raw batches and orphaned blobs');
     const raw = await telemetry.sweep();
     // the registry's blob directory has orphans of its own: publishes a crash cut short
     return c.json({ ...raw, registry: await releaseBlobs(c.get('storage')).sweep() });
