@@ -20,7 +20,7 @@ export const accountRoutes = new Hono<HubEnv>()
   })
   .post('/api/v1/users', async (c) => {
     requireScope(c, 'admin');
-    const body = await readJson<{ login?: unknown; admin?: unknown }>(c);
+    const body = await readJson<{ login?: unknown; admin?: unknown }>(c, ['login', 'admin']);
     const user = c.get('storage').accounts.createUser(checkLogin(body.login), body.admin === true);
     return c.json(user, 201);
   })
@@ -30,7 +30,7 @@ export const accountRoutes = new Hono<HubEnv>()
   })
   .post('/api/v1/tokens', async (c) => {
     const p = requirePat(c, 'create credentials');
-    const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c);
+    const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c, ['name', 'scopes', 'kind', 'userLogin']);
     const kind: CredentialKind = body.kind === 'device' ? 'device' : 'pat';
     const scopes = (Array.isArray(body.scopes) ? body.scopes : kind === 'device' ? ['telemetry:write'] : []) as Scope[];
     // a token can only hand out scopes it holds itself, unless it is an admin token
@@ -71,12 +71,12 @@ export const accountRoutes = new Hono<HubEnv>()
   })
   .post('/api/v1/orgs', async (c) => {
     const p = requireScope(c, 'registry:write');
-    const body = await readJson<{ login?: unknown }>(c);
+    const body = await readJson<{ login?: unknown }>(c, ['login']);
     return c.json(c.get('storage').accounts.createOrg(checkLogin(body.login), p.user.id), 201);
   })
   .put('/api/v1/orgs/:org/members/:login', async (c) => {
     const { accounts, org, member } = membershipTarget(c);
-    const body = await readJson<{ role?: unknown }>(c);
+    const body = await readJson<{ role?: unknown }>(c, ['role']);
     const role = body.role === 'owner' ? 'owner' : 'member';
     return c.json(accounts.setOrgMember(org.id, member.id, role));
   })

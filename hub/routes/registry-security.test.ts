@@ -213,6 +213,39 @@ describe('hub registry: authorization and limits', () => {
     assert.deepEqual([missing.error.code, missing.error.message.replace('nosuchorg', 'X')], [foreign.error.code, foreign.error.message.replace('alice', 'X')]);
   });
 
+  it('a misspelt or repeated publish parameter, or an unknown PATCH field, is a 400 naming it: never a public release or a quarantine that did nothing', async () => {
+    const alice = hub.user('alice');
+    const typo = await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visiblity: 'private' });
+    assert.equal(typo.status, 400);
+    const { error } = await typo.json();
+    assert.equal(error.code, 'SF_E_USAGE');
+    assert.match(error.message, /visiblity/);
+    assert.match(error.hint, /visibility, description, tags/);
+    const twice = await hub.app.request('/api/v1/skits/alice/kit/releases/1.0.0?visibility=private&visibility=public', { method: 'PUT', body: kit.archive as unknown as BodyInit, headers: { 'content-type': 'application/gzip', ...alice.auth } });
+    assert.equal(twice.status, 400);
+    assert.match((await twice.json()).error.message, /visibility given more than once/);
+    assert.deepEqual(await storedState(hub), { blobs: [], skits: [], releases: [] });
+
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'private' })).status, 201);
+    const patch = (path: string, body: unknown) => hub.app.request(path, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...alice.auth } });
+    const refused = [
+      ['/api/v1/skits/alice/kit', { quarantine: { reason: 'leaked credentials' } }, /unknown field "quarantine"/, /"quarantined"/],
+      ['/api/v1/skits/alice/kit/releases/1.0.0', { quarantine: { reason: 'leaked credentials' } }, /unknown field "quarantine"/, /"deprecated", "quarantined"/],
+      ['/api/v1/skits/alice/kit', { deprecated: { message: 'use v2', replacment: 'alice/kit2' } }, /unknown field "deprecated.replacment"/, /deprecated takes "message", "replacement"/],
+    ] as const;
+    for (const [path, body, message, hint] of refused) {
+      const res = await patch(path, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      const answer = (await res.json()).error;
+      assert.match(answer.message, message);
+      assert.match(answer.hint, hint);
+    }
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.quarantined, undefined);
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.deprecated, undefined);
+    assert.equal(hub.storage.registry.getRelease('alice/kit', '1.0.0')!.quarantined, undefined);
+    assert.equal((await patch('/api/v1/skits/alice/kit', { quarantined: { reason: 'leaked credentials' } })).status, 200);
+  });
+
   it('a version past 256 characters, and tags that are not strings, are 400s (never a storage error)', async () => {
     const alice = hub.user('alice');
     const long = await hub.publish(alice.auth, 'alice/kit', `1.0.0-${'a'.repeat(3000)}`, kit.archive);

@@ -86,6 +86,22 @@ describe('hub telemetry account settings, repositories and retention', () => {
     assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: false }, admin.pat)).status, 200);
   });
 
+  it('an unknown settings or repository field is a 400 naming it and the fields the route takes, and changes nothing', async () => {
+    f = await telemetryFixture();
+    const u = f.user('alice');
+    const res = await put('/api/v1/telemetry/accounts/alice/settings', { contentcollection: true }, u.manage);
+    assert.equal(res.status, 400);
+    const { error } = (await res.json()) as { error: { code: string; message: string; hint: string } };
+    assert.equal(error.code, 'SF_E_USAGE');
+    assert.match(error.message, /unknown field "contentcollection"/);
+    assert.match(error.hint, /"contentCollection", "retentionTier"/);
+    assert.equal((await f.getJson<{ contentCollection: boolean }>('/api/v1/telemetry/accounts/alice/settings', u.pat)).contentCollection, false);
+    const link = await f.app.request('/api/v1/telemetry/accounts/alice/repositories', { method: 'POST', body: JSON.stringify({ name: 'alice/app', fingerprint: ['rfp_one_fingerprint'] }), headers: { 'content-type': 'application/json', ...u.manage } });
+    assert.equal(link.status, 400);
+    assert.match(((await link.json()) as { error: { message: string } }).error.message, /unknown field "fingerprint"/);
+    assert.deepEqual(await f.getJson('/api/v1/telemetry/accounts/alice/repositories', u.pat), { repositories: [] });
+  });
+
   it('links, renames and unlinks repositories; a fingerprint belongs to one repository of an account', async () => {
     f = await telemetryFixture();
     const u = f.user('alice');

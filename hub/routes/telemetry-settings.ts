@@ -78,7 +78,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
 
   app.put('/api/v1/telemetry/accounts/:login/settings', async (c) => {
     const user = managedAccount(c, 'change telemetry settings');
-    const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c);
+    const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c, ['contentCollection', 'retentionTier']);
     const next = { ...current(c, user.id), updatedAt: new Date(telemetry.now()).toISOString() };
     if (body.contentCollection !== undefined) {
       if (typeof body.contentCollection !== 'boolean') throw new SfError('SF_E_USAGE', 'contentCollection must be true or false', { hint: 'send a JSON boolean, e.g. {"contentCollection": true}' });
@@ -100,7 +100,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
 
   app.post('/api/v1/telemetry/accounts/:login/repositories', async (c) => {
     const user = managedAccount(c, 'link repositories');
-    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c, ['name', 'fingerprints']);
     const link: RepositoryLink = {
       id: `repo_${randomUUID().replace(/-/g, '')}`,
       accountId: user.id,
@@ -120,7 +120,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
         hint: `list linked repositories with GET /api/v1/telemetry/accounts/${user.login}/repositories`,
       });
     }
-    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c, ['name', 'fingerprints']);
     const next: RepositoryLink = {
       ...prev,
       ...(body.name !== undefined ? { name: parseName(body.name) } : {}),
