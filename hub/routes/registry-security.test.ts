@@ -75,6 +75,30 @@ describe('hub registry: authorization and limits', () => {
     assert.equal(res.headers.get('vary'), 'authorization');
   });
 
+  it('a quarantined release\'s files reach its managers uncached on the API files route, as on /r/; a private SKIT\'s are cached privately', async () => {
+    const alice = hub.user('alice');
+    const root = hub.user('root', ['admin'], { admin: true });
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+    const file = '/api/v1/skits/alice/kit/releases/1.0.0/files/README.md';
+    assert.equal((await hub.app.request(file)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    const patch = (path: string, body: object) => hub.app.request(path, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...root.auth } });
+    const cacheOf = async (path: string) => {
+      const res = await hub.app.request(path, { headers: alice.auth });
+      assert.equal(res.status, 200, path);
+      return [res.headers.get('cache-control'), res.headers.get('vary')];
+    };
+    for (const [flagged, lift] of [['/api/v1/skits/alice/kit/releases/1.0.0', '/api/v1/skits/alice/kit/releases/1.0.0'], ['/api/v1/skits/alice/kit', '/api/v1/skits/alice/kit']]) {
+      assert.equal((await patch(flagged, { quarantined: { reason: 'malware' } })).status, 200);
+      assert.equal((await hub.app.request(file)).status, 410);
+      for (const path of [file, '/r/alice/kit/1.0.0.tgz', '/r/alice/kit/1.0.0/skills/review/SKILL.md']) {
+        assert.deepEqual(await cacheOf(path), ['private, no-store', 'authorization'], `${path} (quarantined at ${flagged})`);
+      }
+      assert.equal((await patch(lift, { quarantined: null })).status, 200);
+    }
+    assert.equal((await patch('/api/v1/skits/alice/kit', { visibility: 'private' })).status, 200);
+    assert.deepEqual(await cacheOf(file), ['private, max-age=31536000, immutable', 'authorization']);
+  });
+
   it('unlisted SKITs are reachable by URL but never listed to outsiders', async () => {
     const alice = hub.user('alice');
     await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'unlisted' });
