@@ -44,7 +44,7 @@ export function planPublish(storage: HubStorage, limits: RegistryLimits, p: Prin
   const skitId = skitIdOf(target.owner, target.name);
   if (!skitId) {
     throw new SfError('SF_E_USAGE', `"${target.owner}/${target.name}" is not a valid SKIT id`, {
-      hint: 'owner and name are 1-64 lowercase letters, digits and inner hyphens',
+      hint: 'the owner is a login of 1-39 and the name 1-64 lowercase letters, digits and inner hyphens',
     });
   }
   checkVersion(target.version);

@@ -134,4 +134,22 @@ describe('hub accounts and tokens', () => {
     assert.equal((await setRole({ body: '{"role":"member"}' })).status, 200);
     assert.equal(hub.storage.accounts.getOrg(org.id)!.members.find((m) => m.userId === bob.id)?.role, 'member');
   });
+
+  it('answers that carry a token secret are not to be cached; an over-limit JSON body is a 413 naming its limit', async () => {
+    const root = hub.user('root', ['admin', 'registry:read'], { admin: true });
+    const created = await hub.app.request('/api/v1/tokens', json({ name: 'ci', scopes: ['registry:read'] }, root.auth));
+    assert.equal(created.status, 201);
+    const { id } = await created.json();
+    const rotated = await hub.app.request(`/api/v1/tokens/${id}/rotate`, { method: 'POST', headers: root.auth });
+    assert.equal(rotated.status, 201);
+    const user = await hub.app.request('/api/v1/users', json({ login: 'carol' }, root.auth));
+    assert.equal(user.status, 201);
+    for (const res of [created, rotated, user]) assert.equal(res.headers.get('cache-control'), 'private, no-store', res.url);
+
+    const big = await hub.app.request('/api/v1/tokens', json({ name: 'x'.repeat(70 * 1024) }, root.auth));
+    assert.equal(big.status, 413);
+    const { error } = await big.json();
+    assert.equal(error.code, 'SF_E_LIMIT');
+    assert.deepEqual(error.data, { limit: 'maxJsonBytes', max: 65536 });
+  });
 });

@@ -5,6 +5,7 @@ import { checkLogin } from '../auth/login.js';
 import { isAdmin, requirePat, requireScope, type HubEnv } from '../auth/principal.js';
 import { issueToken, rotateToken } from '../auth/tokens.js';
 import { ALL_SCOPES, type CredentialKind, type OrgRole, type Scope, type TokenRecord } from '../storage/ports.js';
+import { privateResponses } from './private-responses.js';
 import { badField, readJson } from './read-json.js';
 
 const KINDS: readonly CredentialKind[] = ['pat', 'device'];
@@ -44,7 +45,7 @@ export const accountRoutes = new Hono<HubEnv>()
     if (!p.user || !p.token) throw new SfError('SF_E_AUTH', 'authentication required', { hint: 'send Authorization: Bearer <token>' });
     return c.json({ id: p.user.id, login: p.user.login, admin: p.user.admin, token: publicToken(p.token) });
   })
-  .post('/api/v1/users', async (c) => {
+  .post('/api/v1/users', privateResponses, async (c) => {
     requireScope(c, 'admin');
     const body = await readJson<{ login?: unknown; admin?: unknown }>(c, ['login', 'admin']);
     if (body.admin !== undefined && typeof body.admin !== 'boolean') throw badField('admin', 'true or false', 'send "admin": true for a hub admin, or leave it out');
@@ -55,7 +56,8 @@ export const accountRoutes = new Hono<HubEnv>()
     const p = requireScope(c, 'registry:read');
     return c.json({ tokens: c.get('storage').tokens.listForUser(p.user.id).map(publicToken) });
   })
-  .post('/api/v1/tokens', async (c) => {
+  // answers holding a token secret (or a new account) are for the caller alone: no cache may keep them
+  .post('/api/v1/tokens', privateResponses, async (c) => {
     const p = requirePat(c, 'create credentials');
     const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c, ['name', 'scopes', 'kind', 'userLogin']);
     const { kind, scopes, name, userLogin } = tokenRequest(body);
@@ -86,7 +88,7 @@ export const accountRoutes = new Hono<HubEnv>()
     // the user it belongs to, so a credential issued for another user cannot pass for theirs by mistake
     return c.json({ token: secret, ...publicToken(record), user: { id: user.id, login: user.login } }, 201);
   })
-  .post('/api/v1/tokens/:id/rotate', (c) => {
+  .post('/api/v1/tokens/:id/rotate', privateResponses, (c) => {
     const { token } = managedToken(c, 'rotate');
     const { secret, record } = rotateToken(c.get('storage').tokens, token.id);
     return c.json({ token: secret, ...publicToken(record) }, 201);

@@ -5,7 +5,8 @@ import { echo } from './query-params.js';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
-const tooLarge = (max: number) => new SfError('SF_E_LIMIT', `JSON body over ${max} bytes`, { hint: `send a smaller JSON object (at most ${max} bytes)` });
+const tooLarge = (max: number) =>
+  new SfError('SF_E_LIMIT', `JSON body over ${max} bytes`, { hint: `send a smaller JSON object (at most ${max} bytes)`, data: { limit: 'maxJsonBytes', max } });
 
 /**
  * Reads a small JSON object body, with a clear error for anything else. The body is capped while

@@ -270,6 +270,12 @@ describe('hub registry: authorization and limits', () => {
     assert.equal((await patch('/api/v1/skits/alice/kit', { quarantined: { reason: 'leaked credentials' } })).status, 200);
   });
 
+  it('a SKIT id that breaks the rule is a 400 whose hint gives the login length an owner really has', async () => {
+    const res = await hub.publish(hub.user('alice').auth, 'alice/Bad_Name', '1.0.0', kit.archive);
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error.hint, /owner is a login of 1-39 and the name 1-64/);
+  });
+
   it('a version past 256 characters, and tags that are not strings, are 400s (never a storage error)', async () => {
     const alice = hub.user('alice');
     const long = await hub.publish(alice.auth, 'alice/kit', `1.0.0-${'a'.repeat(3000)}`, kit.archive);
