@@ -12,9 +12,17 @@ const tooLarge = (max: number) =>
  * Reads a small JSON object body, with a clear error for anything else. The body is capped while
  * it arrives: a 500 MB "JSON" body is refused after 64 KiB, never held in memory. `fields` are the
  * names the route reads: any other is SF_E_USAGE naming it and them, since a misspelt field
- * (`quarantine` for `quarantined`) would otherwise be a success that changed nothing.
+ * (`quarantine` for `quarantined`) would otherwise be a success that changed nothing; so is any
+ * query parameter, for the same reason.
  */
 export async function readJson<T extends object>(c: Context, fields: readonly string[]): Promise<T> {
+  // these routes take their input from the body only: `PATCH …?visibility=private` would change nothing
+  const query = Object.keys(c.req.queries());
+  if (query.length) {
+    throw new SfError('SF_E_USAGE', `unknown query parameter${query.length > 1 ? 's' : ''} ${query.map(echo).join(', ')}`, {
+      hint: `this route takes no query parameters: send ${fields.map((f) => `"${f}"`).join(', ')} in the JSON body`,
+    });
+  }
   const text = (await readCappedBody(c.req.raw, MAX_JSON_BYTES, tooLarge)).toString('utf8');
   if (text.trim() === '') return {} as T;
   let value: unknown;

@@ -267,6 +267,10 @@ describe('hub registry: authorization and limits', () => {
     assert.equal(hub.storage.registry.getSkit('alice/kit')!.quarantined, undefined);
     assert.equal(hub.storage.registry.getSkit('alice/kit')!.deprecated, undefined);
     assert.equal(hub.storage.registry.getRelease('alice/kit', '1.0.0')!.quarantined, undefined);
+    const inQuery = await hub.app.request('/api/v1/skits/alice/kit?visibility=public', { method: 'PATCH', headers: alice.auth });
+    assert.equal(inQuery.status, 400);
+    assert.match((await inQuery.json()).error.hint, /takes no query parameters: send "visibility", "description", "tags", "deprecated", "quarantined" in the JSON body/);
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.visibility, 'private');
     assert.equal((await patch('/api/v1/skits/alice/kit', { quarantined: { reason: 'leaked credentials' } })).status, 200);
   });
 
