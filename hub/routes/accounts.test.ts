@@ -89,6 +89,8 @@ describe('hub accounts and tokens', () => {
       ['/api/v1/tokens', { userLogin: 7 }, 'userLogin'],
       ['/api/v1/tokens', { userLogin: null }, 'userLogin'],
       ['/api/v1/tokens', { kind: 'Device' }, 'kind'],
+      ['/api/v1/tokens', { kind: null }, 'kind'],
+      ['/api/v1/tokens', { scopes: null }, 'scopes'],
       ['/api/v1/tokens', { scopes: 'registry:read' }, 'scopes'],
       ['/api/v1/tokens', { scopes: ['registry:read', 5] }, 'scopes'],
       ['/api/v1/tokens', { name: 'x'.repeat(101) }, 'name'],

@@ -18,9 +18,10 @@ const MAX_TOKEN_NAME = 100;
  * caller's own token, with the scopes meant for alice).
  */
 function tokenRequest(body: { name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }) {
-  const kind = body.kind ?? 'pat';
+  // absent means the default; null is a value like any other, of the wrong type
+  const kind = body.kind === undefined ? 'pat' : body.kind;
   if (!KINDS.includes(kind as CredentialKind)) throw badField('kind', '"pat" or "device"', 'leave kind out for a personal access token, or send "kind": "device"');
-  const scopes = body.scopes ?? (kind === 'device' ? ['telemetry:write'] : []);
+  const scopes = body.scopes === undefined ? (kind === 'device' ? ['telemetry:write'] : []) : body.scopes;
   const unknown = Array.isArray(scopes) ? scopes.filter((s) => !ALL_SCOPES.includes(s as Scope)) : [];
   if (!Array.isArray(scopes) || unknown.length) {
     const not = unknown.length ? `, not ${unknown.map((s) => JSON.stringify(s).slice(0, 40)).join(', ')}` : '';
