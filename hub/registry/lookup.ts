@@ -50,6 +50,20 @@ export function visibleRelease(storage: HubStorage, skit: SkitRecord, version: s
   return release;
 }
 
+/** How a download of a release's bytes may be cached (send-blob.ts), the same on every route that serves them. */
+export interface DownloadAccess {
+  /** only the requesting client may keep it: a private SKIT, or a quarantine */
+  isPrivate: boolean;
+  /** no cache may keep it at all: a quarantined SKIT or release reaches only its managers now */
+  noStore: boolean;
+  lastModified: string;
+}
+
+export function downloadAccess(skit: SkitRecord, release: ReleaseRecord): DownloadAccess {
+  const quarantined = Boolean(skit.quarantined ?? release.quarantined);
+  return { isPrivate: skit.visibility === 'private' || quarantined, noStore: quarantined, lastModified: release.publishedAt };
+}
+
 /**
  * Refuses downloads of a quarantined SKIT or release to everyone but its managers (who need to
  * inspect it). The error carries the replacement guidance.

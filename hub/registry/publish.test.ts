@@ -24,6 +24,17 @@ async function blobFiles(dataDir: string): Promise<string[]> {
   return out.sort();
 }
 
+/** The blob files the releases of `skitId` read, in blobFiles' form. */
+function referencedBlobs(hub: HubFixture, skitId: string): string[] {
+  const shas = new Set<string>();
+  for (const r of hub.storage.registry.listReleases(skitId)) {
+    shas.add(r.archiveSha256);
+    for (const f of r.files) shas.add(f.sha256);
+    for (const k of r.skills) shas.add(k.archiveSha256);
+  }
+  return [...shas].map((sha) => `${sha.slice(0, 2)}/${sha}`).sort();
+}
+
 describe('hub registry: publish', () => {
   let hub: HubFixture;
   let kit: PackedSkit;
@@ -80,6 +91,38 @@ describe('hub registry: publish', () => {
       assert.equal(hub.storage.registry.getRelease('alice/kit', '1.0.0')!.bundleHash, kit.hashes!.bundle);
     } finally {
       await other.cleanup();
+    }
+  });
+
+  it('a publish refused inside the transaction (a lost race, the storage quota) leaves none of its blobs; blobs shared with the winner stay', async () => {
+    const alice = hub.user('alice');
+    // every variant changes one skill and shares every other file (and so their blobs) with the rest
+    const variants = await Promise.all(['one', 'two', 'three', 'four', 'five'].map((word) =>
+      packSkit(twoSkillTree('alice/kit', { 'skills/review/SKILL.md': `---\nname: review\ndescription: Reviews ${word}. Use when asked.\n---\n\n${word}\n` }))));
+    try {
+      const answers = await Promise.all(variants.map((v) => hub.publish(alice.auth, 'alice/kit', '1.0.0', v.archive)));
+      assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
+      assert.deepEqual(await blobFiles(hub.dataDir), referencedBlobs(hub, 'alice/kit'), 'exactly the winner\'s blobs are stored');
+      for (const f of hub.storage.registry.getRelease('alice/kit', '1.0.0')!.files) {
+        assert.equal((await hub.app.request(`/api/v1/skits/alice/kit/releases/1.0.0/files/${f.path}`)).status, 200, f.path);
+      }
+      const size = hub.storage.registry.getRelease('alice/kit', '1.0.0')!.storedBytes;
+      const tight = await hubFixture({ limits: { maxOwnerStorageBytes: Math.floor(size * 2.5) } });
+      try {
+        const bob = tight.user('bob');
+        const bobs = await Promise.all(variants.map((v, i) => packSkit(twoSkillTree('bob/kit', { [`notes-${i}.md`]: `note ${i}\n` }))));
+        try {
+          const quota = await Promise.all(bobs.map((v, i) => tight.publish(bob.auth, 'bob/kit', `1.0.${i}`, v.archive)));
+          assert.deepEqual(quota.map((r) => r.status).sort(), [201, 201, 413, 413, 413]);
+          assert.deepEqual(await blobFiles(tight.dataDir), referencedBlobs(tight, 'bob/kit'), 'the quota\'s losers stored nothing');
+        } finally {
+          for (const v of bobs) await v.cleanup();
+        }
+      } finally {
+        await tight.cleanup();
+      }
+    } finally {
+      for (const v of variants) await v.cleanup();
     }
   });
 

@@ -7,9 +7,10 @@ import { canManageSkit, canPublishTo } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
 import type { RegistryLimits } from '../limits.js';
 import type { HubStorage, ReleaseRecord, SkitRecord, Visibility } from '../storage/ports.js';
-import { buildArtifacts, sha256Hex } from './artifacts.js';
-import { inspectUpload } from './inspect-upload.js';
+import { buildArtifacts, type ReleaseArtifacts } from './artifacts.js';
+import { inspectUpload, type InspectedUpload } from './inspect-upload.js';
 import { checkVersion, skitIdOf } from './names.js';
+import { releaseBlobs, type BlobStaging } from './release-blobs.js';
 
 export const VISIBILITIES: readonly Visibility[] = ['public', 'unlisted', 'private'];
 
@@ -43,7 +44,7 @@ export function planPublish(storage: HubStorage, limits: RegistryLimits, p: Prin
   const skitId = skitIdOf(target.owner, target.name);
   if (!skitId) {
     throw new SfError('SF_E_USAGE', `"${target.owner}/${target.name}" is not a valid SKIT id`, {
-      hint: 'owner and name are 1-64 lowercase letters, digits and inner hyphens',
+      hint: 'the owner is a login of 1-39 and the name 1-64 lowercase letters, digits and inner hyphens',
     });
   }
   checkVersion(target.version);
@@ -147,47 +148,71 @@ export async function publishRelease(
     const storedBytes = artifacts.archive.length + skillArchiveBytes;
     // checked now (before the blobs are written) and again inside the release's transaction
     checkOwnerStorage(plan.owner, storage.registry.ownerStorageBytes(plan.owner), storedBytes, limits);
-    const archiveSha256 = await storage.blobs.put(artifacts.archive);
-    for (const bytes of artifacts.fileBlobs.values()) await storage.blobs.put(bytes);
-    const skills = [];
-    for (const s of upload.hashes.skills) {
-      const skillArchive = artifacts.skillArchives.get(s.name)!;
-      await storage.blobs.put(skillArchive);
-      const entry = upload.layout.skills.find((k) => k.name === s.name)!;
-      skills.push({
-        name: s.name,
-        id: s.id,
-        path: s.path,
-        hash: s.hash,
-        defaultEnabled: entry.defaultEnabled,
-        description: upload.descriptions.get(s.name) ?? '',
-        archiveSha256: sha256Hex(skillArchive),
-        archiveSize: skillArchive.length,
-        files: s.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256, ...(f.from ? { from: f.from } : {}) })),
-      });
+    const staging = releaseBlobs(storage).begin();
+    let committed = false;
+    try {
+      const created = await storeAndCreate(storage, limits, p, plan, upload, artifacts, storedBytes, staging);
+      committed = true;
+      return created;
+    } finally {
+      // a refused release (409, quota, a lost race, a failed write) leaves none of its blobs behind
+      await staging.end(committed);
+      releaseBlobs(storage).sweepIfDue();
     }
-    const now = new Date().toISOString();
-    const release: ReleaseRecord = {
-      skitId: plan.skitId,
-      version: plan.version,
-      bundleHash: upload.hashes.bundle,
-      archiveSha256,
-      archiveSize: artifacts.archive.length,
-      storedBytes,
-      skills,
-      files: upload.hashes.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256 })),
-      publishedAt: now,
-      publishedBy: p.user.login,
-    };
-    const decide = skitForRelease(plan, limits, storedBytes, now);
-    let created = false;
-    const skit = storage.registry.createRelease(release, (current, state) => {
-      created = current === undefined;
-      return decide(current, state);
-    });
-    if (!skit) throw immutable(plan.skitId, plan.version);
-    return { release, skit, created };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** Writes the release's blobs through `staging` and creates the release in one transaction (SF_E_IMMUTABLE when the version exists by then). */
+async function storeAndCreate(
+  storage: HubStorage,
+  limits: RegistryLimits,
+  p: Principal & { user: { login: string } },
+  plan: PublishPlan,
+  upload: InspectedUpload,
+  artifacts: ReleaseArtifacts,
+  storedBytes: number,
+  staging: BlobStaging,
+): Promise<{ release: ReleaseRecord; skit: SkitRecord; created: boolean }> {
+  const archiveSha256 = await staging.put(artifacts.archive);
+  for (const bytes of artifacts.fileBlobs.values()) await staging.put(bytes);
+  const skills = [];
+  for (const s of upload.hashes.skills) {
+    const skillArchive = artifacts.skillArchives.get(s.name)!;
+    const skillArchiveSha256 = await staging.put(skillArchive);
+    const entry = upload.layout.skills.find((k) => k.name === s.name)!;
+    skills.push({
+      name: s.name,
+      id: s.id,
+      path: s.path,
+      hash: s.hash,
+      defaultEnabled: entry.defaultEnabled,
+      description: upload.descriptions.get(s.name) ?? '',
+      archiveSha256: skillArchiveSha256,
+      archiveSize: skillArchive.length,
+      files: s.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256, ...(f.from ? { from: f.from } : {}) })),
+    });
+  }
+  const now = new Date().toISOString();
+  const release: ReleaseRecord = {
+    skitId: plan.skitId,
+    version: plan.version,
+    bundleHash: upload.hashes.bundle,
+    archiveSha256,
+    archiveSize: artifacts.archive.length,
+    storedBytes,
+    skills,
+    files: upload.hashes.files.map((f) => ({ path: f.path, mode: f.mode, size: f.size, sha256: f.sha256 })),
+    publishedAt: now,
+    publishedBy: p.user.login,
+  };
+  const decide = skitForRelease(plan, limits, storedBytes, now);
+  let created = false;
+  const skit = storage.registry.createRelease(release, (current, state) => {
+    created = current === undefined;
+    return decide(current, state);
+  });
+  if (!skit) throw immutable(plan.skitId, plan.version);
+  return { release, skit, created };
 }

@@ -80,4 +80,78 @@ describe('hub accounts and tokens', () => {
     assert.equal(add.status, 200);
     assert.equal((await add.json()).members.length, 2);
   });
+
+  it('refuses token and user fields of the wrong type with a 400 naming the field, never coercing them', async () => {
+    const root = hub.user('root', ['admin', 'registry:read'], { admin: true });
+    hub.user('alice');
+    const refused: [string, object, string][] = [
+      ['/api/v1/tokens', { userLogin: ['alice'], name: 'for-alice', scopes: ['admin', 'registry:read'] }, 'userLogin'],
+      ['/api/v1/tokens', { userLogin: 7 }, 'userLogin'],
+      ['/api/v1/tokens', { userLogin: null }, 'userLogin'],
+      ['/api/v1/tokens', { kind: 'Device' }, 'kind'],
+      ['/api/v1/tokens', { kind: null }, 'kind'],
+      ['/api/v1/tokens', { scopes: null }, 'scopes'],
+      ['/api/v1/tokens', { scopes: 'registry:read' }, 'scopes'],
+      ['/api/v1/tokens', { scopes: ['registry:read', 5] }, 'scopes'],
+      ['/api/v1/tokens', { name: 'x'.repeat(101) }, 'name'],
+      ['/api/v1/tokens', { name: 42 }, 'name'],
+      ['/api/v1/users', { login: 'carol', admin: 'true' }, 'admin'],
+    ];
+    const before = hub.storage.tokens.listForUser(root.id).length;
+    for (const [path, body, field] of refused) {
+      const res = await hub.app.request(path, json(body, root.auth));
+      assert.equal(res.status, 400, JSON.stringify(body));
+      const { error } = await res.json();
+      assert.equal(error.code, 'SF_E_USAGE');
+      assert.equal(error.location?.pointer, field, JSON.stringify(body));
+      assert.match(error.message, new RegExp(`^${field} must be`));
+    }
+    assert.equal(hub.storage.tokens.listForUser(root.id).length, before, 'no token was issued to the caller');
+    assert.equal(hub.storage.accounts.findOwner('carol'), undefined);
+    // the well-typed request issues alice's token, and the answer says whose it is
+    const ok = await hub.app.request('/api/v1/tokens', json({ userLogin: 'alice', name: 'for-alice', scopes: ['registry:read'] }, root.auth));
+    assert.equal(ok.status, 201);
+    const issued = await ok.json();
+    assert.equal(issued.user.login, 'alice');
+    const who = await (await hub.app.request('/api/v1/user', { headers: { authorization: `Bearer ${issued.token}` } })).json();
+    assert.equal(who.login, 'alice');
+  });
+
+  it('an organization role must be "owner" or "member": a typo or a missing body is a 400, never a demotion', async () => {
+    const alice = hub.user('alice');
+    hub.user('bob');
+    assert.equal((await hub.app.request('/api/v1/orgs', json({ login: 'acme' }, alice.auth))).status, 201);
+    const setRole = (init: RequestInit) => hub.app.request('/api/v1/orgs/acme/members/bob', { method: 'PUT', ...init, headers: { 'content-type': 'application/json', ...alice.auth } });
+    assert.equal((await setRole({ body: '{"role":"owner"}' })).status, 200);
+    for (const init of [{ body: '{"role":"Owner"}' }, { body: '{"role":"admin"}' }, { body: '{"role":null}' }, { body: '{}' }, {}]) {
+      const res = await setRole(init);
+      assert.equal(res.status, 400, JSON.stringify(init));
+      const { error } = await res.json();
+      assert.equal(error.location?.pointer, 'role');
+      assert.match(error.message, /role must be one of "owner", "member"/);
+    }
+    const org = hub.storage.accounts.findOwner('acme')!;
+    const bob = hub.storage.accounts.findOwner('bob')!;
+    assert.equal(hub.storage.accounts.getOrg(org.id)!.members.find((m) => m.userId === bob.id)?.role, 'owner', 'bob is still an owner');
+    assert.equal((await setRole({ body: '{"role":"member"}' })).status, 200);
+    assert.equal(hub.storage.accounts.getOrg(org.id)!.members.find((m) => m.userId === bob.id)?.role, 'member');
+  });
+
+  it('answers that carry a token secret are not to be cached; an over-limit JSON body is a 413 naming its limit', async () => {
+    const root = hub.user('root', ['admin', 'registry:read'], { admin: true });
+    const created = await hub.app.request('/api/v1/tokens', json({ name: 'ci', scopes: ['registry:read'] }, root.auth));
+    assert.equal(created.status, 201);
+    const { id } = await created.json();
+    const rotated = await hub.app.request(`/api/v1/tokens/${id}/rotate`, { method: 'POST', headers: root.auth });
+    assert.equal(rotated.status, 201);
+    const user = await hub.app.request('/api/v1/users', json({ login: 'carol' }, root.auth));
+    assert.equal(user.status, 201);
+    for (const res of [created, rotated, user]) assert.equal(res.headers.get('cache-control'), 'private, no-store', res.url);
+
+    const big = await hub.app.request('/api/v1/tokens', json({ name: 'x'.repeat(70 * 1024) }, root.auth));
+    assert.equal(big.status, 413);
+    const { error } = await big.json();
+    assert.equal(error.code, 'SF_E_LIMIT');
+    assert.deepEqual(error.data, { limit: 'maxJsonBytes', max: 65536 });
+  });
 });

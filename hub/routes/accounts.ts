@@ -4,8 +4,36 @@ import { roleOnOwner } from '../auth/access.js';
 import { checkLogin } from '../auth/login.js';
 import { isAdmin, requirePat, requireScope, type HubEnv } from '../auth/principal.js';
 import { issueToken, rotateToken } from '../auth/tokens.js';
-import type { CredentialKind, Scope, TokenRecord } from '../storage/ports.js';
-import { readJson } from './read-json.js';
+import { ALL_SCOPES, type CredentialKind, type OrgRole, type Scope, type TokenRecord } from '../storage/ports.js';
+import { privateResponses } from './private-responses.js';
+import { badField, readJson } from './read-json.js';
+
+const KINDS: readonly CredentialKind[] = ['pat', 'device'];
+const ORG_ROLES: readonly OrgRole[] = ['owner', 'member'];
+const MAX_TOKEN_NAME = 100;
+
+/**
+ * The fields of a token request, each of its own type or absent: a value of another type is a
+ * 400 naming the field, never read as absent (a `userLogin` of ["alice"] would otherwise issue the
+ * caller's own token, with the scopes meant for alice).
+ */
+function tokenRequest(body: { name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }) {
+  // absent means the default; null is a value like any other, of the wrong type
+  const kind = body.kind === undefined ? 'pat' : body.kind;
+  if (!KINDS.includes(kind as CredentialKind)) throw badField('kind', '"pat" or "device"', 'leave kind out for a personal access token, or send "kind": "device"');
+  const scopes = body.scopes === undefined ? (kind === 'device' ? ['telemetry:write'] : []) : body.scopes;
+  const unknown = Array.isArray(scopes) ? scopes.filter((s) => !ALL_SCOPES.includes(s as Scope)) : [];
+  if (!Array.isArray(scopes) || unknown.length) {
+    const not = unknown.length ? `, not ${unknown.map((s) => JSON.stringify(s).slice(0, 40)).join(', ')}` : '';
+    throw badField('scopes', `a list of scopes from ${ALL_SCOPES.join(', ')}${not}`, 'e.g. "scopes": ["registry:read"]');
+  }
+  const { name, userLogin } = body;
+  if (name !== undefined && (typeof name !== 'string' || name.length < 1 || name.length > MAX_TOKEN_NAME)) {
+    throw badField('name', `a string of 1-${MAX_TOKEN_NAME} characters`, 'name the credential after where it is used, e.g. "ci"');
+  }
+  if (userLogin !== undefined && typeof userLogin !== 'string') throw badField('userLogin', 'a login', 'send the login as a string, e.g. "userLogin": "alice", or leave it out to issue for yourself');
+  return { kind: kind as CredentialKind, scopes: scopes as Scope[], name: name as string | undefined, userLogin: userLogin as string | undefined };
+}
 
 const publicToken = (t: TokenRecord) => ({
   id: t.id, kind: t.kind, name: t.name, scopes: t.scopes, createdAt: t.createdAt, revokedAt: t.revokedAt ?? null, rotatedFrom: t.rotatedFrom ?? null,
@@ -18,9 +46,10 @@ export const accountRoutes = new Hono<HubEnv>()
     if (!p.user || !p.token) throw new SfError('SF_E_AUTH', 'authentication required', { hint: 'send Authorization: Bearer <token>' });
     return c.json({ id: p.user.id, login: p.user.login, admin: p.user.admin, token: publicToken(p.token) });
   })
-  .post('/api/v1/users', async (c) => {
+  .post('/api/v1/users', privateResponses, async (c) => {
     requireScope(c, 'admin');
-    const body = await readJson<{ login?: unknown; admin?: unknown }>(c);
+    const body = await readJson<{ login?: unknown; admin?: unknown }>(c, ['login', 'admin']);
+    if (body.admin !== undefined && typeof body.admin !== 'boolean') throw badField('admin', 'true or false', 'send "admin": true for a hub admin, or leave it out');
     const user = c.get('storage').accounts.createUser(checkLogin(body.login), body.admin === true);
     return c.json(user, 201);
   })
@@ -28,11 +57,11 @@ export const accountRoutes = new Hono<HubEnv>()
     const p = requireScope(c, 'registry:read');
     return c.json({ tokens: c.get('storage').tokens.listForUser(p.user.id).map(publicToken) });
   })
-  .post('/api/v1/tokens', async (c) => {
+  // answers holding a token secret (or a new account) are for the caller alone: no cache may keep them
+  .post('/api/v1/tokens', privateResponses, async (c) => {
     const p = requirePat(c, 'create credentials');
-    const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c);
-    const kind: CredentialKind = body.kind === 'device' ? 'device' : 'pat';
-    const scopes = (Array.isArray(body.scopes) ? body.scopes : kind === 'device' ? ['telemetry:write'] : []) as Scope[];
+    const body = await readJson<{ name?: unknown; scopes?: unknown; kind?: unknown; userLogin?: unknown }>(c, ['name', 'scopes', 'kind', 'userLogin']);
+    const { kind, scopes, name, userLogin } = tokenRequest(body);
     // a token can only hand out scopes it holds itself, unless it is an admin token
     const admin = isAdmin(p);
     const missing = scopes.filter((s) => !p.scopes.has(s));
@@ -42,11 +71,11 @@ export const accountRoutes = new Hono<HubEnv>()
       });
     }
     let user = p.user;
-    if (typeof body.userLogin === 'string') {
+    if (userLogin !== undefined) {
       if (!admin) throw new SfError('SF_E_FORBIDDEN', 'only admins can issue credentials for other users', { hint: 'leave out userLogin to issue a credential for yourself, or use an admin token' });
-      const owner = c.get('storage').accounts.findOwner(body.userLogin);
+      const owner = c.get('storage').accounts.findOwner(userLogin);
       const found = owner?.kind === 'user' ? c.get('storage').accounts.getUser(owner.id) : undefined;
-      if (!found) throw new SfError('SF_E_NOT_FOUND', `user ${body.userLogin} does not exist`, {
+      if (!found) throw new SfError('SF_E_NOT_FOUND', `user ${userLogin} does not exist`, {
         hint: 'check the login; create the user with POST /api/v1/users or `sf hub admin create-user <login>`',
       });
       user = found;
@@ -56,11 +85,11 @@ export const accountRoutes = new Hono<HubEnv>()
         hint: 'leave out the admin scope, or create the user as an admin (`sf hub admin create-user <login> --admin`)',
       });
     }
-    const name = typeof body.name === 'string' && body.name.length <= 100 ? body.name : kind === 'device' ? 'device' : 'token';
-    const { secret, record } = issueToken(c.get('storage').tokens, { userId: user.id, kind, name, scopes });
-    return c.json({ token: secret, ...publicToken(record) }, 201);
+    const { secret, record } = issueToken(c.get('storage').tokens, { userId: user.id, kind, name: name ?? (kind === 'device' ? 'device' : 'token'), scopes });
+    // the user it belongs to, so a credential issued for another user cannot pass for theirs by mistake
+    return c.json({ token: secret, ...publicToken(record), user: { id: user.id, login: user.login } }, 201);
   })
-  .post('/api/v1/tokens/:id/rotate', (c) => {
+  .post('/api/v1/tokens/:id/rotate', privateResponses, (c) => {
     const { token } = managedToken(c, 'rotate');
     const { secret, record } = rotateToken(c.get('storage').tokens, token.id);
     return c.json({ token: secret, ...publicToken(record) }, 201);
@@ -71,14 +100,17 @@ export const accountRoutes = new Hono<HubEnv>()
   })
   .post('/api/v1/orgs', async (c) => {
     const p = requireScope(c, 'registry:write');
-    const body = await readJson<{ login?: unknown }>(c);
+    const body = await readJson<{ login?: unknown }>(c, ['login']);
     return c.json(c.get('storage').accounts.createOrg(checkLogin(body.login), p.user.id), 201);
   })
   .put('/api/v1/orgs/:org/members/:login', async (c) => {
     const { accounts, org, member } = membershipTarget(c);
-    const body = await readJson<{ role?: unknown }>(c);
-    const role = body.role === 'owner' ? 'owner' : 'member';
-    return c.json(accounts.setOrgMember(org.id, member.id, role));
+    const body = await readJson<{ role?: unknown }>(c, ['role']);
+    // required, and exactly one of the roles: a typo or a missing body must not demote an owner
+    if (typeof body.role !== 'string' || !ORG_ROLES.includes(body.role as OrgRole)) {
+      throw badField('role', `one of ${ORG_ROLES.map((r) => `"${r}"`).join(', ')}`, 'send {"role": "member"} or {"role": "owner"}');
+    }
+    return c.json(accounts.setOrgMember(org.id, member.id, body.role as OrgRole));
   })
   .delete('/api/v1/orgs/:org/members/:login', (c) => {
     const { accounts, org, member } = membershipTarget(c);

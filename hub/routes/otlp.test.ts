@@ -87,6 +87,41 @@ describe('hub OTLP/HTTP ingest responses', () => {
     assert.equal((await rpcStatus(badJson)).code, 3);
   });
 
+  it('answers OTLP/JSON with fields of the wrong type with 400 and a Status naming the field, storing nothing; the null-skipping and partial-success rules still hold', async () => {
+    f = await telemetryFixture();
+    const u = f.user('alice');
+    const record = (id: string, extra: object = {}) => ({ eventName: 'agent.skill.selected', attributes: [{ key: 'agent.skill.event.id', value: { stringValue: id } }], ...extra });
+    const logs = (...records: object[]) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: records }] }] });
+    const wrong: [string, object, RegExp][] = [
+      ['logs', { resourceLogs: 5 }, /resourceLogs must be a list, not the number 5/],
+      ['logs', { resourceLogs: 'x' }, /resourceLogs must be a list, not the string "x"/],
+      ['logs', { resourceLogs: [{ scopeLogs: {} }] }, /resourceLogs\[\]\.scopeLogs must be a list/],
+      ['logs', { resourceLogs: [{ resource: 'svc', scopeLogs: [] }] }, /resourceLogs\[\]\.resource must be an object/],
+      ['logs', logs(record('evt_ok'), record('evt_bad_time', { timeUnixNano: 'abc' })), /logRecords\[\]\.timeUnixNano must be nanoseconds/],
+      ['logs', logs(record('evt_ok'), record('evt_bad_body', { body: 5 })), /logRecords\[\]\.body must be an object, not the number 5/],
+      ['logs', logs(record('evt_text_body', { body: 'text' })), /logRecords\[\]\.body must be an object/],
+      ['logs', logs({ attributes: [{ key: 'k', value: 'v' }] }), /logRecords\[\]\.attributes\[\]\.value must be an object/],
+      ['logs', logs({ attributes: [{ key: 'k', value: { arrayValue: { values: [1] } } }] }), /arrayValue\.values\[\] must be an object/],
+      ['traces', { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', startTimeUnixNano: -1 }] }] }] }, /spans\[\]\.startTimeUnixNano must be nanoseconds/],
+      ['metrics', { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', sum: 3 }] }] }] }, /metrics\[\]\.sum must be an object/],
+    ];
+    for (const [signal, body, message] of wrong) {
+      const res = await f.post(signal as 'logs', body, { auth: u.device });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.headers.get('content-type'), 'application/json');
+      const status = await rpcStatus(res);
+      assert.equal(status.code, 3);
+      assert.match(status.message, message);
+    }
+    assert.deepEqual([...f.storage.telemetry.rawBatches.listByReceipt()], [], 'nothing was stored, not even the valid records beside a wrong one');
+    // null elements of a list are skipped, the records beside them stored; a malformed id is a partial success
+    const ok = await f.post('logs', { resourceLogs: [null, { scopeLogs: [{ logRecords: [null, record('evt_beside'), record('evt_bad_id', { traceId: 'nothex' }), record('evt_numeric_time', { timeUnixNano: 1786300931000000000 })] }] }] }, { auth: u.device });
+    assert.equal(ok.status, 200);
+    assert.match(((await ok.json()) as { partialSuccess: { errorMessage: string } }).partialSuccess.errorMessage, /1 malformed trace, span or parent span ids dropped/);
+    await f.telemetry.drain();
+    assert.deepEqual([...f.telemetry.reader().allEvents()].map((e) => e.eventId).sort(), ['evt_bad_id', 'evt_beside', 'evt_numeric_time']);
+  });
+
   it('enforces the raw and decompressed byte limits with 413', async () => {
     f = await telemetryFixture({ limits: { maxRawBytes: 64 * 1024, maxDecompressedBytes: 1024 * 1024 } });
     const u = f.user('alice');

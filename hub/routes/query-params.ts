@@ -16,12 +16,12 @@ export type QueryParams = ReadonlyMap<string, string>;
  * is given twice: a filter the route does not have, or a second value it would ignore, would
  * otherwise answer a question the caller did not ask.
  */
-export function queryParams(c: Context, allowed: readonly string[]): QueryParams {
+export function queryParams(c: Context, allowed: readonly string[], docs = 'docs/hub-telemetry.md'): QueryParams {
   const all = c.req.queries();
   const unknown = Object.keys(all).filter((name) => !allowed.includes(name));
   if (unknown.length) {
     throw new SfError('SF_E_USAGE', `unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map(echo).join(', ')}`, {
-      hint: allowed.length ? `this route takes ${allowed.join(', ')} (docs/hub-telemetry.md)` : 'this route takes no query parameters',
+      hint: allowed.length ? `this route takes ${allowed.join(', ')} (${docs})` : 'this route takes no query parameters',
     });
   }
   const repeated = Object.keys(all).filter((name) => all[name].length > 1);

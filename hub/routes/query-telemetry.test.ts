@@ -4,6 +4,7 @@ import type { TimelinePage } from '../query/timeline.js';
 import type { UsageReport } from '../query/usage.js';
 import { logsRequest, skillRecord } from '../test-support/otlp-builders.js';
 import { telemetryFixture, type TelemetryFixture, type TelemetryUser } from '../test-support/telemetry-fixture.js';
+import { packSkit, twoSkillTree } from '../../test-support/skit-archive.js';
 
 const T0 = Date.UTC(2026, 7, 9, 12, 0, 0);
 
@@ -74,6 +75,30 @@ describe('hub telemetry query parameters', () => {
     assert.deepEqual(usage.window, { from: '1970-01-01', to: '1970-01-01' });
     const page = (await get(`${timeline}?to=1000`, alice.pat)).body as unknown as TimelinePage;
     assert.deepEqual(page.window, { from: '1970-01-01T00:00:00.000Z', to: '1970-01-01T00:00:01.000Z' });
+  });
+});
+
+describe('hub telemetry usage: the contained skills listed', () => {
+  it('are the skills of the registry\'s latest release (semver, stable preferred), not of the most recently published one', async () => {
+    const f = await telemetryFixture({ now: () => T0 + 86_400_000 });
+    const kit = await packSkit(twoSkillTree('alice/pub'));
+    const single = await packSkit({ 'SKILL.md': '---\nname: hello\ndescription: Says hello. Use when greeting.\n---\n\nSay hello.\n' }, 'single');
+    try {
+      const alice = f.user('alice', { scopes: ['registry:read', 'registry:write'] });
+      const publish = (version: string, archive: Uint8Array) =>
+        f.app.request(`/api/v1/skits/alice/pub/releases/${version}`, { method: 'PUT', body: archive as unknown as BodyInit, headers: { 'content-type': 'application/gzip', ...alice.pat } });
+      assert.equal((await publish('1.0.0', kit.archive)).status, 201);
+      // a maintenance release of an older line and a prerelease, both published after 1.0.0
+      assert.equal((await publish('0.9.1', single.archive)).status, 201);
+      assert.equal((await publish('2.0.0-beta.1', single.archive)).status, 201);
+      assert.equal(f.storage.registry.latestRelease('alice/pub')?.version, '1.0.0');
+      const usage = await f.getJson<UsageReport>('/api/v1/telemetry/skits/alice/pub/usage', alice.pat);
+      assert.deepEqual(usage.skills.map((s) => [s.skillId, s.contained]), [['alice/pub:review', true], ['alice/pub:summarize', true]]);
+    } finally {
+      await kit.cleanup();
+      await single.cleanup();
+      await f.cleanup();
+    }
   });
 });
 

@@ -72,12 +72,12 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
     const user = scope === 'all' ? undefined : queryAccount(c, params, caller);
     const { fromMs, toMs } = timeWindow(params, telemetry.now(), 30);
     const packageId = skitId(c);
-    // contained skills of the latest release, listed only when the caller may see the SKIT
+    // contained skills of the registry's latest release (highest version, stable preferred, not
+    // quarantined: what `latest` answers everywhere), listed only when the caller may see the SKIT
     const storage = c.get('storage');
     const skit = storage.registry.getSkit(packageId);
     const visible = skit !== undefined && canViewSkit(storage.accounts, c.get('principal'), skit);
-    const releases = visible ? storage.registry.listReleases(packageId) : [];
-    const latest = releases.reduce<(typeof releases)[number] | undefined>((a, r) => (!a || r.publishedAt > a.publishedAt ? r : a), undefined);
+    const latest = visible ? storage.registry.latestRelease(packageId) : undefined;
     return usageReport(telemetry.reader(), {
       packageId: safeId(packageId),
       ...(skill !== undefined ? { skillId: safeId(`${packageId}:${skill}`) } : {}),

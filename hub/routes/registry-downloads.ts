@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { SfError } from '../../core/errors/index.js';
 import type { HubEnv } from '../auth/principal.js';
 import { contentTypeOf } from '../registry/http-cache.js';
-import { assertDownloadable, reader, visibleSkit } from '../registry/lookup.js';
+import { assertDownloadable, downloadAccess, reader, visibleSkit } from '../registry/lookup.js';
 import { isVersion, versionOfArchiveName } from '../registry/names.js';
 import type { ReleaseRecord, SkitRecord } from '../storage/ports.js';
 import { restSegments } from './registry-context.js';
@@ -23,9 +23,7 @@ function downloadable(c: Context<HubEnv>, owner: string, name: string, version: 
     throw new SfError('SF_E_NOT_FOUND', `release ${version ?? ''} of ${skit.id} not found`, { hint: `list the releases with GET /api/v1/skits/${skit.id}/releases` });
   }
   assertDownloadable(storage, p, skit, release);
-  // a quarantined release reaches only its managers: no cache may keep it for anyone else
-  const quarantined = Boolean(skit.quarantined ?? release.quarantined);
-  return { skit, release, access: { isPrivate: skit.visibility === 'private' || quarantined, noStore: quarantined, lastModified: release.publishedAt } };
+  return { skit, release, access: downloadAccess(skit, release) };
 }
 
 /**

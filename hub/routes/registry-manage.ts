@@ -8,7 +8,7 @@ import { VISIBILITIES } from '../registry/publish.js';
 import { parseTags } from '../registry/search.js';
 import { releaseSummary, skitSummary } from '../registry/views.js';
 import type { DeprecationFlag, QuarantineFlag, SkitRecord, Visibility } from '../storage/ports.js';
-import { readJson } from './read-json.js';
+import { checkFields, readJson } from './read-json.js';
 import { originOf } from './registry-context.js';
 
 type FlagInput = Record<string, unknown> | null | undefined;
@@ -37,6 +37,7 @@ const replacementOf = (v: unknown): string | undefined => {
 function deprecationOf(input: FlagInput, current: DeprecationFlag | undefined): DeprecationFlag | undefined {
   if (input === undefined) return current;
   if (input === null) return undefined;
+  checkFields(input, ['message', 'replacement'], 'deprecated.');
   const replacement = replacementOf(input.replacement);
   return { message: text(input.message, 'deprecated.message', 1024), ...(replacement ? { replacement } : {}), at: new Date().toISOString() };
 }
@@ -48,6 +49,7 @@ function quarantineOf(input: FlagInput, current: QuarantineFlag | undefined, p: 
     throw new SfError('SF_E_FORBIDDEN', 'a hub administrator quarantined this; only an administrator can change that', { hint: 'contact the hub administrators' });
   }
   if (input === null) return undefined;
+  checkFields(input, ['reason', 'replacement'], 'quarantined.');
   const replacement = replacementOf(input.replacement);
   return { reason: text(input.reason, 'quarantined.reason', 1024), ...(replacement ? { replacement } : {}), at: new Date().toISOString(), ...(isAdmin(p) ? { byAdmin: true } : {}) };
 }
@@ -72,7 +74,7 @@ function flagBody(v: unknown, field: string): FlagInput {
 export const registryManageRoutes = new Hono<HubEnv>()
   .patch('/api/v1/skits/:owner/:name', async (c) => {
     const { p, skit } = managedSkit(c);
-    const body = await readJson<Record<string, unknown>>(c);
+    const body = await readJson<Record<string, unknown>>(c, ['visibility', 'description', 'tags', 'deprecated', 'quarantined']);
     const next: SkitRecord = { ...skit };
     if (body.visibility !== undefined) {
       if (!VISIBILITIES.includes(body.visibility as Visibility)) throw new SfError('SF_E_USAGE', `visibility must be one of ${VISIBILITIES.join(', ')}`, { hint: 'e.g. {"visibility": "unlisted"}' });
@@ -92,7 +94,7 @@ export const registryManageRoutes = new Hono<HubEnv>()
     const version = c.req.param('version');
     const release = isVersion(version) ? storage.registry.getRelease(skit.id, version) : undefined;
     if (!release) throw new SfError('SF_E_NOT_FOUND', `release ${version} of ${skit.id} not found`, { hint: `list the releases with GET /api/v1/skits/${skit.id}/releases` });
-    const body = await readJson<Record<string, unknown>>(c);
+    const body = await readJson<Record<string, unknown>>(c, ['deprecated', 'quarantined']);
     const updated = storage.registry.updateReleaseFlags(skit.id, release.version, {
       deprecated: deprecationOf(flagBody(body.deprecated, 'deprecated'), release.deprecated),
       quarantined: quarantineOf(flagBody(body.quarantined, 'quarantined'), release.quarantined, p),

@@ -7,6 +7,7 @@ import { planPublish, publishRelease } from '../registry/publish.js';
 import { parseTags } from '../registry/search.js';
 import { releaseView, skitSummary } from '../registry/views.js';
 import type { Visibility } from '../storage/ports.js';
+import { queryParams } from './query-params.js';
 import { originOf } from './registry-context.js';
 
 const BUNDLE_HASH = /^sha256:[0-9a-f]{64}$/;
@@ -14,15 +15,17 @@ const MAX_DESCRIPTION = 1024;
 
 /**
  * `PUT|POST /api/v1/skits/:owner/:name/releases/:version`, body = the release archive (tar,
- * tar.gz or zip). Query: `visibility` (first publish; default public), `description`, `tags`.
+ * tar.gz or zip). Query: `visibility` (first publish; default public), `description`, `tags`;
+ * any other, or one given twice, is a 400.
  * Header `X-Forge-Bundle-Hash`: the bundle hash the client computed; a mismatch is a 422.
  */
 async function publish(c: Context<HubEnv>) {
   const p = requireScope(c, 'registry:write');
   const storage = c.get('storage');
   const { limits } = c.get('registry');
-  const q = c.req.query();
-  const description = q.description;
+  // a misspelt `visibility` must not publish a public release, which cannot be taken back
+  const q = queryParams(c, ['visibility', 'description', 'tags'], 'docs/hub-registry.md');
+  const description = q.get('description');
   if (description !== undefined && description.length > MAX_DESCRIPTION) {
     throw new SfError('SF_E_USAGE', `the description is longer than ${MAX_DESCRIPTION} characters`, { hint: 'shorten it' });
   }
@@ -30,9 +33,9 @@ async function publish(c: Context<HubEnv>) {
     owner: c.req.param('owner')!,
     name: c.req.param('name')!,
     version: c.req.param('version')!,
-    visibility: q.visibility as Visibility | undefined,
+    visibility: q.get('visibility') as Visibility | undefined,
     description,
-    tags: parseTags(q.tags),
+    tags: parseTags(q.get('tags')),
   });
   const expected = c.req.header('x-forge-bundle-hash');
   if (expected !== undefined && !BUNDLE_HASH.test(expected)) {

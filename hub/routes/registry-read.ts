@@ -4,7 +4,7 @@ import { compareCodeUnits } from '../../core/skit/tree.js';
 import { roleOnOwner } from '../auth/access.js';
 import { isAdmin, type HubEnv, type Principal } from '../auth/principal.js';
 import { contentTypeOf } from '../registry/http-cache.js';
-import { assertDownloadable, latestRelease, reader, visibleRelease, visibleSkit } from '../registry/lookup.js';
+import { assertDownloadable, downloadAccess, latestRelease, reader, visibleRelease, visibleSkit } from '../registry/lookup.js';
 import { matchesQuery, type SearchQuery } from '../registry/search.js';
 import { releaseSummary, releaseView, skitSummary } from '../registry/views.js';
 import { compareSemver } from '../../core/skit/semver.js';
@@ -129,10 +129,11 @@ export const registryReadRoutes = new Hono<HubEnv>()
     const file = path === undefined ? undefined : release.files.find((f) => f.path === path.normalize('NFC'));
     if (!file) throw new SfError('SF_E_NOT_FOUND', `${skit.id}@${release.version} has no file ${path ?? ''}`, { hint: 'list the files with …/files' });
     assertDownloadable(storage, c.get('principal'), skit, release);
+    // cached as the /r/ downloads are: a quarantined release's files by no cache, a private SKIT's privately
     return sendBlob(c, {
+      ...downloadAccess(skit, release),
       sha256: file.sha256,
       tag: `sha256:${file.sha256}`,
-      isPrivate: skit.visibility === 'private',
       contentType: contentTypeOf(file.path),
       mutable: c.req.param('version') === 'latest',
       headers: { 'content-security-policy': "default-src 'none'; sandbox" },

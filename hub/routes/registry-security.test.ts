@@ -75,6 +75,30 @@ describe('hub registry: authorization and limits', () => {
     assert.equal(res.headers.get('vary'), 'authorization');
   });
 
+  it('a quarantined release\'s files reach its managers uncached on the API files route, as on /r/; a private SKIT\'s are cached privately', async () => {
+    const alice = hub.user('alice');
+    const root = hub.user('root', ['admin'], { admin: true });
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive)).status, 201);
+    const file = '/api/v1/skits/alice/kit/releases/1.0.0/files/README.md';
+    assert.equal((await hub.app.request(file)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    const patch = (path: string, body: object) => hub.app.request(path, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...root.auth } });
+    const cacheOf = async (path: string) => {
+      const res = await hub.app.request(path, { headers: alice.auth });
+      assert.equal(res.status, 200, path);
+      return [res.headers.get('cache-control'), res.headers.get('vary')];
+    };
+    for (const [flagged, lift] of [['/api/v1/skits/alice/kit/releases/1.0.0', '/api/v1/skits/alice/kit/releases/1.0.0'], ['/api/v1/skits/alice/kit', '/api/v1/skits/alice/kit']]) {
+      assert.equal((await patch(flagged, { quarantined: { reason: 'malware' } })).status, 200);
+      assert.equal((await hub.app.request(file)).status, 410);
+      for (const path of [file, '/r/alice/kit/1.0.0.tgz', '/r/alice/kit/1.0.0/skills/review/SKILL.md']) {
+        assert.deepEqual(await cacheOf(path), ['private, no-store', 'authorization'], `${path} (quarantined at ${flagged})`);
+      }
+      assert.equal((await patch(lift, { quarantined: null })).status, 200);
+    }
+    assert.equal((await patch('/api/v1/skits/alice/kit', { visibility: 'private' })).status, 200);
+    assert.deepEqual(await cacheOf(file), ['private, max-age=31536000, immutable', 'authorization']);
+  });
+
   it('unlisted SKITs are reachable by URL but never listed to outsiders', async () => {
     const alice = hub.user('alice');
     await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'unlisted' });
@@ -211,6 +235,49 @@ describe('hub registry: authorization and limits', () => {
     const missing = await (await hub.publish(bob.auth, 'nosuchorg/kit', '1.0.0', kit.archive)).json();
     assert.equal(foreign.error.code, 'SF_E_FORBIDDEN');
     assert.deepEqual([missing.error.code, missing.error.message.replace('nosuchorg', 'X')], [foreign.error.code, foreign.error.message.replace('alice', 'X')]);
+  });
+
+  it('a misspelt or repeated publish parameter, or an unknown PATCH field, is a 400 naming it: never a public release or a quarantine that did nothing', async () => {
+    const alice = hub.user('alice');
+    const typo = await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visiblity: 'private' });
+    assert.equal(typo.status, 400);
+    const { error } = await typo.json();
+    assert.equal(error.code, 'SF_E_USAGE');
+    assert.match(error.message, /visiblity/);
+    assert.match(error.hint, /visibility, description, tags/);
+    const twice = await hub.app.request('/api/v1/skits/alice/kit/releases/1.0.0?visibility=private&visibility=public', { method: 'PUT', body: kit.archive as unknown as BodyInit, headers: { 'content-type': 'application/gzip', ...alice.auth } });
+    assert.equal(twice.status, 400);
+    assert.match((await twice.json()).error.message, /visibility given more than once/);
+    assert.deepEqual(await storedState(hub), { blobs: [], skits: [], releases: [] });
+
+    assert.equal((await hub.publish(alice.auth, 'alice/kit', '1.0.0', kit.archive, { visibility: 'private' })).status, 201);
+    const patch = (path: string, body: unknown) => hub.app.request(path, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...alice.auth } });
+    const refused = [
+      ['/api/v1/skits/alice/kit', { quarantine: { reason: 'leaked credentials' } }, /unknown field "quarantine"/, /"quarantined"/],
+      ['/api/v1/skits/alice/kit/releases/1.0.0', { quarantine: { reason: 'leaked credentials' } }, /unknown field "quarantine"/, /"deprecated", "quarantined"/],
+      ['/api/v1/skits/alice/kit', { deprecated: { message: 'use v2', replacment: 'alice/kit2' } }, /unknown field "deprecated.replacment"/, /deprecated takes "message", "replacement"/],
+    ] as const;
+    for (const [path, body, message, hint] of refused) {
+      const res = await patch(path, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      const answer = (await res.json()).error;
+      assert.match(answer.message, message);
+      assert.match(answer.hint, hint);
+    }
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.quarantined, undefined);
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.deprecated, undefined);
+    assert.equal(hub.storage.registry.getRelease('alice/kit', '1.0.0')!.quarantined, undefined);
+    const inQuery = await hub.app.request('/api/v1/skits/alice/kit?visibility=public', { method: 'PATCH', headers: alice.auth });
+    assert.equal(inQuery.status, 400);
+    assert.match((await inQuery.json()).error.hint, /takes no query parameters: send "visibility", "description", "tags", "deprecated", "quarantined" in the JSON body/);
+    assert.equal(hub.storage.registry.getSkit('alice/kit')!.visibility, 'private');
+    assert.equal((await patch('/api/v1/skits/alice/kit', { quarantined: { reason: 'leaked credentials' } })).status, 200);
+  });
+
+  it('a SKIT id that breaks the rule is a 400 whose hint gives the login length an owner really has', async () => {
+    const res = await hub.publish(hub.user('alice').auth, 'alice/Bad_Name', '1.0.0', kit.archive);
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error.hint, /owner is a login of 1-39 and the name 1-64/);
   });
 
   it('a version past 256 characters, and tags that are not strings, are 400s (never a storage error)', async () => {

@@ -86,6 +86,22 @@ describe('hub telemetry account settings, repositories and retention', () => {
     assert.equal((await put('/api/v1/telemetry/accounts/alice/settings', { contentCollection: false }, admin.pat)).status, 200);
   });
 
+  it('an unknown settings or repository field is a 400 naming it and the fields the route takes, and changes nothing', async () => {
+    f = await telemetryFixture();
+    const u = f.user('alice');
+    const res = await put('/api/v1/telemetry/accounts/alice/settings', { contentcollection: true }, u.manage);
+    assert.equal(res.status, 400);
+    const { error } = (await res.json()) as { error: { code: string; message: string; hint: string } };
+    assert.equal(error.code, 'SF_E_USAGE');
+    assert.match(error.message, /unknown field "contentcollection"/);
+    assert.match(error.hint, /"contentCollection", "retentionTier"/);
+    assert.equal((await f.getJson<{ contentCollection: boolean }>('/api/v1/telemetry/accounts/alice/settings', u.pat)).contentCollection, false);
+    const link = await f.app.request('/api/v1/telemetry/accounts/alice/repositories', { method: 'POST', body: JSON.stringify({ name: 'alice/app', fingerprint: ['rfp_one_fingerprint'] }), headers: { 'content-type': 'application/json', ...u.manage } });
+    assert.equal(link.status, 400);
+    assert.match(((await link.json()) as { error: { message: string } }).error.message, /unknown field "fingerprint"/);
+    assert.deepEqual(await f.getJson('/api/v1/telemetry/accounts/alice/repositories', u.pat), { repositories: [] });
+  });
+
   it('links, renames and unlinks repositories; a fingerprint belongs to one repository of an account', async () => {
     f = await telemetryFixture();
     const u = f.user('alice');
@@ -115,7 +131,7 @@ describe('hub telemetry account settings, repositories and retention', () => {
     assert.deepEqual(await f.telemetry.sweep(), { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 });
     now += 2 * DAY;
     const swept = await f.app.request('/api/v1/telemetry/admin/sweep', { method: 'POST', headers: admin.pat });
-    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
+    assert.deepEqual(await swept.json(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0, registry: { orphanBlobs: 0, tempFiles: 0 } });
     assert.deepEqual(batches(), [paid.id]);
     now += 300 * DAY;
     assert.deepEqual(await f.telemetry.sweep(), { batches: 1, blobs: 1, orphanBlobs: 0, tempFiles: 0 });
@@ -134,6 +150,20 @@ describe('hub telemetry account settings, repositories and retention', () => {
         assert.equal(res.status, status, path);
         assert.deepEqual([res.headers.get('cache-control'), res.headers.get('x-content-type-options')], ['private, no-store', 'nosniff'], `${path} (${status})`);
       }
+    }
+  });
+
+  it('asks an anonymous caller of the admin routes to authenticate (401 with the challenge); a non-admin PAT stays 403', async () => {
+    f = await telemetryFixture();
+    const other = f.user('other');
+    for (const path of ['/api/v1/telemetry/admin/rebuild', '/api/v1/telemetry/admin/sweep']) {
+      const anonymous = await f.app.request(path, { method: 'POST' });
+      assert.equal(anonymous.status, 401, path);
+      assert.equal(((await anonymous.json()) as { error: { code: string } }).error.code, 'SF_E_AUTH');
+      assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="forge-hub"');
+      const forbidden = await f.app.request(path, { method: 'POST', headers: other.pat });
+      assert.equal(forbidden.status, 403, path);
+      assert.match(forbidden.headers.get('www-authenticate') ?? '', /insufficient_scope", scope="admin"/);
     }
   });
 });

@@ -4,6 +4,7 @@ import { SfError } from '../../core/errors/index.js';
 import { requireFullPat, type HubEnv } from '../auth/principal.js';
 import { RETENTION_DAYS } from '../ingest/limits.js';
 import { accountFor, isAdminPat } from '../query/access.js';
+import { releaseBlobs } from '../registry/release-blobs.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { RepositoryLink, TelemetryAccountSettings } from '../storage/telemetry-ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
@@ -38,6 +39,17 @@ function parseName(v: unknown): string {
   return v;
 }
 
+/**
+ * Admin maintenance: an anonymous caller is told to authenticate (401 with the Bearer challenge,
+ * as on every other route), any other caller without an admin PAT is refused (403).
+ */
+function requireAdminPat(c: Context<HubEnv>, action: string): void {
+  const p = c.get('principal');
+  const hint = 'use a personal access token of a hub admin with the admin scope';
+  if (!p.user || !p.token) throw new SfError('SF_E_AUTH', `${action} needs an admin token`, { hint: `send Authorization: Bearer <token>; ${hint}` });
+  if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', `${action} needs an admin token`, { hint, data: { scope: 'admin' } });
+}
+
 /** The account a settings or repository-link write names, when the caller may change it (an unrestricted or admin PAT). */
 function managedAccount(c: Context<HubEnv>, action: string): UserRecord {
   const user = accountFor(c, c.req.param('login') ?? '');
@@ -66,7 +78,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
 
   app.put('/api/v1/telemetry/accounts/:login/settings', async (c) => {
     const user = managedAccount(c, 'change telemetry settings');
-    const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c);
+    const body = await readJson<{ contentCollection?: unknown; retentionTier?: unknown }>(c, ['contentCollection', 'retentionTier']);
     const next = { ...current(c, user.id), updatedAt: new Date(telemetry.now()).toISOString() };
     if (body.contentCollection !== undefined) {
       if (typeof body.contentCollection !== 'boolean') throw new SfError('SF_E_USAGE', 'contentCollection must be true or false', { hint: 'send a JSON boolean, e.g. {"contentCollection": true}' });
@@ -88,7 +100,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
 
   app.post('/api/v1/telemetry/accounts/:login/repositories', async (c) => {
     const user = managedAccount(c, 'link repositories');
-    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c, ['name', 'fingerprints']);
     const link: RepositoryLink = {
       id: `repo_${randomUUID().replace(/-/g, '')}`,
       accountId: user.id,
@@ -108,7 +120,7 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
         hint: `list linked repositories with GET /api/v1/telemetry/accounts/${user.login}/repositories`,
       });
     }
-    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c);
+    const body = await readJson<{ name?: unknown; fingerprints?: unknown }>(c, ['name', 'fingerprints']);
     const next: RepositoryLink = {
       ...prev,
       ...(body.name !== undefined ? { name: parseName(body.name) } : {}),
@@ -129,13 +141,15 @@ export function telemetrySettingsRoutes(telemetry: TelemetryService): Hono<HubEn
   });
 
   app.post('/api/v1/telemetry/admin/rebuild', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'rebuilding projections needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
+    requireAdminPat(c, 'rebuilding projections');
     return c.json(await telemetry.rebuild());
   });
 
   app.post('/api/v1/telemetry/admin/sweep', async (c) => {
-    if (!isAdminPat(c)) throw new SfError('SF_E_FORBIDDEN', 'sweeping raw batches needs an admin token', { hint: 'use a personal access token of a hub admin with the admin scope' });
-    return c.json(await telemetry.sweep());
+    requireAdminPat(c, 'sweeping raw batches and orphaned blobs');
+    const raw = await telemetry.sweep();
+    // the registry's blob directory has orphans of its own: publishes a crash cut short
+    return c.json({ ...raw, registry: await releaseBlobs(c.get('storage')).sweep() });
   });
   return app;
 }

@@ -170,6 +170,12 @@ export interface RegistryStore {
   updateReleaseFlags(skitId: string, version: string, flags: Pick<ReleaseRecord, 'deprecated' | 'quarantined'>): ReleaseRecord | undefined;
   /** total stored bytes (`storedBytes` of every release) of an owner, for the owner storage quota */
   ownerStorageBytes(owner: string): number;
+  /**
+   * True when a release reads the blob (its archive, a skill archive or a file): the registry's
+   * blob sweeper deletes only blobs no release reads. True as well when the store cannot tell
+   * (closed): keeping a blob by mistake costs only disk.
+   */
+  blobReferenced(sha256: string): boolean;
   /** a number that changes with every registry write: documents derived from the registry are cached under it */
   generation(): number;
 }

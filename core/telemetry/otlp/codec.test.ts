@@ -103,6 +103,23 @@ describe('core/telemetry/otlp codec', () => {
     assert.ok((rec.droppedAttributesCount ?? 0) >= 13);
   });
 
+  it('rejects OTLP/JSON fields of the wrong type with SF_E_OTLP_DECODE naming the field, never reading them as defaults', async () => {
+    const bodies: [object, RegExp][] = [
+      [{ resourceLogs: 5 }, /resourceLogs must be a list/],
+      [{ resourceLogs: [{ scopeLogs: [{ scope: 'x', logRecords: [] }] }] }, /resourceLogs\[\]\.scopeLogs\[\]\.scope must be an object/],
+      [{ resourceLogs: [{ scopeLogs: [{ logRecords: [{ timeUnixNano: 'abc' }] }] }] }, /logRecords\[\]\.timeUnixNano must be nanoseconds as a decimal string or integer, not the string "abc"/],
+      [{ resourceLogs: [{ scopeLogs: [{ logRecords: [{ observedTimeUnixNano: 1.5 }] }] }] }, /observedTimeUnixNano must be nanoseconds/],
+      [{ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: [1] }] }] }] }, /logRecords\[\]\.body must be an object, not a list/],
+    ];
+    for (const [body, message] of bodies) {
+      await assert.rejects(decodeOtlpRequest('logs', Buffer.from(JSON.stringify(body)), 'json'), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE' && message.test(e.message), JSON.stringify(body));
+    }
+    // what the JSON mapping allows stays accepted: null for a message or list, times as numbers
+    const fine = { resourceLogs: [{ resource: null, scopeLogs: [{ scope: null, logRecords: [{ timeUnixNano: 1786300931000000000, observedTimeUnixNano: null, body: null, attributes: null }] }] }] };
+    const [rec] = logsOf((await decodeOtlpRequest('logs', Buffer.from(JSON.stringify(fine)), 'json')) as OtlpLogsRequest);
+    assert.equal(rec.timeUnixNano, '1786300931000000000');
+  });
+
   it('rejects garbage and stack-exhausting protobuf with SF_E_OTLP_DECODE, never a crash', async () => {
     await assert.rejects(decodeOtlpRequest('logs', Buffer.from('{not json'), 'json'), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE');
     await assert.rejects(decodeOtlpRequest('logs', Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]), 'protobuf'), (e) => e instanceof SfError && e.code === 'SF_E_OTLP_DECODE');

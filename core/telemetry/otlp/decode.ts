@@ -1,5 +1,5 @@
 import { SfError } from '../../errors/index.js';
-import { requestFromWire } from './from-wire.js';
+import { OtlpJsonTypeError, requestFromWire } from './from-wire.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
 import { otlpTypes } from './proto-root.js';
 import type { OtlpRequest, OtlpSignal } from './types.js';
@@ -29,7 +29,8 @@ function decodeError(signal: OtlpSignal, encoding: OtlpEncoding, e: unknown): Sf
 /**
  * Decodes an (already decompressed) OTLP/HTTP request body. Protobuf and OTLP/JSON yield the same
  * shape. Throws SF_E_OTLP_DECODE for bodies that are not a valid request, including protobuf
- * nesting deep enough to exhaust the stack (protobufjs#2121).
+ * nesting deep enough to exhaust the stack (protobufjs#2121) and OTLP/JSON fields of the wrong
+ * type (from-wire.ts, OtlpJsonTypeError).
  */
 export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, encoding: OtlpEncoding, limits: OtlpLimits = DEFAULT_OTLP_LIMITS, totals: DropCounter = { dropped: 0 }): Promise<OtlpRequest> {
   if (body.byteLength > limits.maxBodyBytes) {
@@ -52,7 +53,7 @@ export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, en
   try {
     return requestFromWire(signal, wire, encoding === 'protobuf' ? 'proto' : 'json', limits, totals);
   } catch (e) {
-    if (e instanceof RangeError) throw decodeError(signal, encoding, e);
+    if (e instanceof RangeError || e instanceof OtlpJsonTypeError) throw decodeError(signal, encoding, e);
     throw e;
   }
 }

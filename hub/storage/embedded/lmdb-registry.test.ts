@@ -81,6 +81,29 @@ describe('embedded registry store: per-SKIT and per-owner figures', () => {
     }
   });
 
+  it('a data directory from before the blob references gets them from its releases when opened, so no sweep takes a release blob for an orphan', async () => {
+    const hub = await fixture();
+    assert.equal((await hub.publish(hub.user('alice').auth, 'alice/kit', '1.0.0', await archive('alice/kit'))).status, 201);
+    const release = hub.storage.registry.getRelease('alice/kit', '1.0.0')!;
+    const blobs = [release.archiveSha256, ...release.files.map((f) => f.sha256), ...release.skills.map((k) => k.archiveSha256)];
+    assert.ok(blobs.every((sha) => hub.storage.registry.blobReferenced(sha)));
+    assert.equal(hub.storage.registry.blobReferenced('0'.repeat(64)), false);
+    await hub.storage.close();
+    // what an older hub left: the releases, no blob references, its own marker
+    const raw = open({ path: join(hub.dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
+    raw.openDB({ name: 'blob-refs' }).dropSync();
+    const meta = raw.openDB<number, string>({ name: 'registry-meta' });
+    await meta.remove('derived-v2');
+    await meta.put('derived-v1', 1);
+    await raw.close();
+    const reopened = openEmbeddedStorage(hub.dataDir);
+    try {
+      assert.deepEqual(blobs.filter((sha) => !reopened.registry.blobReferenced(sha)), []);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('computes the figures again after a hub of an earlier version published into the directory (it keeps none)', async () => {
     const hub = await fixture();
     const alice = hub.user('alice');

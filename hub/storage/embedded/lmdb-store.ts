@@ -127,12 +127,20 @@ interface SkitState {
   latest?: LatestSummary;
 }
 
-/** registry-meta keys: the data directory has its derived figures; the write counter caches key on */
-const DERIVED = 'derived-v1';
+/**
+ * registry-meta keys: the data directory has its derived figures (v2: with the blob references);
+ * the write counter caches key on
+ */
+const DERIVED = 'derived-v2';
 const GENERATION = 'generation';
 
 const ownerOfSkit = (skitId: string) => skitId.slice(0, skitId.indexOf('/'));
 const storedBytesOf = (r: ReleaseRecord) => r.storedBytes ?? r.archiveSize;
+/** Every blob a release reads: its archive, each skill archive, and each file (a skill's files are SKIT files). */
+const blobsOf = (r: ReleaseRecord): Set<string> =>
+  new Set([r.archiveSha256, ...r.files.map((f) => f.sha256), ...r.skills.flatMap((k) => [k.archiveSha256, ...k.files.map((f) => f.sha256)])]);
+/** blob-refs key: `<sha256>/<skitId>@<version>`, so the references of one blob are adjacent */
+const refKey = (sha256: string, r: ReleaseRecord) => `${sha256}/${r.skitId}@${r.version}`;
 const summaryOf = (r: ReleaseRecord): LatestSummary => ({ version: r.version, skills: r.skills.map((k) => ({ name: k.name, description: k.description })) });
 
 /** The state of a SKIT with exactly these releases: the newest non-quarantined one is the latest (stable preferred). */
@@ -157,8 +165,15 @@ class LmdbRegistry implements RegistryStore {
     private readonly states: Database<SkitState, string>,
     private readonly ownerBytes: Database<number, string>,
     private readonly meta: Database<number | boolean, string>,
+    private readonly blobRefs: Database<true, string>,
+    private readonly isClosed: () => boolean,
   ) {
     this.deriveOnce();
+  }
+
+  /** Records that `release` reads its blobs (in the caller's transaction; idempotent). */
+  private addBlobRefs(release: ReleaseRecord): void {
+    for (const sha256 of blobsOf(release)) this.blobRefs.putSync(refKey(sha256, release), true);
   }
 
   /**
@@ -181,6 +196,7 @@ class LmdbRegistry implements RegistryStore {
       for (const { value } of this.releases.getRange()) {
         if (group.length && group[0].skitId !== value.skitId) flush();
         group.push(value);
+        this.addBlobRefs(value);
         const owner = ownerOfSkit(value.skitId);
         bytes.set(owner, (bytes.get(owner) ?? 0) + storedBytesOf(value));
       }
@@ -262,6 +278,7 @@ class LmdbRegistry implements RegistryStore {
       const skit = decide(current, { releases: state.releases, ownerBytes });
       if (!isDeepStrictEqual(skit, current)) this.skits.putSync(skit.id, skit);
       this.releases.putSync(key, release);
+      this.addBlobRefs(release);
       this.states.putSync(release.skitId, withRelease(state, release));
       this.ownerBytes.putSync(owner, ownerBytes + storedBytesOf(release));
       // the figures account for this release too (see deriveOnce)
@@ -288,6 +305,13 @@ class LmdbRegistry implements RegistryStore {
   ownerStorageBytes(owner: string): number {
     return this.ownerBytes.get(owner) ?? 0;
   }
+
+  blobReferenced(sha256: string): boolean {
+    // a closed store cannot tell, and a blob kept by mistake costs only disk
+    if (this.isClosed()) return true;
+    for (const _ of this.blobRefs.getKeys({ start: `${sha256}/`, end: `${sha256}/\uffff`, limit: 1 })) return true;
+    return false;
+  }
 }
 
 /**
@@ -301,15 +325,19 @@ export function openEmbeddedStorage(dataDir: string): HubStorage {
   // maxDbs: the registry's databases plus the telemetry ones (openEmbeddedTelemetry opens about 20)
   const root = open({ path: join(dataDir, 'hub.lmdb'), compression: false, maxDbs: 64 });
   const db = <V>(name: string) => root.openDB<V, string>({ name });
+  let closed = false;
   return {
     accounts: new LmdbAccounts(root, db('users'), db('orgs'), db('owners')),
     tokens: new LmdbTokens(root, db('tokens'), db('token-secrets')),
-    registry: new LmdbRegistry(root, db('skits'), db('releases'), db('skit-state'), db('owner-bytes'), db('registry-meta')),
+    registry: new LmdbRegistry(root, db('skits'), db('releases'), db('skit-state'), db('owner-bytes'), db('registry-meta'), db('blob-refs'), () => closed),
     blobs: new BlobDir(join(dataDir, 'blobs')),
     telemetry: openEmbeddedTelemetry(root, dataDir),
     durable: async () => {
       await root.flushed;
     },
-    close: () => root.close(),
+    close: () => {
+      closed = true;
+      return root.close();
+    },
   };
 }
