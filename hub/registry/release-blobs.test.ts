@@ -4,6 +4,7 @@ import { access, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
 import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
+import { TelemetryService } from '../telemetry/service.js';
 import { releaseBlobs, REGISTRY_ORPHAN_GRACE_MS } from './release-blobs.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -84,6 +85,21 @@ describe('hub registry: release blobs (refused publishes and the orphan sweep)',
     await releaseBlobs(hub.storage).idle();
     assert.ok(!(await exists(blobPath(sha256(orphan)))));
     assert.equal((await hub.app.request('/r/alice/kit/1.0.0.tgz')).status, 200);
+  });
+
+  it("the telemetry service's periodic sweeper also collects registry orphans, with no publish to start it", async () => {
+    const orphan = Buffer.from('a crash left this, and nobody publishes');
+    await hub.storage.blobs.put(orphan);
+    await age(blobPath(sha256(orphan)));
+    const service = new TelemetryService(hub.storage, { sweepIntervalMs: 20, autoNormalize: false });
+    try {
+      const deadline = Date.now() + 5_000;
+      while ((await exists(blobPath(sha256(orphan)))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await releaseBlobs(hub.storage).idle();
+      assert.ok(!(await exists(blobPath(sha256(orphan)))));
+    } finally {
+      await service.stop();
+    }
   });
 
   it('the admin sweep also sweeps the registry blobs', async () => {

@@ -5,6 +5,7 @@ import { CardinalityGuard } from '../ingest/cardinality.js';
 import { ingest, type IngestCall, type IngestResult } from '../ingest/gateway.js';
 import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest/limits.js';
 import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
+import { releaseBlobs } from '../registry/release-blobs.js';
 import { rawBatchLoader } from '../normalize/load-raw.js';
 import { rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
 import { ThreadedNormalizer } from '../normalize/threaded.js';
@@ -105,7 +106,11 @@ export class TelemetryService {
           })
         : inProcess();
     if (config.sweepIntervalMs) {
-      this.sweeper = setInterval(() => void this.sweep().catch((e) => console.error('hub telemetry: sweep failed:', e)), config.sweepIntervalMs);
+      this.sweeper = setInterval(() => {
+        void this.sweep().catch((e) => console.error('hub telemetry: sweep failed:', e));
+        // registry blobs a crashed publish left: collected even when nobody publishes
+        releaseBlobs(storage).sweepIfDue();
+      }, config.sweepIntervalMs);
       this.sweeper.unref();
     }
   }
