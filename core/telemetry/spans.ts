@@ -72,12 +72,12 @@ export function activationSpan(input: ActivationSpanInput): OtlpSpan {
   return span;
 }
 
-/** Host span attributes kept on an exported tool span by default: metadata only, no content. */
-const METADATA_SPAN_KEYS = new Set<string>([
-  ...ACTION.required, ...ACTION.recommended,
-  'gen_ai.request.model', 'gen_ai.provider.name', 'gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens',
-  'gen_ai.agent.name', 'gen_ai.agent.id', 'gen_ai.conversation.id', 'session.id', 'error.type', 'mcp.method.name',
-]);
+/**
+ * Host span attributes kept on an exported tool span by default: exactly span.agent.action's
+ * (metadata only, no content; its opt-in attributes only with the content opt-in), so what the
+ * observer sends and what the registry, and the hub's allowlist derived from it, accept are one set.
+ */
+export const METADATA_SPAN_KEYS: ReadonlySet<string> = new Set<string>([...ACTION.required, ...ACTION.conditionallyRequired.map((c) => c.id), ...ACTION.recommended]);
 
 /** True for a host span that represents a tool call (GenAI execute_tool). */
 export function isToolSpan(span: OtlpSpan): boolean {
