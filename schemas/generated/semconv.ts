@@ -4674,9 +4674,8 @@ export const ATTRIBUTE_GROUPS = {
       'vcs.ref.head.name',
       'vcs.ref.head.revision',
       'vcs.repository.name',
-      'vcs.repository.url.full',
     ],
-    optIn: [],
+    optIn: ['vcs.repository.url.full'],
   },
   'agent.skill.resource': {
     id: 'agent.skill.resource',
