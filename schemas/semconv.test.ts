@@ -167,6 +167,13 @@ describe('semantic convention registry (schemas/semconv)', () => {
     assert.ok(registry.attributes.filter((a) => a.origin === 'forge').every((a) => !/^(session|gen_ai|artifact|vcs|error|service)\./.test(a.id)), 'an OTel namespace is redefined');
   });
 
+  it('keeps raw repository remotes opt-in wherever the registry lists them (they stay local by default)', () => {
+    const lists = [...Object.values(ATTRIBUTE_GROUPS), ...Object.values(EVENTS), ...Object.values(SPANS)] as { id: string; required: readonly string[]; recommended: readonly string[]; optIn: readonly string[]; conditionallyRequired: readonly { id: string }[] }[];
+    const listed = lists.filter((g) => [...g.required, ...g.recommended, ...g.optIn, ...g.conditionallyRequired.map((c) => c.id)].includes('vcs.repository.url.full'));
+    assert.ok(listed.length > 0);
+    for (const g of listed) assert.ok(g.optIn.includes('vcs.repository.url.full'), `${g.id} does not list vcs.repository.url.full as opt-in`);
+  });
+
   it('never uses an attribute name as the namespace of another attribute', () => {
     const ids = new Set(registry.attributes.map((a) => a.id));
     for (const id of ids) for (const other of ids) assert.ok(!other.startsWith(`${id}.`), `${id} is also a namespace (${other})`);

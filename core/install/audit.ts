@@ -11,6 +11,10 @@ import type { SkitLayout } from '../skit/types.js';
  * when it declares none), the capabilities the ruleset observed in its files (an executable file
  * in the skill, or shared into it, is `process.execute`), and how many validation warnings name
  * one of its files. Bump RULESET_VERSION when what is inferred or counted changes.
+ *
+ * The ruleset analyses executables only: an empty `inferred` means "no executable", not
+ * "no capability" (SKILL.md instructions and scripts without an exec bit are not read), which is
+ * why telemetry sends the inferred list only when it is not empty.
  */
 export const RULESET_ID = 'forge-declarations';
 export const RULESET_VERSION = '1.0.0';

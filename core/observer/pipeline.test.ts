@@ -72,6 +72,30 @@ describe('observer export pipeline (real LMDB store)', () => {
     });
   });
 
+  it('keeps a library-confirmed skill name (kebab-case or starting like a key) in the span name and attributes', async () => {
+    const names = ['risk-assessment-checklist-for-production', 'sk-learn-model-selection-helpers'];
+    const spans = names.map((name, i) => ({
+      resource: { 'service.name': 'claude-code' } as never,
+      span: activationSpan({
+        traceId: '0af7651916cd43dd8448eb211c80319c', spanId: `b7ad6b716920333${i}`, start: '1000', end: '2000', failed: false,
+        attributes: {
+          'agent.skill.name': name, 'agent.skill.id': `acme/task-automation-helpers:${name}`, 'agent.skill.package.id': 'acme/task-automation-helpers',
+          'agent.skill.activation.id': `act_${i}`, 'agent.skill.evidence.source': 'native_otel', 'agent.skill.evidence.fidelity': 'exact',
+        },
+      }),
+    }));
+    await withPipeline((pipeline, queued) => {
+      pipeline.submit({ events: [], spans, metrics: [] });
+      pipeline.flush();
+      const [body] = queued();
+      assert.ok(!body.includes(MASK), body);
+      for (const name of names) {
+        assert.ok(body.includes(`"name":"activate_skill ${name}"`), body);
+        assert.ok(body.includes(`{"key":"agent.skill.id","value":{"stringValue":"acme/task-automation-helpers:${name}"}}`), body);
+      }
+    });
+  });
+
   it('splits whatever arrives at once into requests of at most batch.maxRecords, in order, each record once', async () => {
     await withPipeline((pipeline, _queued, items, store) => {
       // one submit far over the batch size (an outbox catch-up), then a small one (journaled, not yet flushed)

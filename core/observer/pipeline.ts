@@ -10,7 +10,7 @@ import { recordCount, type OtlpRequest, type OtlpSpan, type OtlpValue, type Reso
 import { nowNanos } from '../telemetry/time.js';
 import { SEMCONV_SCHEMA_URL } from '../../schemas/generated/semconv.js';
 import type { DeliveryWorker } from './delivery.js';
-import { redactAttributes, redactText } from './redact.js';
+import { redactAttributes, redactSpanName, redactText } from './redact.js';
 import type { ObserverStore, OutgoingItem } from './store.js';
 
 /**
@@ -138,8 +138,8 @@ function spansRequest(spans: readonly ResourceSpan[]): OtlpRequest {
     const key = JSON.stringify(Object.entries(resource).sort());
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { resource: { attributes: { ...resource } }, scopes: [{ scope: { ...OBSERVER_SCOPE }, schemaUrl: SEMCONV_SCHEMA_URL, items: [] }] }));
-    // the activation span is named after the skill, and a skill name comes from model-written tool arguments
-    g.scopes[0].items.push({ ...span, name: redactText(span.name), attributes: redactAttributes(span.attributes) });
+    // the activation span is named after the skill, and an unconfirmed skill name comes from model-written tool arguments
+    g.scopes[0].items.push({ ...span, name: redactSpanName(span.name, span.attributes), attributes: redactAttributes(span.attributes) });
   }
   return { signal: 'traces', resources: [...groups.values()] };
 }

@@ -125,6 +125,10 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     const metrics = await waitFor(() => w.generic.requests.find((r) => r.signal === 'metrics'), 15_000, 'client metrics');
     const series = (metrics.request as OtlpMetricsRequest).resources.flatMap((r) => r.scopes.flatMap((s) => s.items));
     assert.ok(series.some((m) => m.name === 'agent.skill.activation.count'));
+    // the observer's own resource speaks OTel (amd64, windows), not Node (x64, win32 / Windows_NT)
+    const resource = (metrics.request as OtlpMetricsRequest).resources[0].resource.attributes;
+    assert.equal(resource['host.arch'], ({ x64: 'amd64', ia32: 'x86', arm: 'arm32' } as Record<string, string>)[process.arch] ?? process.arch);
+    assert.equal(resource['os.type'], ({ win32: 'windows', sunos: 'solaris' } as Record<string, string>)[process.platform] ?? process.platform);
     for (const m of series) for (const p of 'dataPoints' in m.data ? m.data.dataPoints : []) for (const k of Object.keys(p.attributes)) assert.ok(!/skill\.id|session|activation\.id|repository|artifact/.test(k), `${m.name} has ${k}`);
     const status = w.observer.status();
     assert.equal(status.sessions, 1);

@@ -1,10 +1,10 @@
 import { unlink } from 'node:fs/promises';
-import { arch, type as osType } from 'node:os';
 import { observerPluginEventSchema, type ObserverPluginEvent } from '../../schemas/generated/observer-plugin-event.js';
 import { observerSocketMessageSchema, type ObserverSocketMessage } from '../../schemas/generated/observer-socket-message.js';
 import { SfError, hasErrno } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { checkSchema } from '../skit/schemas.js';
+import { otelHostArch, otelOsType } from '../telemetry/host-resource.js';
 import { createNormalizer, type NormalizedOutput } from '../telemetry/normalize/index.js';
 import { nowNanos } from '../telemetry/time.js';
 import type { OtlpLogsRequest, OtlpRequest } from '../telemetry/otlp/types.js';
@@ -107,7 +107,7 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
     store, workers, maxBatchRecords: config.batch.maxRecords, batchDelayMs: config.batch.delayMs, maxQueueRecords: config.queue.maxRecords,
     metricsResource: {
       'service.name': 'sf-observer', 'service.version': FORGE_VERSION, 'agent.adapter.name': 'sf-observer', 'agent.adapter.version': FORGE_VERSION,
-      'os.type': osType().toLowerCase(), 'host.arch': arch(), ...(config.deviceId ? { 'forge.device.id': config.deviceId } : {}),
+      'os.type': otelOsType(process.platform), 'host.arch': otelHostArch(process.arch), ...(config.deviceId ? { 'forge.device.id': config.deviceId } : {}),
     },
   });
   const normalizer = createNormalizer({

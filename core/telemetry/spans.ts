@@ -8,17 +8,42 @@ import type { OtlpAttributes, OtlpSpan } from './otlp/types.js';
 
 /**
  * Spans Forge emits or enriches: the activation span `activate_skill <name>` (selection until
- * the load result) and host tool/action spans, which keep their native name, kind and
- * conventions and gain agent.skill.activation.ids. Driven by the generated SPANS catalog.
+ * the load result), the turn span `agent_turn` (the parent of a turn's activation spans when the
+ * host gives no trace to reuse), and host tool/action spans, which keep their native name, kind
+ * and conventions and gain agent.skill.activation.ids. Driven by the generated SPANS catalog.
  */
 
 const ACTIVATION = SPANS['span.agent.skill.activation'] as SpanDefinition;
+const TURN = SPANS['span.agent.turn'] as SpanDefinition;
 const ACTION = SPANS['span.agent.action'] as SpanDefinition;
 
 function allowed(def: SpanDefinition): Set<string> {
   return new Set<string>([...def.required, ...def.conditionallyRequired.map((c) => c.id), ...def.recommended, ...def.optIn]);
 }
 const ACTIVATION_KEYS = allowed(ACTIVATION);
+const TURN_KEYS = allowed(TURN);
+
+/** The attributes `def` defines, checked; throws SF_E_TELEMETRY_EVENT naming every problem. */
+function spanAttributes(def: SpanDefinition, keys: ReadonlySet<string>, what: string, input: { traceId: string; spanId: string; attributes: Record<string, unknown> }): OtlpAttributes {
+  const problems: string[] = [];
+  const attrs: OtlpAttributes = {};
+  for (const [k, v] of Object.entries(input.attributes)) {
+    if (v === undefined || !keys.has(k)) continue;
+    const p = attributeProblem(k, v);
+    if (p) problems.push(p);
+    attrs[k] = v as OtlpAttributes[string];
+  }
+  for (const k of def.required) if (attrs[k] === undefined) problems.push(`required ${k} is missing`);
+  if (!isTraceId(input.traceId) || isGitAiId(input.traceId)) problems.push('invalid trace id');
+  if (!isSpanId(input.spanId)) problems.push('invalid span id');
+  if (problems.length) {
+    throw new SfError('SF_E_TELEMETRY_EVENT', `${what} span breaks the semantic convention: ${problems.join('; ')}`, {
+      hint: `fix the normalizer, or add the attribute to ${def.id} in schemas/semconv/spans.yaml and run \`npm run gen\``,
+      data: { problems },
+    });
+  }
+  return attrs;
+}
 
 export interface ActivationSpanInput {
   traceId: string;
@@ -34,23 +59,7 @@ export interface ActivationSpanInput {
 
 /** Builds the activation span; throws SF_E_TELEMETRY_EVENT when it breaks the span definition. */
 export function activationSpan(input: ActivationSpanInput): OtlpSpan {
-  const problems: string[] = [];
-  const attrs: OtlpAttributes = {};
-  for (const [k, v] of Object.entries(input.attributes)) {
-    if (v === undefined || !ACTIVATION_KEYS.has(k)) continue;
-    const p = attributeProblem(k, v);
-    if (p) problems.push(p);
-    attrs[k] = v as OtlpAttributes[string];
-  }
-  for (const k of ACTIVATION.required) if (attrs[k] === undefined) problems.push(`required ${k} is missing`);
-  if (!isTraceId(input.traceId) || isGitAiId(input.traceId)) problems.push('invalid trace id');
-  if (!isSpanId(input.spanId)) problems.push('invalid span id');
-  if (problems.length) {
-    throw new SfError('SF_E_TELEMETRY_EVENT', `activation span breaks the semantic convention: ${problems.join('; ')}`, {
-      hint: 'fix the normalizer, or add the attribute to span.agent.skill.activation in schemas/semconv/spans.yaml and run `npm run gen`',
-      data: { problems },
-    });
-  }
+  const attrs = spanAttributes(ACTIVATION, ACTIVATION_KEYS, 'activation', input);
   // `activate_skill <name>`; `activate_skill` alone when the name stayed redacted (GenAI spans drop an unknown name)
   const skill = attrs['agent.skill.name'];
   const name = typeof skill === 'string' && skill !== ''
@@ -72,12 +81,43 @@ export function activationSpan(input: ActivationSpanInput): OtlpSpan {
   return span;
 }
 
-/** Host span attributes kept on an exported tool span by default: metadata only, no content. */
-const METADATA_SPAN_KEYS = new Set<string>([
-  ...ACTION.required, ...ACTION.recommended,
-  'gen_ai.request.model', 'gen_ai.provider.name', 'gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens',
-  'gen_ai.agent.name', 'gen_ai.agent.id', 'gen_ai.conversation.id', 'session.id', 'error.type', 'mcp.method.name',
-]);
+export interface TurnSpanInput {
+  traceId: string;
+  spanId: string;
+  /** nanoseconds strings: the first selection and the last load result of the turn's activations */
+  start: string;
+  end: string;
+  /** span attributes; keys the turn span does not define are left out */
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Builds the internal turn span `agent_turn` (a root: the host gave no trace); throws
+ * SF_E_TELEMETRY_EVENT when it breaks the span definition. It never claims a provider operation:
+ * no gen_ai.operation.name, status unset.
+ */
+export function turnSpan(input: TurnSpanInput): OtlpSpan {
+  const attrs = spanAttributes(TURN, TURN_KEYS, 'turn', input);
+  return {
+    traceId: input.traceId,
+    spanId: input.spanId,
+    name: TURN.nameTemplate,
+    kind: 1,
+    startTimeUnixNano: input.start,
+    endTimeUnixNano: BigInt(input.end) < BigInt(input.start) ? input.start : input.end,
+    attributes: attrs,
+    events: [],
+    links: [],
+    status: { code: 0 },
+  };
+}
+
+/**
+ * Host span attributes kept on an exported tool span by default: exactly span.agent.action's
+ * (metadata only, no content; its opt-in attributes only with the content opt-in), so what the
+ * observer sends and what the registry, and the hub's allowlist derived from it, accept are one set.
+ */
+export const METADATA_SPAN_KEYS: ReadonlySet<string> = new Set<string>([...ACTION.required, ...ACTION.conditionallyRequired.map((c) => c.id), ...ACTION.recommended]);
 
 /** True for a host span that represents a tool call (GenAI execute_tool). */
 export function isToolSpan(span: OtlpSpan): boolean {

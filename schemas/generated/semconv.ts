@@ -392,6 +392,8 @@ export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 /** The name of the operation being performed (an open enum upstream, e.g. invoke_agent, execute_tool). (string, development, OpenTelemetry 1.44.0) */
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+/** The Generative AI provider as identified by the client or server instrumentation (an open enum upstream, e.g. openai, anthropic, gcp.gemini). (string, development, OpenTelemetry 1.44.0) */
+export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
 /** The name of the GenAI model a request is being made to. (string, development, OpenTelemetry 1.44.0) */
 export const ATTR_GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
 /** The tool call identifier. (string, development, OpenTelemetry 1.44.0) */
@@ -440,6 +442,8 @@ export const ATTR_GIT_AI_SURVIVAL_WINDOW_DAYS = 'git.ai.survival.window.days';
 export const ATTR_GIT_AI_VERSION = 'git.ai.version';
 /** The CPU architecture the host system is running on (an open enum upstream, e.g. amd64, arm64). (string, development, OpenTelemetry 1.44.0) */
 export const ATTR_HOST_ARCH = 'host.arch';
+/** The name of the request or notification method (an open enum upstream, e.g. tools/call, initialize). (string, development, OpenTelemetry 1.44.0) */
+export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
 /** The operating system type (an open enum upstream, e.g. linux, darwin, windows). (string, development, OpenTelemetry 1.44.0) */
 export const ATTR_OS_TYPE = 'os.type';
 /** The string ID of the service instance. (string, development, OpenTelemetry 1.44.0) */
@@ -1433,6 +1437,7 @@ export interface AttributeValues {
   'gen_ai.agent.name': string;
   'gen_ai.conversation.id': string;
   'gen_ai.operation.name': string;
+  'gen_ai.provider.name': string;
   'gen_ai.request.model': string;
   'gen_ai.tool.call.id': string;
   'gen_ai.tool.name': string;
@@ -1457,6 +1462,7 @@ export interface AttributeValues {
   'git.ai.survival.window.days': number;
   'git.ai.version': string;
   'host.arch': string;
+  'mcp.method.name': string;
   'os.type': string;
   'service.instance.id': string;
   'service.name': string;
@@ -4195,6 +4201,14 @@ export const ATTRIBUTES = {
     origin: 'otel',
     requirementLevel: 'recommended',
   },
+  'gen_ai.provider.name': {
+    id: 'gen_ai.provider.name',
+    type: 'string',
+    brief: 'The Generative AI provider as identified by the client or server instrumentation (an open enum upstream, e.g. openai, anthropic, gcp.gemini).',
+    stability: 'development',
+    origin: 'otel',
+    requirementLevel: 'recommended',
+  },
   'gen_ai.request.model': {
     id: 'gen_ai.request.model',
     type: 'string',
@@ -4467,6 +4481,14 @@ export const ATTRIBUTES = {
     origin: 'otel',
     requirementLevel: 'recommended',
   },
+  'mcp.method.name': {
+    id: 'mcp.method.name',
+    type: 'string',
+    brief: 'The name of the request or notification method (an open enum upstream, e.g. tools/call, initialize).',
+    stability: 'development',
+    origin: 'otel',
+    requirementLevel: 'recommended',
+  },
   'os.type': {
     id: 'os.type',
     type: 'string',
@@ -4636,12 +4658,14 @@ export const ATTRIBUTE_GROUPS = {
       'gen_ai.agent.name',
       'gen_ai.conversation.id',
       'gen_ai.operation.name',
+      'gen_ai.provider.name',
       'gen_ai.request.model',
       'gen_ai.tool.call.id',
       'gen_ai.tool.name',
       'gen_ai.usage.input_tokens',
       'gen_ai.usage.output_tokens',
       'host.arch',
+      'mcp.method.name',
       'os.type',
       'service.instance.id',
       'service.name',
@@ -4650,9 +4674,8 @@ export const ATTRIBUTE_GROUPS = {
       'vcs.ref.head.name',
       'vcs.ref.head.revision',
       'vcs.repository.name',
-      'vcs.repository.url.full',
     ],
-    optIn: [],
+    optIn: ['vcs.repository.url.full'],
   },
   'agent.skill.resource': {
     id: 'agent.skill.resource',
@@ -6513,16 +6536,25 @@ export const SPANS = {
     brief: 'Attributes added to the host\'s native tool or action span (e.g. GenAI execute_tool or MCP spans).',
     stability: 'development',
     required: ['agent.action.type', 'agent.skill.activation.ids', 'agent.skill.attribution.fidelity'],
-    conditionallyRequired: [],
+    conditionallyRequired: [{ id: 'error.type', condition: 'If the action failed and the host reported an error type.' }],
     recommended: [
       'agent.action.approval.state',
       'agent.action.mutating',
       'agent.action.result',
       'agent.action.risk',
       'agent.action.scope',
+      'gen_ai.agent.id',
+      'gen_ai.agent.name',
+      'gen_ai.conversation.id',
       'gen_ai.operation.name',
+      'gen_ai.provider.name',
+      'gen_ai.request.model',
       'gen_ai.tool.call.id',
       'gen_ai.tool.name',
+      'gen_ai.usage.input_tokens',
+      'gen_ai.usage.output_tokens',
+      'mcp.method.name',
+      'session.id',
     ],
     optIn: [],
   },

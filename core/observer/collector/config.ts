@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { DestinationConfig, HeaderValue } from '../config.js';
-import { BLOCKED_KEY_PATTERN, BLOCKED_VALUE_PATTERNS } from '../redact.js';
+import { BLOCKED_KEY_PATTERN, BLOCKED_VALUE_PATTERNS, IDENTITY_KEYS } from '../redact.js';
 
 /**
  * The inspectable, standards-compatible otelcol-contrib configuration Forge manages: an OTLP/HTTP
@@ -80,7 +80,8 @@ export function buildCollectorConfig(input: CollectorConfigInput): CollectorConf
       receivers: { otlp: { protocols: { http: { endpoint: `127.0.0.1:${input.receiverPort}` } } } },
       processors: {
         memory_limiter: { check_interval: '1s', limit_mib: input.memoryLimitMib ?? 256, spike_limit_mib: Math.round((input.memoryLimitMib ?? 256) / 4) },
-        redaction: { allow_all_keys: true, blocked_key_patterns: [BLOCKED_KEY_PATTERN], blocked_values: [...BLOCKED_VALUE_PATTERNS], summary: 'silent' },
+        // identity values pass unchanged: the observer's own redaction already masked the unconfirmed ones
+        redaction: { allow_all_keys: true, ignored_keys: [...IDENTITY_KEYS], blocked_key_patterns: [BLOCKED_KEY_PATTERN], blocked_values: [...BLOCKED_VALUE_PATTERNS], summary: 'silent' },
         batch: { send_batch_size: 1024, timeout: '5s' },
       },
       exporters,

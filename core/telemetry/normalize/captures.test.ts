@@ -120,9 +120,37 @@ describe('normalizer on real host captures', () => {
     assert.equal(attr(loaded, 'agent.skill.load.duration'), 0.024);
     const ids = new Set(out.events.map((e) => attr(e, 'agent.skill.activation.id')));
     assert.equal(ids.size, 1);
-    assert.equal(out.spans.length, 1);
-    assert.equal(out.spans[0].span.name, 'activate_skill hello-skill');
-    assert.equal(out.events[0].trace_id, out.spans[0].span.traceId);
+    const activations = out.spans.filter((s) => s.span.name !== 'agent_turn');
+    assert.equal(activations.length, 1);
+    assert.equal(activations[0].span.name, 'activate_skill hello-skill');
+    assert.equal(out.events[0].trace_id, activations[0].span.traceId);
+  });
+
+  it('a host without trace context (Claude Code): one agent_turn span per turn, the parent of its activation spans', async () => {
+    for (const run of ['claude-tool-details', 'claude-slash']) {
+      const out = await runCapture(run);
+      const turns = out.spans.filter((s) => s.span.name === 'agent_turn').map((s) => s.span);
+      const activations = out.spans.filter((s) => s.span.name.startsWith('activate_skill')).map((s) => s.span);
+      assert.equal(turns.length, 1, `${run}: one turn, one turn span`);
+      assert.ok(activations.length >= 1, run);
+      const [turn] = turns;
+      for (const a of activations) {
+        assert.equal(a.traceId, turn.traceId, run);
+        assert.equal(a.parentSpanId, turn.spanId, `${run}: the activation hangs under the turn`);
+        assert.ok(BigInt(turn.startTimeUnixNano) <= BigInt(a.startTimeUnixNano) && BigInt(a.endTimeUnixNano) <= BigInt(turn.endTimeUnixNano), `${run}: the turn covers its activations`);
+      }
+      assert.equal(turn.parentSpanId, undefined, 'a root: the host gave no trace');
+      assert.equal(turn.kind, 1, 'internal');
+      assert.equal(turn.attributes['agent.turn.id'], attr(out.events[0], 'agent.turn.id'));
+      assert.equal(turn.attributes['session.id'], attr(out.events[0], 'session.id'));
+      assert.equal(turn.attributes['gen_ai.operation.name'], undefined, 'never an invented provider operation');
+      assert.equal(turn.attributes['gen_ai.conversation.id'], undefined, 'never fabricated for Claude Code');
+    }
+  });
+
+  it('a host with its own trace (Codex): no agent_turn; the activation hangs under the host\'s span', async () => {
+    const out = await runCapture('codex-explicit');
+    assert.deepEqual(out.spans.map((s) => s.span.name), ['activate_skill hello-skill']);
   });
 
   it('Claude Code default (name redacted to custom_skill): named from the later api_request, fidelity derived', async () => {

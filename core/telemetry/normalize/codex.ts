@@ -10,8 +10,10 @@ import type { Activation } from './types.js';
  * Codex native OTel (configured by the [otel] block) -> agent.skill.*:
  *   log codex.skill_invocation        -> agent.skill.selected (exact; Codex's own trace context kept)
  *   metric codex.skill.injected       -> agent.skill.loaded / load_failed, joined to the selection by
- *                                        skill name and invoke type (derived: the metric carries no
- *                                        conversation id); metrics may arrive before the logs
+ *                                        skill name, invoke type and time (the metric carries no
+ *                                        conversation id: `derived` only when one selection could
+ *                                        own the injection, else `inferred`); metrics may arrive
+ *                                        before the logs
  *   log codex.tool_result             -> agent.action.completed while skills are active in the
  *                                        conversation (shared when the trace matches, else inferred)
  * Prompts, tool arguments and output are never read into an event.
@@ -26,31 +28,122 @@ function scopeOf(scope: string | undefined): HostSkillScope {
   return 'other';
 }
 
+/** One injection the skill.injected metric counted; it happened in (from, to]. */
 interface Credit {
   status: string;
+  /** estimate of the injection time (nanoseconds): the load result's time */
   at: string;
+  from: bigint;
+  to: bigint;
+}
+
+/** A `derived` join not emitted yet: a selection arriving within the hold could still own the credit. */
+interface Held {
+  act: Activation;
+  credit: Credit;
+  /** observer time of the claim (nanoseconds) */
+  since: string;
 }
 
 /** Join state between Codex's skill logs and its skill.injected metric. */
 export class CodexJoin {
-  /** load results (from the metric) that arrived before their selection: `<skill>|<invoke type>` -> results */
+  /** load results (from the metric) that no selection has claimed yet: `<skill>|<invoke type>` -> results */
   readonly credits = new BoundedMap<string, Credit[]>(1_000);
-  /** last cumulative value per series, to turn cumulative points into deltas */
-  readonly cumulative = new BoundedMap<string, number>(1_000);
+  /** last cumulative value and its time per series, to turn cumulative points into deltas */
+  readonly cumulative = new BoundedMap<string, { count: number; at: bigint }>(1_000);
+  /** unambiguous joins waiting out the hold, by activation key */
+  readonly held = new BoundedMap<string, Held>(1_000);
 }
 
 const creditKey = (skill: string, invokeType: string | undefined) => `${skill}|${invokeType ?? ''}`;
 
 /**
- * Settles `act` from a skill.injected credit. The metric names the skill, not the conversation:
- * the join is `derived` only when one open activation could have been injected, otherwise it is
- * a guess (the oldest open one) and says so, `inferred`.
+ * How long before the counted interval a selection may lie and still own an injection (Codex
+ * injects a skill in the turn that selected it), and the clock rounding allowed after it (log
+ * times can be whole milliseconds).
  */
-function finishFromCredit(engine: NormalizerEngine, act: Activation, credit: Credit, fidelity: 'derived' | 'inferred' = 'derived'): void {
+const SELECTION_LEAD_NS = 120_000_000_000n;
+const ROUNDING_NS = 1_000_000_000n;
+/**
+ * Seconds an unambiguous (`derived`) join waits before it is emitted: the metric names no
+ * conversation, so the selection log of another conversation that could own the same injection
+ * may still be on its way (each Codex process exports its own logs, in batches about a second
+ * apart, and that selection happened before the metric point was taken). Waiting makes the label
+ * the same whichever arrives first; an ambiguous join is `inferred` at once. The observer's
+ * housekeeping tick (5 s) emits the held joins.
+ */
+export const CODEX_CLAIM_HOLD_SECONDS = 10;
+
+const triggerOf = (invokeType: string | undefined) => (invokeType === 'explicit' ? 'explicit' : invokeType === 'implicit' ? 'implicit' : undefined);
+
+/** True when `act` is a selection of the skill whose injection `credit` counted: same skill and invoke type, selected in time. */
+function couldOwn(act: Activation, skill: string, invokeType: string | undefined, credit: Credit): boolean {
+  const trigger = triggerOf(invokeType);
+  if (act.host !== HOST || act.name !== skill || (trigger !== undefined && act.trigger !== trigger)) return false;
+  const at = BigInt(act.selectedAt);
+  return at >= credit.from - SELECTION_LEAD_NS && at <= credit.to + ROUNDING_NS;
+}
+
+/** Oldest first, by selection time then key: the same order whatever order the records came in. */
+const bySelection = (a: Activation, b: Activation) => {
+  const d = BigInt(a.selectedAt) - BigInt(b.selectedAt);
+  return d < 0n ? -1 : d > 0n ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+};
+
+/**
+ * Settles `act` from a skill.injected credit. The metric names the skill, not the conversation:
+ * the join is `derived` only when one selection could own the injection, otherwise it is a guess
+ * (the oldest open one) and says so, `inferred`.
+ */
+function finishFromCredit(engine: NormalizerEngine, act: Activation, credit: Credit, fidelity: 'derived' | 'inferred'): void {
   const at = BigInt(credit.at) < BigInt(act.selectedAt) ? act.selectedAt : credit.at;
   const ok = credit.status === 'ok';
   const errorType = /^[a-z][a-z0-9_]{0,31}$/.test(credit.status) ? credit.status : '_OTHER';
   engine.finish(act, at, ok ? { result: 'ok' } : { result: 'error', errorType, errorStage: 'injection' }, ['injected', credit.at], fidelity);
+}
+
+/**
+ * Gives `credit` to one of the selections that could own it, or returns false when none is open.
+ * Several candidates (open, held or already settled by another injection): the oldest open one
+ * gets it, `inferred`, at once. One: it is held as `derived` (see CODEX_CLAIM_HOLD_SECONDS).
+ */
+function claim(engine: NormalizerEngine, join: CodexJoin, skill: string, invokeType: string | undefined, credit: Credit): boolean {
+  const candidates = [...engine.activations.values()].filter((a) => couldOwn(a, skill, invokeType, credit)).sort(bySelection);
+  const open = candidates.filter((a) => !a.finishedAt && !join.held.has(a.key));
+  if (open.length === 0) return false;
+  if (candidates.length === 1) {
+    // the activation counts as loaded now (its tool calls are linked to it); only the report waits
+    open[0].result = credit.status === 'ok' ? 'ok' : 'error';
+    join.held.set(open[0].key, { act: open[0], credit, since: engine.ctx.now() });
+  } else finishFromCredit(engine, open[0], credit, 'inferred');
+  return true;
+}
+
+/**
+ * A new selection makes every held join whose injection it could own ambiguous: the credit goes
+ * back to the oldest of those selections, `inferred`, so the outcome does not depend on which
+ * record arrived first.
+ */
+function releaseAmbiguous(engine: NormalizerEngine, join: CodexJoin, act: Activation, skill: string, invokeType: string | undefined): void {
+  for (const [key, h] of [...join.held]) {
+    if (h.act === act || !couldOwn(act, skill, invokeType, h.credit) || !couldOwn(h.act, skill, invokeType, h.credit)) continue;
+    join.held.delete(key);
+    h.act.result = undefined;
+    const owner = [h.act, act].sort(bySelection)[0];
+    finishFromCredit(engine, owner, h.credit, 'inferred');
+  }
+}
+
+/** Emits the held joins whose hold is over, `derived` (called by the normalizer's expire()). */
+export function releaseCodexClaims(engine: NormalizerEngine, join: CodexJoin): void {
+  const now = BigInt(engine.ctx.now());
+  const hold = BigInt(CODEX_CLAIM_HOLD_SECONDS) * 1_000_000_000n;
+  for (const [key, h] of [...join.held]) {
+    if (now - BigInt(h.since) < hold) continue;
+    join.held.delete(key);
+    h.act.result = undefined;
+    finishFromCredit(engine, h.act, h.credit, 'derived');
+  }
 }
 
 /** Normalizes one Codex log record. */
@@ -94,9 +187,12 @@ export function normalizeCodexRecord(engine: NormalizerEngine, join: CodexJoin, 
     evidence: 'native_otel', at, resource: resource(), hostTraceId: rec.traceId, hostSpanId: rec.spanId, model: str(a, 'model'),
   });
   engine.emit(act, 'agent.skill.selected', { 'agent.skill.phase': 'selected' }, at, ['invocation', turn, skill, rec.spanId ?? rec.observedTimeUnixNano]);
-  const waiting = skill ? join.credits.get(creditKey(skill, invokeType)) : undefined;
-  const credit = waiting?.shift();
-  if (credit) finishFromCredit(engine, act, credit);
+  if (!skill || act.finishedAt) return;
+  releaseAmbiguous(engine, join, act, skill, invokeType);
+  // a waiting credit only from an injection this selection could have caused (never a stale one)
+  const waiting = join.credits.get(creditKey(skill, invokeType)) ?? [];
+  const i = waiting.findIndex((c) => couldOwn(act, skill, invokeType, c));
+  if (i >= 0 && claim(engine, join, skill, invokeType, waiting[i])) waiting.splice(i, 1);
 }
 
 /** Credits waiting for a selection, per skill and invoke type (Codex injects a skill a few times per turn). */
@@ -112,23 +208,26 @@ export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, 
     const invokeType = str(p.attributes, 'invoke_type');
     const status = str(p.attributes, 'status') ?? 'unknown';
     let count = Math.max(0, Math.round(Number(p.asInt ?? p.asDouble ?? 0)));
+    const to = BigInt(p.timeUnixNano);
+    // the injections a point counts happened in (start, time]; for a cumulative series, since its previous point
+    let from = BigInt(p.startTimeUnixNano || p.timeUnixNano);
     if (cumulative) {
       const series = `${creditKey(skill, invokeType)}|${status}`;
-      const previous = join.cumulative.get(series) ?? 0;
-      join.cumulative.set(series, count);
-      count = Math.max(0, count - previous);
+      const previous = join.cumulative.get(series);
+      join.cumulative.set(series, { count, at: to });
+      if (previous && previous.count <= count && previous.at > from) from = previous.at;
+      count = Math.max(0, count - (previous?.count ?? 0));
     }
-    // a credit settles one open selection or waits for one; more than MAX_CREDITS waiting for one
+    // a credit settles one selection or waits for one; more than MAX_CREDITS waiting for one
     // skill cannot all be settled (a counter of 30 million is a reset or a hostile point, not 30
     // million injections), and the rest are not held in memory
     const list = join.credits.get(creditKey(skill, invokeType)) ?? [];
     for (let i = 0; i < count; i++) {
       // a delta point's start is when the counter first moved in this interval: the closest
       // estimate of the injection time the metric offers
-      const credit = { status, at: !cumulative && p.startTimeUnixNano ? p.startTimeUnixNano : p.timeUnixNano };
-      const open = openFor(engine, skill, invokeType);
-      if (open.length > 0) finishFromCredit(engine, open[0], credit, open.length === 1 ? 'derived' : 'inferred');
-      else if (list.length < MAX_CREDITS) list.push(credit);
+      const credit: Credit = { status, at: !cumulative && p.startTimeUnixNano ? p.startTimeUnixNano : p.timeUnixNano, from, to };
+      if (claim(engine, join, skill, invokeType, credit)) continue;
+      if (list.length < MAX_CREDITS) list.push(credit);
       else {
         engine.rejected += count - i;
         break;
@@ -137,15 +236,3 @@ export function normalizeCodexMetric(engine: NormalizerEngine, join: CodexJoin, 
     if (list.length) join.credits.set(creditKey(skill, invokeType), list);
   }
 }
-
-/** The open activations a credit for `skill` could settle, oldest first (at most two: only "one or more" matters). */
-function openFor(engine: NormalizerEngine, skill: string, invokeType: string | undefined): Activation[] {
-  const trigger = invokeType === 'explicit' ? 'explicit' : invokeType === 'implicit' ? 'implicit' : undefined;
-  const out: Activation[] = [];
-  for (const act of engine.activations.values()) {
-    if (act.host === HOST && act.name === skill && !act.finishedAt && (trigger === undefined || act.trigger === trigger)) out.push(act);
-    if (out.length === 2) break;
-  }
-  return out;
-}
-

@@ -85,8 +85,11 @@ describe('normalizer conformance with the semantic convention', () => {
         assert.equal(attr(e, 'agent.skill.library.resolution'), 'name_redacted');
         assert.equal(attr(e, 'agent.skill.name'), undefined, 'the placeholder is never reported as the name');
       }
-      assert.equal(out.spans.length, 1, 'one activation span');
-      const span = out.spans[0].span;
+      const [turn, ...activations] = [out.spans.filter((s) => s.span.name === 'agent_turn'), out.spans.filter((s) => s.span.name !== 'agent_turn')].flat().map((s) => s.span);
+      assert.equal(activations.length, 1, 'one activation span');
+      assert.equal(turn.name, 'agent_turn', 'under the turn span Forge makes for a host without traces');
+      const span = activations[0];
+      assert.equal(span.parentSpanId, turn.spanId);
       assert.equal(span.name, 'activate_skill');
       assert.equal(span.attributes['agent.skill.activation.id'], attr(out.events[0], 'agent.skill.activation.id'));
       assert.equal(span.attributes['agent.skill.name'], undefined);
@@ -121,7 +124,7 @@ describe('normalizer conformance with the semantic convention', () => {
       assert.ok(good.identity && bad.identity, 'both settled');
       assert.deepEqual(out.events.map((e) => e.event_name), ['agent.skill.selected', 'agent.skill.loaded']);
       assert.ok(out.events.every((e) => attr(e, 'agent.skill.activation.id') === good.id));
-      assert.deepEqual(out.spans.map((s) => s.span.attributes['agent.skill.activation.id']), [good.id]);
+      assert.deepEqual(out.spans.filter((s) => s.span.name !== 'agent_turn').map((s) => s.span.attributes['agent.skill.activation.id']), [good.id]);
       assert.equal(out.metrics.filter((m) => m.name === 'agent.skill.activation.count').length, 2, 'the bad activation still counts');
       assert.ok(engine.rejected >= 3, 'the bad activation\'s events and span are counted as rejected');
     });

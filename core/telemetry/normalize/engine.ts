@@ -3,15 +3,15 @@ import type { OtlpAttributes } from '../otlp/types.js';
 import { identityOf } from '../enrich/identity.js';
 import { buildEvent, eventAttributeKeys, type ResourceAttributes } from '../event.js';
 import { activationIdFor, deriveSpanId, deriveTraceId, eventIdFor, hostTraceId } from '../ids.js';
-import { activationSpan } from '../spans.js';
+import { activationSpan, turnSpan } from '../spans.js';
 import { secondsBetween } from '../time.js';
 import { BoundedMap, RecentIds } from './bounded.js';
 import { HOST_NAME, emptyOutput, type Activation, type HostId, type NormalizeContext, type NormalizedOutput } from './types.js';
 
 /**
  * The normalizer's engine: follows activations from selection to load result, settles their
- * skill identity against the library, and emits catalog-checked events, activation spans and
- * metric samples. Host modules (claude-code.ts, codex.ts, opencode.ts) translate native records
+ * skill identity against the library, and emits catalog-checked events, activation spans (under
+ * an `agent_turn` span when the host gives no trace to reuse) and metric samples. Host modules (claude-code.ts, codex.ts, opencode.ts) translate native records
  * into calls on it. Emission waits while an activation's identity is unsettled (a redacted name,
  * or a plugin activation whose load result will name the skill's directory).
  */
@@ -39,6 +39,29 @@ export interface StartSpec {
 }
 
 const KEEP_FINISHED_SECONDS = 1800;
+
+/**
+ * A turn Forge makes the span of: the host gave no trace (no invoke_agent span to reuse), so the
+ * turn's activations share a trace derived from (host, session, turn) and hang under this span.
+ * It spans the activations seen, first selection to last load result, and is emitted once the
+ * turn has been idle for the settle window (a turn has no end event Forge sees).
+ */
+interface Turn {
+  traceId: string;
+  spanId: string;
+  turnId: string;
+  sessionId?: string;
+  conversationId?: string;
+  resource: ResourceAttributes;
+  start: string;
+  end: string;
+  /** when an activation last started in it (later touches are read from its activations) */
+  lastTouched: string;
+  emitted: boolean;
+}
+
+const later = (a: string, b: string) => (BigInt(a) < BigInt(b) ? b : a);
+const earlier = (a: string, b: string) => (BigInt(a) < BigInt(b) ? a : b);
 const MAX_ACTIVATIONS = 10_000;
 
 /**
@@ -73,6 +96,8 @@ const isConventionError = (e: unknown): boolean => (e as { code?: string } | nul
 
 export class NormalizerEngine {
   readonly activations = new Map<string, Activation>();
+  /** turns whose span Forge makes (derived traces), by trace id */
+  readonly turns = new BoundedMap<string, Turn>(MAX_ACTIVATIONS);
   /**
    * installationKey (skill id, host, scope, project) -> the latest activation resolved to that
    * installation: links a disable or uninstall there to its last use, never to another one's
@@ -136,17 +161,51 @@ export class NormalizerEngine {
     const existing = this.activations.get(spec.key);
     if (existing) return existing;
     const id = activationIdFor([spec.key]);
-    const traceId = hostTraceId(spec.hostTraceId) ?? deriveTraceId([spec.host, spec.sessionId ?? '', spec.turnId ?? spec.key]);
+    const hostTrace = hostTraceId(spec.hostTraceId);
+    const traceId = hostTrace ?? deriveTraceId([spec.host, spec.sessionId ?? '', spec.turnId ?? spec.key]);
+    const now = this.ctx.now();
+    // the host's span when it gave its trace, else Forge's turn span (only for a turn the host named: never an invented turn id)
+    const turn = hostTrace || !spec.turnId ? undefined : this.turnFor(traceId, spec.turnId, spec, now);
     const act: Activation = {
       id, key: spec.key, host: spec.host, sessionId: spec.sessionId, turnId: spec.turnId, conversationId: spec.conversationId,
       name: skillName(spec.name), nameFidelity: 'exact', hostScope: spec.hostScope, trigger: spec.trigger, selector: spec.selector,
       triggerSource: spec.triggerSource, evidence: spec.evidence, traceId, spanId: deriveSpanId([id]),
-      parentSpanId: hostTraceId(spec.hostTraceId) ? spec.hostSpanId : undefined, resource: spec.resource, model: spec.model,
-      selectedAt: spec.at, settleOnResult: spec.settleOnResult ?? false, hostPlugin: spec.hostPlugin, pending: [], lastTouched: this.ctx.now(),
+      parentSpanId: hostTrace ? spec.hostSpanId : turn?.spanId, resource: spec.resource, model: spec.model,
+      selectedAt: spec.at, settleOnResult: spec.settleOnResult ?? false, hostPlugin: spec.hostPlugin, pending: [], lastTouched: now,
     };
     if (this.activations.size >= MAX_ACTIVATIONS) this.activations.delete(this.activations.keys().next().value as string);
     this.activations.set(spec.key, act);
     return act;
+  }
+
+  /** The turn of a derived trace, started (or widened to `spec.at`) by an activation in it. */
+  private turnFor(traceId: string, turnId: string, spec: StartSpec, now: string): Turn {
+    let turn = this.turns.get(traceId);
+    if (!turn) {
+      turn = {
+        traceId, spanId: deriveSpanId(['agent_turn', traceId]), turnId, sessionId: spec.sessionId, conversationId: spec.conversationId,
+        resource: spec.resource, start: spec.at, end: spec.at, lastTouched: now, emitted: false,
+      };
+      this.turns.set(traceId, turn);
+    }
+    turn.start = earlier(turn.start, spec.at);
+    turn.end = later(turn.end, spec.at);
+    turn.lastTouched = later(turn.lastTouched, now);
+    return turn;
+  }
+
+  /** Emits the turn span (once): its attributes are span.agent.turn's. */
+  private emitTurn(turn: Turn): void {
+    turn.emitted = true;
+    const span = turnSpan({
+      traceId: turn.traceId, spanId: turn.spanId, start: turn.start, end: turn.end,
+      attributes: {
+        'agent.turn.id': turn.turnId, 'session.id': turn.sessionId, 'agent.host.name': turn.resource['agent.host.name'],
+        // only ever a conversation id the host itself reported
+        'gen_ai.conversation.id': turn.conversationId,
+      },
+    });
+    this.out.spans.push({ resource: turn.resource, span });
   }
 
   /** The most recent activation of a session matching `pred`. */
@@ -261,6 +320,8 @@ export class NormalizerEngine {
     if (act.finishedAt) return;
     act.finishedAt = at;
     act.result = outcome.result;
+    const turn = this.turns.get(act.traceId);
+    if (turn && turn.spanId === act.parentSpanId) turn.end = later(turn.end, at);
     const failed = outcome.result !== 'ok';
     const duration = secondsBetween(act.selectedAt, at);
     const attrs = {
@@ -289,16 +350,20 @@ export class NormalizerEngine {
 
   /**
    * Settles activations idle longer than the settle timeout with what is known (a still-redacted
-   * name resolves to name_redacted) and forgets finished ones after half an hour. One activation
-   * that fails never stops the sweep: the rest still settle, and an unexpected error is rethrown
-   * only after the sweep (what was produced stays for the next take()).
+   * name resolves to name_redacted), emits the spans of turns idle as long, and forgets finished
+   * ones after half an hour. One activation that fails never stops the sweep: the rest still
+   * settle, and an unexpected error is rethrown only after the sweep (what was produced stays for
+   * the next take()).
    */
   expire(): void {
     const now = this.ctx.now();
     const after = this.ctx.settleAfterSeconds ?? 120;
     let failed = false;
     let error: unknown;
+    // a turn is idle when none of its activations was touched for the settle window
+    const touched = new Map<string, string>();
     for (const [key, act] of this.activations) {
+      touched.set(act.traceId, later(touched.get(act.traceId) ?? act.lastTouched, act.lastTouched));
       const idle = secondsBetween(act.lastTouched, now);
       try {
         if (!act.identity && idle >= after) this.settle(act);
@@ -306,6 +371,12 @@ export class NormalizerEngine {
         if (!failed) [failed, error] = [true, e];
       }
       if (idle >= KEEP_FINISHED_SECONDS) this.activations.delete(key);
+    }
+    for (const [traceId, turn] of this.turns) {
+      const idle = secondsBetween(later(turn.lastTouched, touched.get(traceId) ?? turn.lastTouched), now);
+      // after the activations: a turn's span goes out with (or after) its activation spans
+      if (!turn.emitted && idle >= after) this.runAll([() => this.emitTurn(turn)]);
+      if (idle >= KEEP_FINISHED_SECONDS) this.turns.delete(traceId);
     }
     if (failed) throw error;
   }

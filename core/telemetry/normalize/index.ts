@@ -3,7 +3,7 @@ import type { InventoryEvent } from '../../library/types.js';
 import type { OtlpAttributes, OtlpLogsRequest, OtlpMetricsRequest, OtlpTracesRequest } from '../otlp/types.js';
 import { annotateActionSpan, isToolSpan } from '../spans.js';
 import { normalizeClaudeRecord } from './claude-code.js';
-import { CodexJoin, normalizeCodexMetric, normalizeCodexRecord } from './codex.js';
+import { CodexJoin, normalizeCodexMetric, normalizeCodexRecord, releaseCodexClaims } from './codex.js';
 import { NormalizerEngine } from './engine.js';
 import { normalizeInventory } from './inventory.js';
 import { normalizePluginEvent } from './opencode.js';
@@ -26,7 +26,7 @@ export interface Normalizer {
   traces(req: OtlpTracesRequest): NormalizedOutput;
   plugin(ev: ObserverPluginEvent): NormalizedOutput;
   inventory(rec: InventoryEvent): NormalizedOutput;
-  /** settles activations that waited too long for missing evidence */
+  /** settles activations that waited too long for missing evidence, and emits Codex load joins whose hold is over */
   expire(): NormalizedOutput;
 }
 
@@ -98,6 +98,7 @@ export function createNormalizer(ctx: NormalizeContext): Normalizer {
       return engine.take();
     },
     expire() {
+      releaseCodexClaims(engine, codex);
       engine.expire();
       return engine.take();
     },

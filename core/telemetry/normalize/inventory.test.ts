@@ -66,11 +66,12 @@ describe('inventory outbox records', () => {
       skills: [
         { id: `${GREETINGS}:hello-skill`, content_hash: HELLO_HASH, declared: ['filesystem.read'], mutation_scopes: ['none'], inferred: ['process.execute'], findings: 2 },
         { id: `${GREETINGS}:bye-skill`, content_hash: BYE_HASH, inferred: [], findings: 0 },
+        { id: `${GREETINGS}:wave-skill`, content_hash: `sha256:${'4'.repeat(64)}`, declared: ['process.execute'], inferred: ['process.execute'], findings: 0 },
       ],
     };
     const audits = n.inventory(record('installed', { audit })).events.filter((e) => e.event_name === 'agent.skill.audit.completed');
-    assert.equal(audits.length, 2);
-    const [hello, bye] = audits.map((e) => e.attributes);
+    assert.equal(audits.length, 3);
+    const [hello, bye, wave] = audits.map((e) => e.attributes);
     assert.deepEqual(
       [hello['agent.skill.id'], hello['agent.skill.audit.ruleset.id'], hello['agent.skill.audit.ruleset.version'], hello['agent.skill.audit.stage'], hello['agent.skill.package.id'], hello['agent.skill.content.hash'], hello['agent.skill.evidence.source']],
       [`${GREETINGS}:hello-skill`, 'forge-declarations', '1.0.0', 'install', GREETINGS, HELLO_HASH, 'static_analysis'],
@@ -82,6 +83,12 @@ describe('inventory outbox records', () => {
     assert.equal(hello['agent.skill.audit.finding.count'], 2);
     assert.equal(hello['agent.skill.audit.finding.blocking.count'], 0);
     assert.equal(bye['agent.skill.capability.declared'], undefined, 'nothing declared is not "declared none"');
+    // the ruleset analyses executables only: finding none is no "exact" finding that the skill has no capability
+    for (const a of [hello, bye, wave]) assert.equal(a['agent.skill.evidence.fidelity'], 'derived');
+    assert.equal(bye['agent.skill.capability.inferred'], undefined, 'nothing found is not "inferred none"');
+    assert.equal(bye['agent.skill.capability.undeclared'], undefined, 'nothing found is not "none undeclared"');
+    assert.deepEqual(wave['agent.skill.capability.inferred'], ['process.execute']);
+    assert.equal(wave['agent.skill.capability.undeclared'], undefined, 'an executable the skill declares is no undeclared-nothing claim');
     // the same record again: nothing new
     assert.deepEqual(n.inventory(record('installed', { audit })).events, []);
   });

@@ -100,13 +100,19 @@ export function normalizeInventory(engine: NormalizerEngine, rec: InventoryEvent
  * The declaration review a record carries (core/install/audit.ts) -> agent.skill.audit.completed
  * for each contained skill. Undeclared is what the ruleset inferred and the skill does not declare
  * (all of it when the skill declares nothing).
+ *
+ * Static analysis is evidence, not truth: the ruleset looks at few capability classes
+ * (forge-declarations 1.0.0: executables only), so the inferred and undeclared lists are sent only
+ * when it found something; an empty list would say "none" for every class it never analysed. Its
+ * findings are computed by a deterministic rule from the release's files: `derived`, not `exact`.
  */
 function normalizeAudit(engine: NormalizerEngine, rec: InventoryEvent, audit: NonNullable<InventoryEvent['audit']>, common: Record<string, unknown>, resource: ResourceAttributes, at: string): void {
   for (const skill of audit.skills) {
     const declared = new Set(skill.declared ?? []);
+    const undeclared = skill.inferred.filter((c) => !declared.has(c));
     engine.push('agent.skill.audit.completed', {
       'agent.skill.evidence.source': 'static_analysis',
-      'agent.skill.evidence.fidelity': 'exact',
+      'agent.skill.evidence.fidelity': 'derived',
       'agent.skill.evidence.observer': common['agent.skill.evidence.observer'],
       'agent.host.name': common['agent.host.name'],
       'agent.adapter.name': common['agent.adapter.name'],
@@ -121,8 +127,8 @@ function normalizeAudit(engine: NormalizerEngine, rec: InventoryEvent, audit: No
       'agent.skill.audit.ruleset.version': audit.ruleset_version,
       'agent.skill.audit.stage': audit.stage,
       'agent.skill.capability.declared': skill.declared,
-      'agent.skill.capability.inferred': skill.inferred,
-      'agent.skill.capability.undeclared': skill.inferred.filter((c) => !declared.has(c)),
+      'agent.skill.capability.inferred': skill.inferred.length ? skill.inferred : undefined,
+      'agent.skill.capability.undeclared': undeclared.length ? undeclared : undefined,
       'agent.skill.mutation.scope': skill.mutation_scopes,
       'agent.skill.audit.finding.count': skill.findings,
       // an install refuses a SKIT with errors, so nothing it records can block
