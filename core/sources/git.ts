@@ -30,7 +30,7 @@ export const gitResolver: SourceResolver = {
     const clone =
       spec.transport === 'http'
         ? await cloneOverHttp({ url: spec.cloneUrl, ref: spec.ref, dest, limits, env })
-        : await cloneWithSystemGit({ transport: spec.transport, url: spec.cloneUrl, ref: spec.ref, dest, env, timeoutMs: limits.gitTimeoutMs, budget: { maxBytes: limits.maxGitBytes, maxFiles: limits.maxGitFiles } });
+        : await cloneWithSystemGit({ transport: spec.transport, url: spec.cloneUrl, ref: spec.ref, dest, env, timeoutMs: limits.gitTimeoutMs, budget: { maxBytes: limits.maxGitBytes, maxFiles: limits.maxGitFiles, maxDepth: limits.maxGitDepth } });
     await rm(join(dest, '.git'), { recursive: true, force: true });
     const shown = redactText(spec.canonical);
     const dir = await subdirOf(dest, spec.subpath, shown);
