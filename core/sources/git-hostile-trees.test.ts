@@ -162,6 +162,27 @@ describe('core/sources hostile git trees, over smart HTTP and file://', function
     }
   });
 
+  it('reports a checkout write that fails with its own error, without isomorphic-git printing stack traces', async () => {
+    const r = repo('long-name.git');
+    const kit = r.blob(skillMd('long'));
+    // git stores a 300-byte name; no Linux filesystem takes it
+    r.commit(r.tree([['100644', 'SKILL.md', kit], ['100644', `${'n'.repeat(300)}.md`, kit]]));
+    const printed: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (printed.push(String(chunk)), typeof rest.at(-1) === 'function' && (rest.at(-1) as () => void)(), true)) as typeof process.stderr.write;
+    try {
+      await assert.rejects(resolveSource(http('long-name.git'), { cwd: root, workDir: work() }), (e) => {
+        assert.ok(isSfError(e, 'SF_E_GIT'), String(e));
+        assert.match(e.message, /ENAMETOOLONG/);
+        assert.doesNotMatch(e.message, /multiple errors/);
+        return true;
+      });
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.deepEqual(printed, [], 'nothing printed to stderr');
+  });
+
   it('refuses over HTTP an entry name that is not UTF-8, which isomorphic-git would write under another name', async () => {
     const r = repo('latin1.git');
     r.commit(r.tree([['100644', 'SKILL.md', r.blob(skillMd('latin1'))], ['100644', Buffer.from('caf\xe9.md', 'latin1'), r.blob('x\n')]]));
