@@ -61,8 +61,9 @@ export class EntryPolicy {
       throw entryError('SF_E_ARCHIVE_UNSAFE', header.name, `entry has the setuid, setgid or sticky bit set (mode ${(header.mode & 0o7777).toString(8)})`,
         'remove the special permission bits (chmod u-s,g-s,-t) and re-create the archive', { problem: 'special-mode' });
     }
-    if (!Number.isSafeInteger(header.size) || header.size < 0) {
-      throw entryError('SF_E_ARCHIVE_MALFORMED', header.name, `entry has an invalid size (${header.size})`, MALFORMED_HINT);
+    // tar-stream decodes a base-256 size of -1 (0xff x 12) as -0, which `< 0` lets through
+    if (!Number.isSafeInteger(header.size) || header.size < 0 || Object.is(header.size, -0)) {
+      throw entryError('SF_E_ARCHIVE_MALFORMED', header.name, `entry has an invalid size (${Object.is(header.size, -0) ? 'negative' : header.size})`, MALFORMED_HINT);
     }
     if (header.kind === 'directory' && header.size !== 0) {
       throw entryError('SF_E_ARCHIVE_MALFORMED', header.name, `directory entry carries ${header.size} bytes of data`, MALFORMED_HINT);

@@ -26,8 +26,8 @@ export function gzipDeterministic(data: Buffer): Buffer {
 /**
  * Inflates a gzip stream while counting both sides: stops with `SF_E_ARCHIVE_LIMIT` as soon as the
  * inflated bytes pass `maxBytes`, or the ratio inflated/compressed passes the limit once
- * `ratioCheckMinBytes` have been inflated, so a gzip bomb is stopped after about a megabyte
- * instead of filling memory or disk.
+ * `ratioCheckMinBytes` have been inflated, so a gzip bomb is stopped at that floor (64 MiB by
+ * default) instead of filling memory or disk, while a small, very repetitive SKIT still unpacks.
  */
 export async function* gunzipMetered(
   source: AsyncIterable<Buffer>,

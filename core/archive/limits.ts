@@ -17,8 +17,12 @@ export interface ArchiveLimits {
    * whole zip as declared. Default 100 (the usual zip-bomb heuristic).
    */
   maxCompressionRatio: number;
-  /** The ratio is only enforced once this many bytes have been inflated, so tiny, very repetitive
-   * files are not refused. Default 1 MiB. */
+  /**
+   * The ratio is only enforced once this many bytes have been inflated. Default 64 MiB (the
+   * per-file limit): below it the absolute limits already bound a bomb, and a valid SKIT with a
+   * very repetitive file (a CSV table compresses 400 times) must unpack from its own archive. Above
+   * it the ratio stops a bomb of many entries long before the 200 MiB total.
+   */
   ratioCheckMinBytes: number;
   /** UTF-8 bytes of one entry path. Default 1024, which is also the ceiling of the safe-path
    * rules (core/skit/safe-path.ts), so raising it has no effect beyond 1024. */
@@ -37,7 +41,7 @@ export const DEFAULT_ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxEntrySize: 64 * MiB,
   maxTotalSize: 200 * MiB,
   maxCompressionRatio: 100,
-  ratioCheckMinBytes: 1 * MiB,
+  ratioCheckMinBytes: 64 * MiB,
   maxPathBytes: 1024,
   maxPathDepth: 64,
   maxExtensionHeaderBytes: 64 * 1024,

@@ -161,9 +161,23 @@ describe('packTree (deterministic release archives)', () => {
     await assert.rejects(packTree(box.path, [f('a.txt'), f('A.txt')]), (e) => isSfError(e, 'SF_E_PATH_COLLISION'));
     await assert.rejects(packTree(box.path, [f('big.bin')], { limits: { maxEntrySize: 1024 } }), (e) => isSfError(e, 'SF_E_ARCHIVE_LIMIT'));
     await assert.rejects(packTree(box.path, [f('a.txt'), f('big.bin')], { limits: { maxEntries: 1 } }), (e) => isSfError(e, 'SF_E_ARCHIVE_LIMIT'));
-    // 3 MiB of zeros compresses ~1000x: the read-back check refuses it like unpack would
+    // 3 MiB of zeros compresses ~1000x: with the ratio floor lowered to 1 MiB, the read-back check refuses it like unpack would
     await writeFile(join(box.path, 'zeros.bin'), Buffer.alloc(3 * 1024 * 1024));
-    await assert.rejects(packTree(box.path, [f('zeros.bin')]), (e) => isSfError(e, 'SF_E_ARCHIVE_LIMIT') && /refused when unpacked/.test(e.message));
+    await assert.rejects(packTree(box.path, [f('zeros.bin')], { limits: { ratioCheckMinBytes: 1024 * 1024 } }), (e) => isSfError(e, 'SF_E_ARCHIVE_LIMIT') && /refused when unpacked/.test(e.message));
+  });
+
+  it('packs a very compressible SKIT with the default limits, and the archive unpacks (the ratio applies above 64 MiB)', async () => {
+    const table = 'id,value,flag\n' + '0,0,false\n'.repeat(200_000);
+    await writeTree(box.path, { 'SKILL.md': '---\nname: kit\ndescription: d\n---\n', 'data/table.csv': table, 'zeros.bin': Buffer.alloc(3 * 1024 * 1024) });
+    const tgz = await packTree(box.path, (await walkTree(box.path)).files);
+    assert.ok(tgz.length * 100 < table.length, `compressed to ${tgz.length} bytes`);
+    const out = await tempDir('sf-pack-out-');
+    try {
+      const result = await unpackArchive(tgz, join(out.path, 'dest'));
+      assert.deepEqual(result.files.map((f) => f.path), ['SKILL.md', 'data/table.csv', 'zeros.bin']);
+    } finally {
+      await out.cleanup();
+    }
   });
 });
 

@@ -20,10 +20,23 @@ async function packFixture(root: string, tree: Parameters<typeof writeTree>[1]):
   return packTree(root, (await walkTree(root)).files);
 }
 
-/** A tar header + `size` zero bytes, gzipped by zlib as a real attacker would: ~1000x smaller. */
-async function zlibBomb(size: number): Promise<Buffer> {
+/** Tar entries of `sizes` zero bytes each (zeros0.bin, ...), gzipped by zlib as a real attacker would: ~1000x smaller. */
+async function zlibBomb(sizes: number[]): Promise<Buffer> {
+  const chunk = Buffer.alloc(1 << 20);
+  async function* source() {
+    for (const [i, size] of sizes.entries()) {
+      yield tarHeader(`zeros${i}.bin`, size);
+      for (let left = size; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left);
+    }
+    yield Buffer.alloc(1024);
+  }
+  return buffer(Readable.from(source()).pipe(createGzip({ level: 9 })));
+}
+
+/** A ustar header for a regular file of `size` bytes (a multiple of 512, so no padding follows). */
+function tarHeader(name: string, size: number): Buffer {
   const head = Buffer.alloc(512);
-  head.write('zeros.bin', 0);
+  head.write(name, 0);
   head.write('0000644\0', 100);
   head.write('0000000\0', 108);
   head.write('0000000\0', 116);
@@ -35,13 +48,7 @@ async function zlibBomb(size: number): Promise<Buffer> {
   let sum = 0;
   for (const b of head) sum += b;
   head.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
-  const chunk = Buffer.alloc(1 << 20);
-  async function* source() {
-    yield head;
-    for (let left = size; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left);
-    yield Buffer.alloc(1024);
-  }
-  return buffer(Readable.from(source()).pipe(createGzip({ level: 9 })));
+  return head;
 }
 
 describe('unpackArchive', () => {
@@ -100,15 +107,36 @@ describe('unpackArchive', () => {
     assert.deepEqual((await readdir(box.path)).sort(), ['auto', 'none', 'one', 'src']);
   });
 
-  it('stops a 60 MiB zlib gzip bomb (under the per-file limit) after inflating a few MiB, and removes staging', async () => {
-    const bomb = await zlibBomb(60 * 1024 * 1024);
-    assert.ok(bomb.length < 1024 * 1024, `bomb is ${bomb.length} bytes`);
+  it('stops a 180 MiB zlib gzip bomb (three files under the per-file limit, under the total) at the 64 MiB ratio floor, and removes staging', async () => {
+    const MiB = 1024 * 1024;
+    const bomb = await zlibBomb([60 * MiB, 60 * MiB, 60 * MiB]);
+    assert.ok(bomb.length < MiB, `bomb is ${bomb.length} bytes`);
     await assert.rejects(unpackArchive(bomb, join(box.path, 'dest')), (e: SfError) => {
+      assert.equal(e.code, 'SF_E_ARCHIVE_LIMIT');
+      assert.equal(e.data?.limit, 'maxCompressionRatio');
+      assert.ok((e.data?.inflated as number) < 68 * MiB, `inflated ${String(e.data?.inflated)} bytes before stopping`);
+      return true;
+    });
+    assert.deepEqual(await readdir(box.path), []);
+  });
+
+  it('stops a 60 MiB gzip bomb after a few MiB when the ratio floor is lowered', async () => {
+    const bomb = await zlibBomb([60 * 1024 * 1024]);
+    await assert.rejects(unpackArchive(bomb, join(box.path, 'dest'), { limits: { ratioCheckMinBytes: 1024 * 1024 } }), (e: SfError) => {
       assert.equal(e.code, 'SF_E_ARCHIVE_LIMIT');
       assert.ok((e.data?.inflated as number) < 4 * 1024 * 1024, `inflated ${String(e.data?.inflated)} bytes before stopping`);
       return true;
     });
     assert.deepEqual(await readdir(box.path), []);
+  });
+
+  it('unpacks a small SKIT that compresses hundreds of times (a repetitive table is no bomb)', async () => {
+    const table = 'id,value,flag\n' + '0,0,false\n'.repeat(200_000);
+    const tgz = await packFixture(join(box.path, 'src'), { 'SKILL.md': '---\nname: src\ndescription: d\n---\n', 'data/table.csv': table });
+    assert.ok(tgz.length * 100 < table.length, `compressed to ${tgz.length} bytes`);
+    const result = await unpackArchive(tgz, join(box.path, 'dest'));
+    assert.deepEqual(result.files.map((f) => f.path), ['SKILL.md', 'data/table.csv']);
+    assert.equal(await readFile(join(box.path, 'dest', 'data', 'table.csv'), 'utf8'), table);
   });
 
   it('accepts larger archives when limits are raised, and rejects nonsense limits', async () => {

@@ -78,6 +78,32 @@ export function refuseDowngrade(inst: InstallationRecord, to: string | undefined
   });
 }
 
+/**
+ * What to say when the recorded local source of `inst` cannot be resolved again. A path that no
+ * longer exists has moved or been deleted ("check the path" does not help); a path that is still
+ * there but holds no SKIT any more (its SKILL.md renamed, a link now pointing elsewhere) says so.
+ * Any other error is returned as it is.
+ */
+export function localSourceError(inst: Pick<InstallationRecord, 'skitId' | 'source'>, e: unknown): unknown {
+  if (!isSfError(e, 'SF_E_NOT_FOUND') || !inst.source.kind.startsWith('local')) return e;
+  const removeHint = `\`sf skit remove ${inst.skitId}\` drops the installation`;
+  const data = (e.data ?? {}) as { path?: unknown; source?: unknown };
+  // the local resolver's "no file or directory at <path>" carries the path it looked for
+  if (data.path !== undefined) {
+    return new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is gone`, {
+      hint: `if it moved, install it from the new place (sf add skit <new path>); ${removeHint}`,
+    });
+  }
+  // discovery's "no SKIT or Agent Skill found in <dir>" carries the source
+  if (data.source !== undefined) {
+    return new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is still there but holds no SKIT or Agent Skill any more`, {
+      hint: `${e.hint ? `${e.hint}; ` : ''}${removeHint}`,
+      data: e.data,
+    });
+  }
+  return e;
+}
+
 /** What the SKITs of one update pass share: a session whose mutations keep one InstallationCache, and the paths of the installations indexed. */
 interface Pass {
   session: Session;
@@ -90,13 +116,7 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
   const git = inst.source.kind === 'git';
   const source = git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical;
   const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers }).catch((e: unknown) => {
-    // a recorded local path that is gone has moved or been deleted: "check the path" does not help
-    if (isSfError(e, 'SF_E_NOT_FOUND') && inst.source.kind.startsWith('local')) {
-      throw new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is gone`, {
-        hint: `if it moved, install it from the new place (sf add skit <new path>); \`sf skit remove ${inst.skitId}\` drops the installation`,
-      });
-    }
-    throw e;
+    throw localSourceError(inst, e);
   });
   try {
     refuseDowngrade(inst, prep.prepared.release.version, req);

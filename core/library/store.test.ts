@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { appendFile, chmod, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, chmod, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../test-support/index.js';
 import { hashSkit } from '../skit/hash.js';
@@ -103,6 +104,44 @@ describe('core/library/store: content-addressed entries', () => {
     await assert.rejects(stageStoreEntry(paths, src, hashes), (e: Error & { code?: string }) => e.code === 'SF_E_HASH_MISMATCH');
     assert.deepEqual(await readdir(paths.storeStaging).catch(() => []), []);
     assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+  });
+
+  it('refuses a source file swapped after hashing for a link (even to the same bytes) or a FIFO, without following or blocking', async () => {
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    for (const swap of ['link', 'fifo'] as const) {
+      const { src, hashes } = await prepared();
+      const file = join(src, 'skills', 'review', 'SKILL.md');
+      const copy = join(dir.path, 'same-bytes.md');
+      await writeFile(copy, KIT['skills/review/SKILL.md']);
+      await rm(file);
+      if (swap === 'link') await symlink(copy, file);
+      else execFileSync('mkfifo', [file]);
+      await assert.rejects(stageStoreEntry(paths, src, hashes), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'SF_E_HASH_MISMATCH', `${swap}: ${e.message}`);
+        assert.match(e.message, swap === 'link' ? /SKILL\.md became a symbolic link while it was being installed/ : /SKILL\.md stopped being a regular file/);
+        return true;
+      });
+      assert.deepEqual(await readdir(paths.storeStaging).catch(() => []), []);
+      assert.equal(await hasStoreEntry(paths, hashes.bundle), false);
+      await rm(src, { recursive: true });
+    }
+  });
+
+  it('reads a source whose names are NFD (as macOS writes them) and stores them under their NFC names', async () => {
+    const src = join(dir.path, 'src');
+    const nfd = (s: string) => s.normalize('NFD');
+    await writeTree(src, { ...KIT, [nfd('skills/review/café.md')]: 'coffee\n', [nfd('skills/review/résumé/notes.md')]: 'notes\n' });
+    const v = await validateSkitDir(src);
+    assert.ok(v.layout, JSON.stringify(v.diagnostics));
+    const hashes = await hashSkit(src, v.layout);
+    assert.ok(hashes.files.some((f) => f.path === 'skills/review/café.md'), 'the inventory holds the NFC path (schemas/hashing.md)');
+    const paths = sfPaths({ SF_HOME: join(dir.path, 'sf') });
+    assert.equal(await ensureStored(paths, src, hashes), 'created');
+    const release = storeReleaseDir(paths, hashes.bundle);
+    assert.equal(await readFile(join(release, 'skills', 'review', 'café.md'), 'utf8'), 'coffee\n');
+    assert.equal(await readFile(join(release, 'skills', 'review', 'résumé', 'notes.md'), 'utf8'), 'notes\n');
+    assert.equal(await readFile(join(storeSkillDir(paths, hashes.bundle, 'review'), 'café.md'), 'utf8'), 'coffee\n');
+    assert.deepEqual(await storedEntryChanges(paths, hashes.bundle), [], 'the entry matches its manifest');
   });
 
   it('trusts a stamp only for unchanged files: a same-size edit, an added file and a chmod after it are changes', async () => {

@@ -148,8 +148,9 @@ export function checkCapabilities(
       if (!index.has(p)) out.push(diagnostic('SKIT_CAPABILITY_MISSING', `capabilities.${kind} lists "${p}", which is not a file of the SKIT`, where));
     });
     const [code, message] = UNDECLARED[kind];
+    // warnings are for SKITs without a README.md descriptor: a single skill, or Agent Skills discovered in a repository
     const hint =
-      undeclaredSeverity === 'error' ? undefined : 'this single-skill SKIT has no README.md descriptor; add one (`skit: 1`, id, skills, capabilities) to declare it';
+      undeclaredSeverity === 'error' ? undefined : 'this SKIT has no README.md descriptor (its id is provisional); add one (`skit: 1`, id, skills, capabilities) to declare it';
     for (const p of detected[kind]) {
       if (!declaredSet.has(p.normalize('NFC'))) out.push(diagnostic(code, message, { file: p }, { severity: undeclaredSeverity, hint }));
     }

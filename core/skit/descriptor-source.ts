@@ -22,6 +22,7 @@ const PROBLEM_CODES: Record<FrontmatterProblemKind, RuleCode> = {
   bom: 'SKIT_FRONTMATTER_BOM',
   missing: 'SKIT_FRONTMATTER_NOT_MAPPING',
   unclosed: 'SKIT_FRONTMATTER_UNCLOSED',
+  'too-large': 'SKIT_FRONTMATTER_TOO_LARGE',
   yaml: 'SKIT_FRONTMATTER_YAML',
   'not-mapping': 'SKIT_FRONTMATTER_NOT_MAPPING',
 };

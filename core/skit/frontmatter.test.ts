@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { hasFrontmatter, parseFrontmatter } from './frontmatter.js';
+import { hasFrontmatter, MAX_FRONTMATTER_BYTES, parseFrontmatter } from './frontmatter.js';
 
 describe('frontmatter', () => {
   it('parses a block and gives the body and its first line', () => {
@@ -51,6 +51,43 @@ describe('frontmatter', () => {
     assert.deepEqual(parseFrontmatter('---').problems.map((p) => p.kind), ['unclosed']);
     assert.deepEqual(parseFrontmatter('--- # c\nname: a\n---\n').problems.map((p) => p.kind), ['missing']);
     assert.deepEqual(parseFrontmatter('----\nname: a\n---\n').problems.map((p) => p.kind), ['missing']);
+  });
+
+  it('refuses frontmatter whose closing line ends past 1 MiB, and sees the same in the first 1 MiB + 1 byte as in the whole file', () => {
+    const MiB = MAX_FRONTMATTER_BYTES;
+    // a block of `bytes` bytes up to and including the closing line's newline, in lines of `unit`
+    const block = (bytes: number, unit: string, bom = false) => {
+      const head = `${bom ? '\uFEFF' : ''}---\nname: a\ndescription: "`;
+      const tail = '"\n---\n';
+      const fill = bytes - Buffer.byteLength(head) - tail.length;
+      const units = unit.repeat(Math.floor(fill / Buffer.byteLength(unit)));
+      return `${head}${units}${'x'.repeat(fill - Buffer.byteLength(units))}${tail}`;
+    };
+    const window = (text: string) => Buffer.from(text).subarray(0, MiB + 1).toString('utf8');
+    for (const unit of ['x', 'é', '😀']) {
+      for (const bom of [false, true]) {
+        // the closing line ends one byte before the limit, at it, and one byte past it
+        for (const size of [MiB, MiB + 1, MiB + 2]) {
+          const text = block(size, unit, bom) + 'body\n'.repeat(1000);
+          assert.equal(Buffer.byteLength(block(size, unit, bom)), size, `${unit} ${size}`);
+          const kinds = (t: string) => parseFrontmatter(t).problems.map((p) => p.kind).filter((k) => k !== 'bom');
+          // the closing "---" ends at byte size - 1 (before its newline)
+          const expected = size - 1 <= MiB ? [] : ['too-large'];
+          assert.deepEqual(kinds(text), expected, `${JSON.stringify(unit)} bom=${bom} size=${size}`);
+          assert.deepEqual(kinds(window(text)), expected, `window: ${JSON.stringify(unit)} bom=${bom} size=${size}`);
+        }
+      }
+    }
+    // unclosed, in lines: the window may end just after a newline, and must still say "too large"
+    const lines = Array.from({ length: 110_000 }, (_, i) => `k${i}: v\n`).join('');
+    for (let pad = 0; pad < 12; pad++) {
+      const text = `---\nname: a\npad: a${'x'.repeat(pad)}\n${lines}`;
+      assert.deepEqual(parseFrontmatter(window(text)).problems.map((p) => p.kind), ['too-large'], `window, pad ${pad}`);
+      assert.deepEqual(parseFrontmatter(text).problems.map((p) => p.kind), ['too-large'], `whole, pad ${pad}`);
+    }
+    const big = parseFrontmatter(block(3 * MiB, 'x'));
+    assert.match(big.problems[0].message, /larger than 1 MiB: no closing "---" line within the first 1048576 bytes/);
+    assert.deepEqual(parseFrontmatter('---\nname: a\n' + 'k: v\n'.repeat(300_000)).problems.map((p) => p.kind), ['too-large'], 'unclosed and over the limit');
   });
 
   it('accepts delimiter lines with trailing spaces and an empty block as {}', () => {

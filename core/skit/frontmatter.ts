@@ -8,7 +8,7 @@ import { lineIndexOf, YamlPositions, type Position } from './yaml-positions.js';
  * Pure: text in, data and problems (with 1-based file positions) out.
  */
 
-export type FrontmatterProblemKind = 'bom' | 'missing' | 'unclosed' | 'yaml' | 'not-mapping';
+export type FrontmatterProblemKind = 'bom' | 'missing' | 'unclosed' | 'too-large' | 'yaml' | 'not-mapping';
 
 export interface FrontmatterProblem extends Position {
   kind: FrontmatterProblemKind;
@@ -33,6 +33,15 @@ export interface FrontmatterParse {
 }
 
 const DELIMITER = /^---[ \t]*$/;
+
+/**
+ * The frontmatter, from the opening line through the closing `---` line, must end within this
+ * many bytes of the start of the file (the BOM counted). One limit for everyone: validation reads
+ * the whole file, source discovery reads only this window (plus one byte), and both see the same
+ * block or the same "too large" problem.
+ */
+export const MAX_FRONTMATTER_BYTES = 1024 * 1024;
+const TOO_LARGE = `the YAML frontmatter is larger than 1 MiB: no closing "---" line within the first ${MAX_FRONTMATTER_BYTES} bytes of the file`;
 /** Aliases expanded beyond this are treated as a resource-exhaustion attempt. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -55,14 +64,38 @@ export function parseFrontmatter(text: string): FrontmatterParse {
     problems.push({ kind: 'missing', message: 'the file does not start with a YAML frontmatter line "---"', line: 1, column: 1 });
     return { problems };
   }
+  const pastLimit = byteLimit(src, text.length - src.length === 1 ? 3 : 0);
   let pos = opening.next;
   for (let lineNo = 2; pos < src.length; lineNo++) {
     const line = firstLine(src, pos);
+    if (pastLimit(pos + line.text.length)) break;
     if (DELIMITER.test(line.text)) return finish(src.slice(opening.next, pos), src.slice(line.next), lineNo, problems);
     pos = line.next;
   }
+  // no closing line within the limit, and the text goes on past it (so does the window discovery reads)
+  if (pastLimit(src.length)) {
+    problems.push({ kind: 'too-large', message: TOO_LARGE, line: 1, column: 1 });
+    return { problems };
+  }
   problems.push({ kind: 'unclosed', message: 'the YAML frontmatter is not closed by a "---" line', line: 1, column: 1 });
   return { problems };
+}
+
+/**
+ * A test of whether `src` up to a code-unit index (asked in increasing order) is more than
+ * MAX_FRONTMATTER_BYTES bytes of UTF-8 after `offset` bytes; bytes are counted only near the limit.
+ */
+function byteLimit(src: string, offset: number): (end: number) => boolean {
+  let counted = offset;
+  let countedTo = 0;
+  return (end) => {
+    // a UTF-16 code unit is 1 to 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4)
+    if (offset + end * 3 <= MAX_FRONTMATTER_BYTES) return false;
+    if (end > MAX_FRONTMATTER_BYTES) return true;
+    counted += Buffer.byteLength(src.slice(countedTo, end));
+    countedTo = end;
+    return counted > MAX_FRONTMATTER_BYTES;
+  };
 }
 
 function finish(yamlText: string, body: string, closeLine: number, problems: FrontmatterProblem[]): FrontmatterParse {

@@ -4,6 +4,9 @@ import { checkRelativePath, findCollisions, PATH_PROBLEM_TEXT } from './safe-pat
 import type { LayoutFile } from './file-index.js';
 import type { TreeOddity } from './tree.js';
 
+/** What an `encoding` oddity of the walk means; its path shows U+FFFD where the bytes were. */
+const NOT_UTF8 = 'a name in the path is not valid UTF-8 (shown with \ufffd where its bytes are)';
+
 /** Names that usually hold credentials or private keys (`.env.example` and friends are templates). */
 const SECRET_NAME = /^(\.env(\.(?!(example|sample|template|dist)$)[^/]+)?|id_(rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.htpasswd|.+\.(pem|key|p12|pfx|jks|keystore))$/i;
 
@@ -36,7 +39,9 @@ export function checkTree(files: readonly LayoutFile[], oddities: readonly TreeO
     out.push(
       o.kind === 'symlink'
         ? diagnostic('SKIT_TREE_SYMLINK', 'symbolic links are not allowed in a SKIT', { file: o.path })
-        : diagnostic('SKIT_TREE_SPECIAL_FILE', 'only regular files and directories are allowed in a SKIT', { file: o.path }),
+        : o.kind === 'encoding'
+          ? diagnostic('SKIT_PATH_UNSAFE', `unsafe file path: ${NOT_UTF8}`, { file: o.path }, { hint: 'rename it with a UTF-8 name (it was written in another encoding, such as Latin-1)' })
+          : diagnostic('SKIT_TREE_SPECIAL_FILE', 'only regular files and directories are allowed in a SKIT', { file: o.path }),
     );
   }
   return out;

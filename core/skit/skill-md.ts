@@ -36,6 +36,7 @@ const PROBLEM_CODES: Record<FrontmatterProblemKind, RuleCode> = {
   bom: 'SKILL_FRONTMATTER_BOM',
   missing: 'SKILL_FRONTMATTER_MISSING',
   unclosed: 'SKILL_FRONTMATTER_UNCLOSED',
+  'too-large': 'SKILL_FRONTMATTER_TOO_LARGE',
   yaml: 'SKILL_FRONTMATTER_YAML',
   'not-mapping': 'SKILL_FRONTMATTER_NOT_MAPPING',
 };

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareCodeUnits, defaultIgnore, type Tree, type TreeFile, type TreeOddity, type WalkOptions } from './tree.js';
+import { compareCodeUnits, defaultIgnore, mayBeMisdecoded, type Tree, type TreeFile, type TreeOddity, type WalkOptions } from './tree.js';
 
 export interface SyncWalkHooks {
   /** called for each regular file as it is found (in directory order, before the final sort) */
@@ -20,6 +20,10 @@ export function walkTreeSync(root: string, options: WalkOptions & SyncWalkHooks 
     for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
       const abs = childPath(dirAbs, entry.name);
+      if (mayBeMisdecoded(entry.name) && !lstatSync(abs, { throwIfNoEntry: false })) {
+        oddities.push({ path: rel, kind: 'encoding' });
+        continue;
+      }
       if (entry.isDirectory()) {
         if (!ignore(rel, true)) visit(abs, rel);
         continue;

@@ -14,10 +14,14 @@ export interface TreeFile {
   abs: string;
 }
 
-/** Something in the tree that is neither a regular file nor a directory. */
+/**
+ * Something in the tree that is neither a regular file nor a directory, or a file or directory
+ * whose name is not valid UTF-8 (`encoding`: its path shows U+FFFD where the bytes were; it is
+ * not read, nor entered).
+ */
 export interface TreeOddity {
   path: string;
-  kind: 'symlink' | 'special';
+  kind: 'symlink' | 'special' | 'encoding';
 }
 
 export interface Tree {
@@ -53,6 +57,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
       entries.map(async (entry) => {
         const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
         const abs = join(dirAbs, entry.name);
+        if (mayBeMisdecoded(entry.name) && (await fsp.lstat(abs).then(() => false, () => true))) return void oddities.push({ path: rel, kind: 'encoding' });
         if (entry.isDirectory()) {
           if (!ignore(rel, true)) await visit(abs, rel);
           return;
@@ -69,6 +74,15 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   files.sort((a, b) => compareCodeUnits(a.path, b.path));
   oddities.sort((a, b) => compareCodeUnits(a.path, b.path));
   return { files, oddities };
+}
+
+/**
+ * True when a name from readdir may not be the name on disk: readdir decodes names as UTF-8 and
+ * puts U+FFFD where the bytes are not UTF-8 (a Latin-1 `café`), and that name then names nothing.
+ * The caller checks with lstat; a name that really holds U+FFFD is found.
+ */
+export function mayBeMisdecoded(name: string): boolean {
+  return name.includes('\ufffd');
 }
 
 /** Plain code-unit comparison: locale-independent, identical on every machine. */

@@ -86,6 +86,18 @@ describe('SKIT validation: capabilities', () => {
     assert.deepEqual(codesOf(r, 'warning'), ['SKIT_EXECUTABLE_UNDECLARED', 'SKIT_HOOK_UNDECLARED']);
     assert.match(findDiagnostic(r, 'SKIT_HOOK_UNDECLARED').hint ?? '', /no README.md descriptor/);
   });
+
+  it('does not call Agent Skills discovered in a repository a single-skill SKIT', () => {
+    const descriptor = { skit: 1, id: 'provisional/0123456789abcdef', skills: ['a', 'b'].map((n) => ({ name: n, path: `skills/${n}`, default_enabled: true })) };
+    const tree = { 'skills/a/SKILL.md': skillMd('a'), 'skills/a/hooks/post.sh': { content: '#!/bin/sh\necho hi\n', exec: true }, 'skills/b/SKILL.md': skillMd('b') };
+    const r = validateTree(tree, { descriptor, provisionalId: descriptor.id });
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    for (const d of r.diagnostics.filter((x) => x.code.endsWith('_UNDECLARED'))) {
+      assert.match(d.hint ?? '', /this SKIT has no README.md descriptor/, d.code);
+      assert.doesNotMatch(d.hint ?? '', /single-skill/, d.code);
+    }
+    assert.ok(r.diagnostics.some((x) => x.code === 'SKIT_HOOK_UNDECLARED'));
+  });
 });
 
 describe('contentNeed (core/skit/capabilities)', () => {

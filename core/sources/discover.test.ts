@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { isSfError, type Diagnostic } from '../errors/index.js';
 import { tempDir, writeTree } from '../../test-support/index.js';
 import { skillMd } from '../../test-support/git.js';
+import { validateSkitDir } from '../skit/validate.js';
 import { discoverLayout } from './discover.js';
 import { resolveSource } from './index.js';
 
@@ -44,8 +47,14 @@ describe('core/sources Agent Skills discovery', () => {
       await symlink('/dev/zero', join(root, 'README.md'));
       await symlink(join(outside, 'SKILL.md'), join(root, 'skills', 'hello', 'SKILL.md'));
       await symlink(outside, join(root, '.agents'));
-      // returns at once (it used to read /dev/zero until memory ran out) and reads nothing outside
-      assert.deepEqual(discoverLayout(root), { kind: 'empty' });
+      // returns at once (it used to read /dev/zero until memory ran out), reads nothing outside, and
+      // names the link as validation would
+      const codes = (l: ReturnType<typeof discoverLayout>) => (l.kind === 'skills' ? l.diagnostics.map((d) => `${d.code} ${d.file}`) : l.kind);
+      assert.deepEqual(codes(discoverLayout(root)), ['SKIT_TREE_SYMLINK README.md']);
+      await rm(join(root, 'README.md'));
+      assert.deepEqual(codes(discoverLayout(root)), ['SKIT_TREE_SYMLINK skills/hello/SKILL.md']);
+      await rm(join(root, 'skills'), { recursive: true });
+      assert.deepEqual(discoverLayout(root), { kind: 'empty' }, 'a linked .agents directory is not followed');
       await mkdir(join(root, '.claude'));
       await symlink(outside, join(root, '.claude', 'skills'));
       assert.deepEqual(discoverLayout(root), { kind: 'empty' });
@@ -96,6 +105,61 @@ describe('core/sources Agent Skills discovery', () => {
       assert.match(message(unclosed), /not closed by a "---" line/);
       assert.match(message(nameless), /has no frontmatter "name"/);
     });
+  });
+
+  it('names a SKILL.md that is a symbolic link, FIFO or socket as validation does, not "no SKIT found"', async function () {
+    this.timeout(10_000);
+    const cases: [string, (at: string) => Promise<unknown>, string][] = [
+      ['link', async (at) => symlink(join(root, 'elsewhere.md'), at), 'SKIT_TREE_SYMLINK'],
+      ['fifo', async (at) => execFileSync('mkfifo', [at]), 'SKIT_TREE_SPECIAL_FILE'],
+      ['socket', (at) => new Promise((resolve) => { const s = createServer().listen(at, () => resolve(s)); }).then((s) => (servers.push(s as ReturnType<typeof createServer>), s)), 'SKIT_TREE_SPECIAL_FILE'],
+    ];
+    const servers: ReturnType<typeof createServer>[] = [];
+    await writeFile(join(root, 'elsewhere.md'), skillMd('elsewhere'));
+    try {
+      for (const [name, make, code] of cases) {
+        const dir = join(root, name);
+        await mkdir(dir);
+        await make(join(dir, 'SKILL.md'));
+        await assert.rejects(resolveSource(dir, { cwd: root, workDir: join(root, '.work') }), (e) => {
+          assert.ok(isSfError(e, 'SF_E_VALIDATION'), `${name}: ${String(e)}`);
+          assert.match(e.message, name === 'link' ? /SKILL\.md is a symbolic link: symbolic links are not allowed in a SKIT/ : /SKILL\.md is not a regular file/);
+          assert.deepEqual((e.data?.diagnostics as Diagnostic[]).map((d) => d.code), [code]);
+          return true;
+        });
+        const validation = await validateSkitDir(dir);
+        assert.ok(validation.diagnostics.some((d) => d.code === code && d.file === 'SKILL.md'), `${name}: validate reports ${code} too`);
+        // in a skills directory too
+        const nested = join(root, `${name}-nested`);
+        await mkdir(join(nested, 'skills', 'x'), { recursive: true });
+        await writeTree(nested, { 'skills/ok/SKILL.md': skillMd('ok') });
+        await make(join(nested, 'skills', 'x', 'SKILL.md'));
+        const layout = discoverLayout(nested);
+        assert.deepEqual(layout.kind === 'skills' && layout.diagnostics.map((d) => `${d.code} ${d.file}`), [`${code} skills/x/SKILL.md`]);
+      }
+    } finally {
+      for (const s of servers) s.close();
+    }
+  });
+
+  it('gives the frontmatter-size finding validation gives for a SKILL.md whose frontmatter passes 1 MiB', async () => {
+    const big = '---\nname: kit\ndescription: d\nmetadata:\n' + Array.from({ length: 200_000 }, (_, i) => `  k${i}: v\n`).join('') + '---\nbody\n';
+    await writeTree(root, { 'kit/SKILL.md': big, 'repo/skills/kit/SKILL.md': big });
+    const validation = await validateSkitDir(join(root, 'kit'));
+    const finding = validation.diagnostics.find((d) => d.code === 'SKILL_FRONTMATTER_TOO_LARGE');
+    assert.ok(finding, JSON.stringify(validation.diagnostics.map((d) => d.code)));
+    assert.equal(validation.ok, false);
+    for (const [dir, file] of [['kit', 'SKILL.md'], ['repo', 'skills/kit/SKILL.md']]) {
+      await assert.rejects(resolveSource(join(root, dir), { cwd: root, workDir: join(root, '.work') }), (e) => {
+        assert.ok(isSfError(e, 'SF_E_VALIDATION'), String(e));
+        const [d] = e.data?.diagnostics as Diagnostic[];
+        assert.equal(d.code, 'SKILL_FRONTMATTER_TOO_LARGE');
+        assert.equal(d.file, file);
+        assert.equal(d.message, finding.message, 'the same words as validation');
+        assert.doesNotMatch(e.message, /not closed/);
+        return true;
+      });
+    }
   });
 
   it('treats a root SKILL.md as the one skill and warns about skills below it', async () => {

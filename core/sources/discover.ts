@@ -1,6 +1,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasErrno, type Diagnostic } from '../errors/index.js';
+import { MAX_FRONTMATTER_BYTES } from '../skit/frontmatter.js';
+import { RULES } from '../skit/rules.js';
 import { compareCodeUnits } from '../skit/tree.js';
 import { isSkitReadme, skillFrontmatterProblem, skillNameOf } from './frontmatter.js';
 
@@ -29,25 +31,39 @@ export type Layout =
   | { kind: 'skills'; skills: DiscoveredSkill[]; diagnostics: Diagnostic[] }
   | { kind: 'empty' };
 
-/** Frontmatter is at the top: discovery never reads more of a file than this. */
-const MAX_READ = 1024 * 1024;
+/**
+ * Frontmatter is at the top: discovery never reads more of a file than this, the frontmatter limit
+ * plus one byte, so a closing line that ends past the limit is seen to, as validation sees it
+ * (core/skit/frontmatter.ts: one limit, one finding).
+ */
+const MAX_READ = MAX_FRONTMATTER_BYTES + 1;
+
+/** A name that is there but is no regular file: discovery does not read it, validation refuses it. */
+interface OddFile {
+  odd: 'symlink' | 'special';
+}
 
 /**
- * The start of a file, or undefined when it does not exist or is not a regular file. A symbolic
- * link is not followed (O_NOFOLLOW): a fetched tree must not make discovery read /dev/zero or a
- * file outside it. FIFOs are opened without blocking and then refused by fstat.
+ * The start of a file; undefined when it does not exist (or is a directory), an OddFile when it
+ * is a symbolic link, FIFO, socket or device. A symbolic link is not followed (O_NOFOLLOW): a
+ * fetched tree must not make discovery read /dev/zero or a file outside it. FIFOs are opened
+ * without blocking and then refused by fstat.
  */
-function readIfFile(abs: string): string | undefined {
+function readFileAt(abs: string): string | OddFile | undefined {
   let fd: number;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENXIO'].some((code) => hasErrno(err, code))) return undefined;
+    if (['ENOENT', 'EISDIR', 'ENOTDIR'].some((code) => hasErrno(err, code))) return undefined;
+    // O_NOFOLLOW on a symbolic link fails with ELOOP; opening a socket with ENXIO
+    if (hasErrno(err, 'ELOOP')) return { odd: 'symlink' };
+    if (hasErrno(err, 'ENXIO')) return { odd: 'special' };
     throw err;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
+    if (st.isDirectory()) return undefined;
+    if (!st.isFile()) return { odd: 'special' };
     const buf = Buffer.alloc(Math.min(st.size, MAX_READ));
     let n = 0;
     while (n < buf.length) {
@@ -59,6 +75,14 @@ function readIfFile(abs: string): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The error naming what `file` really is, as validation names it (SKIT_TREE_SYMLINK / SKIT_TREE_SPECIAL_FILE). */
+function oddDiagnostic(file: string, odd: OddFile): Diagnostic {
+  const [code, what] = odd.odd === 'symlink'
+    ? (['SKIT_TREE_SYMLINK', 'a symbolic link: symbolic links are not allowed in a SKIT'] as const)
+    : (['SKIT_TREE_SPECIAL_FILE', 'not a regular file (a FIFO, socket or device): only regular files and directories are allowed in a SKIT'] as const);
+  return { code, severity: 'error', message: `${file} is ${what}`, file, hint: RULES[code].hint, errorCode: 'SF_E_VALIDATION' };
 }
 
 /** Real subdirectories of `root`/`rel` (no symlinks, no dot names), sorted; nothing when any part of `rel` is a link. */
@@ -77,13 +101,16 @@ function subdirs(root: string, rel: string): string[] {
   }
 }
 
-/** Relative directories below the guaranteed locations that hold a SKILL.md, with its text. */
-function findSkillDirs(root: string): { path: string; text: string }[] {
-  const found: { path: string; text: string }[] = [];
+/**
+ * Relative directories below the guaranteed locations that hold a SKILL.md, with its text (or
+ * what it is instead of a regular file).
+ */
+function findSkillDirs(root: string): { path: string; text: string | OddFile }[] {
+  const found: { path: string; text: string | OddFile }[] = [];
   for (const location of DISCOVERY_LOCATIONS) {
     for (const name of subdirs(root, location)) {
       const rel = `${location}/${name}`;
-      const text = readIfFile(join(root, rel, 'SKILL.md'));
+      const text = readFileAt(join(root, rel, 'SKILL.md'));
       if (text !== undefined) {
         found.push({ path: rel, text });
         continue;
@@ -92,7 +119,7 @@ function findSkillDirs(root: string): { path: string; text: string }[] {
       if (location !== 'skills') continue;
       for (const child of subdirs(root, rel)) {
         const childRel = `${rel}/${child}`;
-        const childText = readIfFile(join(root, childRel, 'SKILL.md'));
+        const childText = readFileAt(join(root, childRel, 'SKILL.md'));
         if (childText !== undefined) found.push({ path: childRel, text: childText });
       }
     }
@@ -100,15 +127,24 @@ function findSkillDirs(root: string): { path: string; text: string }[] {
   return found;
 }
 
-function named(path: string, text: string, diagnostics: Diagnostic[]): DiscoveredSkill | undefined {
-  const name = skillNameOf(text);
+function named(path: string, text: string | OddFile, diagnostics: Diagnostic[]): DiscoveredSkill | undefined {
   const file = path ? `${path}/SKILL.md` : 'SKILL.md';
+  if (typeof text !== 'string') {
+    diagnostics.push(oddDiagnostic(file, text));
+    return undefined;
+  }
+  const name = skillNameOf(text);
   if (name === undefined) {
     const problem = skillFrontmatterProblem(text);
+    // over the frontmatter limit: the finding validation gives, not "no readable frontmatter"
+    if (problem?.kind === 'too-large') {
+      diagnostics.push({ code: 'SKILL_FRONTMATTER_TOO_LARGE', severity: 'error', message: problem.message, file, hint: RULES.SKILL_FRONTMATTER_TOO_LARGE.hint, errorCode: 'SF_E_FRONTMATTER' });
+      return undefined;
+    }
     diagnostics.push({
       code: 'SOURCE_SKILL_NAME_MISSING',
       severity: 'error',
-      message: problem ? `${file} has no readable frontmatter, so the skill cannot be identified: ${problem}` : `${file} has no frontmatter "name", so the skill cannot be identified`,
+      message: problem ? `${file} has no readable frontmatter, so the skill cannot be identified: ${problem.message} (line ${problem.line})` : `${file} has no frontmatter "name", so the skill cannot be identified`,
       file,
       hint: 'start SKILL.md with a "---" YAML block that sets name: and description:',
       errorCode: 'SF_E_VALIDATION',
@@ -126,12 +162,14 @@ function named(path: string, text: string, diagnostics: Diagnostic[]): Discovere
  * thread-pool round trip per call cost an install more than the reads themselves.
  */
 export function discoverLayout(root: string): Layout {
-  const readme = readIfFile(join(root, 'README.md'));
-  if (readme !== undefined && isSkitReadme(readme)) return { kind: 'skit' };
+  const readme = readFileAt(join(root, 'README.md'));
+  if (typeof readme === 'string' && isSkitReadme(readme)) return { kind: 'skit' };
+  // validation would refuse the tree for it anyway: say so rather than "no SKIT found"
+  if (readme !== undefined && typeof readme !== 'string') return { kind: 'skills', skills: [], diagnostics: [oddDiagnostic('README.md', readme)] };
 
   const diagnostics: Diagnostic[] = [];
   const nested = findSkillDirs(root);
-  const rootSkill = readIfFile(join(root, 'SKILL.md'));
+  const rootSkill = readFileAt(join(root, 'SKILL.md'));
   if (rootSkill !== undefined) {
     if (nested.length > 0) {
       diagnostics.push({

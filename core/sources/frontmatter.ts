@@ -1,4 +1,4 @@
-import { hasFrontmatter, parseFrontmatter } from '../skit/frontmatter.js';
+import { hasFrontmatter, parseFrontmatter, type FrontmatterProblem } from '../skit/frontmatter.js';
 
 /**
  * Routing questions about frontmatter, answered with core/skit's parser: is a README a SKIT
@@ -29,9 +29,7 @@ export function skillNameOf(text: string): string | undefined {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }
 
-/** Why a SKILL.md's frontmatter cannot be read (missing, unclosed, not YAML), or undefined when it can. */
-export function skillFrontmatterProblem(text: string): string | undefined {
-  const parsed = parseFrontmatter(text);
-  const problem = parsed.problems.find((p) => p.kind !== 'bom');
-  return problem ? `${problem.message} (line ${problem.line})` : undefined;
+/** Why a SKILL.md's frontmatter cannot be read (missing, unclosed, too large, not YAML), or undefined when it can. */
+export function skillFrontmatterProblem(text: string): FrontmatterProblem | undefined {
+  return parseFrontmatter(text).problems.find((p) => p.kind !== 'bom');
 }

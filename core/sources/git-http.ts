@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import { CheckoutTally } from './checkout-budget.js';
 import { isSfError, SfError } from '../errors/index.js';
 import { isFullSha } from './git-spec.js';
+import { UNSAFE_TREE_HINT, walkCheckoutTree } from './git-tree-walk.js';
 import { redactText, redactUrl, stripCredentials, urlCredentials } from './redact.js';
 import type { SourceLimits } from './types.js';
 import { isLoopbackHost } from '../text/loopback.js';
@@ -104,10 +105,12 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
     }
     const branch = (await git.currentBranch({ fs, dir: req.dest })) ?? undefined;
     const target = req.ref ?? branch ?? 'HEAD';
-    const budget = { maxBytes: req.limits.maxGitBytes, maxFiles: req.limits.maxGitFiles };
-    await countTree(git, req.dest, target, new CheckoutTally(budget, shown));
+    const budget = { maxBytes: req.limits.maxGitBytes, maxFiles: req.limits.maxGitFiles, maxDepth: req.limits.maxGitDepth };
+    // one object cache for the count and the checkout: the pack is read once
+    const cache = {};
+    await walkCheckoutTree(git, req.dest, target, new CheckoutTally(budget, shown), { shown, signal, cache });
     const written = countingFs(req.dest, new CheckoutTally(budget, shown));
-    await git.checkout({ fs: written.fs, dir: req.dest, ref: target });
+    await quietly(() => git.checkout({ fs: written.fs, dir: req.dest, ref: target, cache }));
     if (written.over()) throw written.over();
     const commit = await git.resolveRef({ fs, dir: req.dest, ref: 'HEAD' });
     return { commit, ref: req.ref ?? branch };
@@ -117,20 +120,21 @@ export async function cloneOverHttp(req: HttpCloneRequest): Promise<CloneResult>
   }
 }
 
-type IsoGit = typeof import('isomorphic-git');
-
-/** Counts the files of `ref`'s tree, reading trees only, and stops at the first one over the budget. */
-async function countTree(git: IsoGit, dir: string, ref: string, tally: CheckoutTally): Promise<void> {
-  await git.walk({
-    fs,
-    dir,
-    trees: [git.TREE({ ref })],
-    map: async (_path, [entry]) => {
-      const type = await entry?.type();
-      if (type === 'blob' || type === 'commit') tally.add(0);
-      return true;
-    },
-  });
+/**
+ * Runs `task` with console.error and console.log muted: isomorphic-git's checkout prints the stack
+ * of every failed write ("[isomorphic-git checkout] task rejected") before throwing them together,
+ * which reaches the user's terminal even with --json. The error thrown is reported instead.
+ */
+async function quietly<T>(task: () => Promise<T>): Promise<T> {
+  const { error, log } = console;
+  console.error = () => undefined;
+  console.log = () => undefined;
+  try {
+    return await task();
+  } finally {
+    console.error = error;
+    console.log = log;
+  }
 }
 
 /**
@@ -158,6 +162,11 @@ function countingFs(dir: string, tally: CheckoutTally): { fs: typeof fs; over():
 
 function gitHttpError(err: unknown, shown: string, ref: string | undefined, secrets: (string | undefined)[], timedOutMs?: number, withheld = false): SfError {
   if (isSfError(err)) return err;
+  // the checkout's failed writes, thrown together: the first one says what went wrong
+  const several = (err as { code?: string; errors?: unknown[] }).errors;
+  if ((err as { code?: string }).code === 'MultipleGitError' && Array.isArray(several) && several.length > 0) {
+    return gitHttpError(several[0], shown, ref, secrets, timedOutMs, withheld);
+  }
   if (timedOutMs !== undefined) {
     return new SfError('SF_E_GIT', `cloning ${shown} timed out after ${timedOutMs} ms`, { data: { url: shown }, hint: 'check that the server is reachable, or clone a smaller repository or ref' });
   }
@@ -185,7 +194,7 @@ function gitHttpError(err: unknown, shown: string, ref: string | undefined, secr
   }
   if (e.code === 'UnsafeFilepathError') {
     return new SfError('SF_E_UNSAFE_PATH', `${shown} contains an unsafe tree entry (${message}); nothing was installed`, {
-      hint: 'a repository whose trees name "..", ".git" or paths with "/" in one entry cannot be installed; use another ref or fix the repository',
+      hint: UNSAFE_TREE_HINT,
       data: { url: shown },
     });
   }

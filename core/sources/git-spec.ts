@@ -23,8 +23,10 @@ export type GitTransport = 'http' | 'ssh' | 'file';
 
 export interface GitSpec {
   transport: GitTransport;
-  /** the URL to clone, credentials included when the user gave them (memory only) */
+  /** the URL to clone, credentials included when the user gave them (memory only; never an ssh password) */
   cloneUrl: string;
+  /** the ssh:// URL held a password, which was dropped from cloneUrl (ssh never uses it) */
+  sshPasswordDropped?: true;
   /** credential-free canonical clone URL, `git+` prefix kept when given */
   base: string;
   ref?: string;
@@ -109,9 +111,9 @@ export function parseGitSource(input: string, version?: string): GitSpec {
       });
     }
   }
-  const { transport, cloneUrl, base } = parseGitUrl(rawUrl, shown);
+  const { transport, cloneUrl, base, sshPasswordDropped } = parseGitUrl(rawUrl, shown);
   const canonical = base + formatGitFragment(ref, subpath);
-  return { transport, cloneUrl, base, ref, subpath, canonical, identityKey: gitIdentityKey(base, ref, subpath) };
+  return { transport, cloneUrl, base, ref, subpath, canonical, identityKey: gitIdentityKey(base, ref, subpath), ...(sshPasswordDropped ? { sshPasswordDropped } : {}) };
 }
 
 /** ssh reads a host or user that starts with "-" as an option (-oProxyCommand=...): refused before git or ssh runs. */
@@ -122,7 +124,7 @@ function refuseOptionLike(user: string, host: string, shown: string): void {
   });
 }
 
-function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; cloneUrl: string; base: string } {
+function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; cloneUrl: string; base: string; sshPasswordDropped?: true } {
   const plus = /^git\+/i.test(rawUrl);
   const url = plus ? rawUrl.slice(4) : rawUrl;
   const prefix = plus ? 'git+' : '';
@@ -157,5 +159,11 @@ function parseGitUrl(rawUrl: string, shown: string): { transport: GitTransport; 
   if (transport === 'ssh') refuseOptionLike(decodeURIComponent(parsed.username), decodeURIComponent(parsed.hostname), shown);
   // a bare ssh user (git@) addresses an account; http userinfo is always a credential
   const base = canonicalUrl(url, { keepUser: transport === 'ssh', trimSlashes: true });
+  if (transport === 'ssh' && parsed.password) {
+    // ssh authenticates with keys and never reads a password from the URL; on git's command line
+    // it would only be visible to other local users (ps)
+    parsed.password = '';
+    return { transport, cloneUrl: parsed.toString().replace(/\/+$/, ''), base: prefix + base, sshPasswordDropped: true };
+  }
   return { transport, cloneUrl: url.replace(/\/+$/, ''), base: prefix + base };
 }

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -177,6 +178,27 @@ describe('core/sources git through the system git (file:// and ssh://)', functio
       assert.ok(!JSON.stringify({ m: e.message, d: e.data }).includes('pw-SECRET-1'), e.message);
       return true;
     });
+  });
+
+  it('drops a password from an ssh:// URL before running git (it shows in ps; ssh never uses it) and says so', async () => {
+    // a git on PATH that logs its arguments, then runs the real one
+    const bin = join(root, 'logging-bin');
+    const argsLog = join(root, 'git-args.log');
+    await mkdir(bin, { recursive: true });
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    await writeFile(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$@" >> "$GIT_ARGS_LOG"\nexec ${realGit} "$@"\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    await writeFile(log, '');
+    const env = { ...sshEnv, PATH: `${bin}:${process.env.PATH}`, GIT_ARGS_LOG: argsLog };
+    const r = await resolveSource(`ssh://git:hunter2-SECRET@example.invalid${bare}#main`, { cwd: root, workDir: work(), env });
+    assert.equal(r.commit, head);
+    const gitArgs = await readFile(argsLog, 'utf8');
+    assert.match(gitArgs, /^ssh:\/\/git@example\.invalid\//m, 'git was run with the URL, without its password');
+    assert.ok(!gitArgs.includes('hunter2') && !(await readFile(log, 'utf8')).includes('hunter2'), gitArgs);
+    const note = r.diagnostics?.find((d) => d.code === 'SOURCE_SSH_PASSWORD_IGNORED');
+    assert.equal(note?.severity, 'warning');
+    assert.match(note?.message ?? '', /password in ssh:\/\/git(:\*\*\*)?@example\.invalid\S* was not used/);
+    assert.ok(!JSON.stringify(r).includes('hunter2'));
   });
 
   it('reports a missing repository or ref as SF_E_NOT_FOUND', async () => {

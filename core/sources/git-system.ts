@@ -5,6 +5,7 @@ import { SfError } from '../errors/index.js';
 import { CheckoutTally, type CheckoutBudget } from './checkout-budget.js';
 import { isFullSha, type GitTransport } from './git-spec.js';
 import type { CloneResult } from './git-http.js';
+import { UNSAFE_TREE_HINT } from './git-tree-walk.js';
 import { redactText } from './redact.js';
 
 // loaded only when a clone runs: node:child_process brings net and dgram with it
@@ -131,15 +132,15 @@ export async function cloneWithSystemGit(req: SystemCloneRequest): Promise<Clone
 }
 
 /**
- * Refuses a checkout over the budget before writing it (see checkout-budget.ts). The listing is
- * read as it streams and git is stopped at the first file over the budget: the listing of a "git
- * bomb" would itself never end.
+ * Refuses a checkout over the budget before writing it (see checkout-budget.ts). The listing
+ * (files and, with -t, directories: the http transport counts both) is read as it streams and git
+ * is stopped at the first entry over the budget: the listing of a "git bomb" would itself never end.
  */
 async function assertCheckoutFits(req: SystemCloneRequest, budget: CheckoutBudget, shown: string): Promise<void> {
   const treeish = req.ref && isFullSha(req.ref) ? req.ref : 'HEAD';
   const tally = new CheckoutTally(budget, shown);
   await new Promise<void>((resolve, reject) => {
-    const child = childProcess().spawn('git', ['-C', req.dest, 'ls-tree', '-r', '-l', '-z', '--full-tree', treeish], {
+    const child = childProcess().spawn('git', ['-C', req.dest, 'ls-tree', '-r', '-t', '-l', '-z', '--full-tree', treeish], {
       env: gitEnvironment(req.env),
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: req.timeoutMs,
@@ -153,10 +154,13 @@ async function assertCheckoutFits(req: SystemCloneRequest, budget: CheckoutBudge
       const entries = (pending + chunk).split('\0');
       pending = entries.pop()!;
       try {
-        // "<mode> <type> <object> <size>\t<path>": the size is "-" for a submodule (a commit)
+        // "<mode> <type> <object> <size>\t<path>": the size is "-" for a tree or a submodule (a commit)
         for (const entry of entries) {
           const m = /^\d+ \w+ [0-9a-f]+ +(\d+|-)\t/.exec(entry);
-          if (m) tally.add(m[1] === '-' ? 0 : Number(m[1]));
+          if (!m) continue;
+          const path = entry.slice(m[0].length);
+          tally.assertDepth(path.split('/').length, () => path);
+          tally.add(m[1] === '-' ? 0 : Number(m[1]));
         }
       } catch (e) {
         over = e;
@@ -176,7 +180,7 @@ function systemGitError(result: RunResult, shown: string, ref?: string): SfError
   const unsafe = /^error: object [0-9a-f]+: (\w+): (.*)$/m.exec(result.stderr);
   if (unsafe || /fsck error/.test(result.stderr)) {
     return new SfError('SF_E_UNSAFE_PATH', `${shown} contains an unsafe tree entry${unsafe ? ` (${unsafe[1]}: ${unsafe[2]})` : ''}; nothing was installed`, {
-      hint: 'a repository whose trees name "..", ".git" or paths with "/" in one entry cannot be installed; use another ref or fix the repository',
+      hint: UNSAFE_TREE_HINT,
       data: { url: shown, stderr },
     });
   }

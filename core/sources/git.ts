@@ -8,6 +8,7 @@ import { identity } from './identity.js';
 import { limitsOf } from './limits.js';
 import { redactText } from './redact.js';
 import { subdirOf } from './subdir.js';
+import type { Diagnostic } from '../errors/index.js';
 import type { ResolvedSource, ResolveOptions, SourceResolver } from './types.js';
 
 /**
@@ -30,11 +31,11 @@ export const gitResolver: SourceResolver = {
     const clone =
       spec.transport === 'http'
         ? await cloneOverHttp({ url: spec.cloneUrl, ref: spec.ref, dest, limits, env })
-        : await cloneWithSystemGit({ transport: spec.transport, url: spec.cloneUrl, ref: spec.ref, dest, env, timeoutMs: limits.gitTimeoutMs, budget: { maxBytes: limits.maxGitBytes, maxFiles: limits.maxGitFiles } });
+        : await cloneWithSystemGit({ transport: spec.transport, url: spec.cloneUrl, ref: spec.ref, dest, env, timeoutMs: limits.gitTimeoutMs, budget: { maxBytes: limits.maxGitBytes, maxFiles: limits.maxGitFiles, maxDepth: limits.maxGitDepth } });
     await rm(join(dest, '.git'), { recursive: true, force: true });
     const shown = redactText(spec.canonical);
     const dir = await subdirOf(dest, spec.subpath, shown);
-    return describeTree(
+    const resolved = describeTree(
       dir,
       {
         kind: 'git',
@@ -46,5 +47,17 @@ export const gitResolver: SourceResolver = {
       },
       shown,
     );
+    if (spec.sshPasswordDropped) resolved.diagnostics = [sshPasswordNote(shown), ...(resolved.diagnostics ?? [])];
+    return resolved;
   },
 };
+
+/** The note that an ssh:// URL's password was not used (nor passed to git). */
+function sshPasswordNote(shown: string): Diagnostic {
+  return {
+    code: 'SOURCE_SSH_PASSWORD_IGNORED',
+    severity: 'warning',
+    message: `the password in ${shown} was not used: ssh signs in with keys, never with a password in the URL, so it was removed before running git`,
+    hint: 'drop the password from the source (ssh://user@host/path); make the key available with ssh-agent (ssh-add) or GIT_SSH_COMMAND',
+  };
+}

@@ -85,6 +85,13 @@ describe('core/sources identity', () => {
     assert.equal(redactText('"http://user:pa?ss@h/r.git"'), '"http://***@h/r.git"');
     assert.equal(redactText('source user:secret@127.0.0.1:x.git is odd'), 'source user:***@127.0.0.1:x.git is odd');
     assert.equal(redactText('git@github.example:o/r.git'), 'git@github.example:o/r.git');
+    // no scheme and no scp colon after the host: still a password, whatever follows the host
+    assert.equal(redactText('"x-access-token:ghp_s3cr3tTOKEN@github.com/acme/kit" is not a path'), '"x-access-token:***@github.com/acme/kit" is not a path');
+    assert.equal(redactText('"alice:s3cr3t-pw@git.example.com/team/kit.git#main"'), '"alice:***@git.example.com/team/kit.git#main"');
+    assert.equal(redactText('alice:p@ss/w0rd@git.example.com/kit'), 'alice:***@git.example.com/kit');
+    assert.equal(redactText('--source=bob:tok3n@h/kit failed'), '--source=bob:***@h/kit failed');
+    // what is not userinfo stays
+    assert.equal(redactText('error: bob@h/kit: not found (see https://h/x:1)'), 'error: bob@h/kit: not found (see https://h/x:1)');
     assert.equal(redactUrl('https://u:p@h/a.tgz?sig=1#x'), 'https://h/a.tgz?…');
     // a 4 KB token is masked whole, and a scheme inside a longer word still counts ('xhttps://...')
     const jwt = 'e'.repeat(4096);

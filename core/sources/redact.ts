@@ -10,8 +10,13 @@ import { SfError } from '../errors/index.js';
 const USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^/?#@\s]{0,8192}@)/gi;
 /** userinfo with a password that is not a valid URL part (`user:se/cret@`, `user:pa?ss@`): everything up to the last @ of the word */
 const LOOSE_USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,63}:\/\/)([^\s@/]{0,256}:[^\s@]{0,8192}@)/gi;
-/** scp-like `user:password@host:path` (ssh takes no password there, so whatever follows the colon is one) */
-const SCP_PASSWORD = /(^|[\s"'(])([^\s@"'/:]+):[^\s@"'/][^\s@"']*@(?=[^\s@"']+:)/g;
+/**
+ * `user:password@` opening a word without a scheme: scp-like `user:password@host:path` (ssh takes
+ * no password there, so whatever follows the colon is one) and `user:token@host/path`, which is
+ * no source form but is echoed back in the error saying so. Masked up to the last @ of the word,
+ * as a password may hold one.
+ */
+const SCP_PASSWORD = /(^|[\s"'(=<[,])([^\s@"'/:]+):[^\s@"'/][^\s"']{0,8192}@/g;
 /** Query parameter names that carry a credential (pre-signed URLs, tokens, API keys). */
 const SECRET_QUERY_NAMES = 'access_token|token|private_token|id_token|sig|signature|x-amz-[a-z-]+|x-goog-[a-z-]+|key|api_key|apikey|password|passwd|auth|secret|client_secret|credential|session';
 const QUERY_SECRET = new RegExp(`([?&](?:${SECRET_QUERY_NAMES})=)[^&#\\s]*`, 'gi');

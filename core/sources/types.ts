@@ -12,8 +12,10 @@ export interface SourceLimits {
   maxArchiveBytes: number;
   /** most bytes read from a git smart-HTTP server in one clone, and most bytes a git checkout may write */
   maxGitBytes: number;
-  /** most files (blobs, symlinks, submodule entries) a git checkout may write */
+  /** most entries (files, symlinks, submodules and directories) a git checkout may write */
   maxGitFiles: number;
+  /** most path segments of one entry of a git checkout */
+  maxGitDepth: number;
   /** whole-clone timeout for git (ms) */
   gitTimeoutMs: number;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_LIMITS: SourceLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
   maxGitBytes: 256 * 1024 * 1024,
   maxGitFiles: 100_000,
+  maxGitDepth: 256,
   gitTimeoutMs: 300_000,
 };
 
