@@ -1,7 +1,7 @@
 import { SfError } from '../../errors/index.js';
 import { appendAll } from '../append.js';
 import { normalizeLabels } from '../thread.js';
-import { choosePlatform, issueEndpoints, type FetchPlatform } from './platform.js';
+import { choosePlatform, issueEndpoints, withoutTrailingSlashes, type FetchPlatform } from './platform.js';
 import { nextLink, type WaitAdvice } from './rate-limit.js';
 import { getJson, MAX_RESPONSE_BYTES, pace, REQUEST_TIMEOUT_MS, type JsonResponse, type RequestPolicy } from './request.js';
 import { isLoopbackHost } from '../../text/loopback.js';
@@ -136,5 +136,5 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
     labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url, platform);
   }
-  return { api: api.toString().replace(/\/+$/, ''), platform, repo, issue, comments, labels, pages, waits };
+  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, comments, labels, pages, waits };
 }

@@ -64,7 +64,8 @@ export function waitBeforeNext(headers: Headers, now: number): WaitAdvice | null
 export function nextLink(link: string | null, base: string): string | null {
   if (!link) return null;
   for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
+    // anchored: unanchored, a header of many `<` is retried from each one (quadratic)
+    const m = /^<([^>]+)>\s*;(.*)$/.exec(part.trim());
     const rel = m ? /\brel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(m[2]) : null;
     if (m && rel && (rel[1] ?? rel[2]).split(/\s+/).includes('next')) return new URL(m[1], base).toString();
   }

@@ -19,9 +19,19 @@ export function trimLineEnds(lines: readonly string[]): string[] {
   const trimmed = lines.map((l) => l.trimEnd());
   return trimmed.map((t, i) => {
     if (t === '' || i + 1 >= trimmed.length || trimmed[i + 1] === '') return t;
-    const spaces = / {2,}$/.exec(lines[i]);
-    return spaces ? t + spaces[0] : t;
+    const spaces = trailingSpaces(lines[i]);
+    return spaces >= 2 ? t + ' '.repeat(spaces) : t;
   });
+}
+
+/**
+ * How many spaces end `line`, counted from its end. A regex such as `/ {2,}$/` retries at every
+ * space of a run that is not at the end (leading indentation, `N spaces + x`): quadratic in the run.
+ */
+function trailingSpaces(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(line.length - 1 - n) === 0x20) n++;
+  return n;
 }
 
 /** Splits a value into lines and drops blank lines at both ends (parse does the same). */
