@@ -78,9 +78,6 @@ export interface LabelState {
   diagnostics: Diagnostic[];
 }
 
-const pos = (a: Annotation) => [a.comment?.index ?? 0, a.line] as const;
-const after = (a: Annotation, b: Annotation) => pos(a)[0] > pos(b)[0] || (pos(a)[0] === pos(b)[0] && pos(a)[1] > pos(b)[1]);
-
 /** The stage the annotations prove the work reached (lower bound), from complete lifecycle annotations. */
 export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
   const done = (type: string) => annotations.filter((a) => a.type === type && a.status === 'complete');
@@ -97,9 +94,9 @@ export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel 
 }
 
 /**
- * The label state machine: given the labels and the thread's annotations, reports the current
- * stage, whether processing must stop (terminal label, or an unhandled error marker), and where
- * the labels disagree with what the annotations show.
+ * The label state machine: given the labels and the thread's annotations (in thread order, as
+ * parseThread returns them), reports the current stage, whether processing must stop (terminal
+ * label, or an unhandled error marker), and where the labels disagree with what the annotations show.
  */
 export function evaluateLabels(labels: readonly string[] | null, annotations: readonly Annotation[]): LabelState {
   const diagnostics: Diagnostic[] = [];
@@ -120,9 +117,10 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
     if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but the annotations show the work reached ${implied}`, `set ${implied}`);
   }
 
+  // annotations are in thread order (parseThread): a marker after the last lifecycle annotation is unhandled
+  const lastLifecycle = annotations.findLastIndex((a) => a.kind === 'lifecycle');
   const markers = annotations.filter((a) => typeInfo(a.type)?.error);
-  const lastLifecycle = [...annotations].reverse().find((a) => a.kind === 'lifecycle');
-  const unhandled = markers.filter((m) => !lastLifecycle || after(m, lastLifecycle));
+  const unhandled = annotations.filter((a, i) => typeInfo(a.type)?.error && i > lastLifecycle);
   const reasons: string[] = terminal.map((l) => `terminal label ${l}`);
   if (unhandled.length && !terminal.includes(NEEDS_HUMAN)) {
     reasons.push(`error marker ${unhandled.map((m) => m.tag).join(', ')} with no later lifecycle annotation`);

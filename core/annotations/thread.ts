@@ -31,13 +31,14 @@ function detectPlatform(items: Obj[]): Platform {
 /**
  * Reduces a comments array as GitHub, Gitea (`body`, `user.login`), GitLab notes (`body` — or
  * `note` in webhook payloads —, `author.username`) or `gh --json comments` return it, and orders it
- * chronologically: GitLab lists notes newest first by default.
+ * chronologically: GitLab lists notes newest first by default. Each comment keeps its position in
+ * `items` as `index`.
  */
 export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 'labels'> {
   const diagnostics: Diagnostic[] = [];
   const objects = items.filter(isObj);
   const platform = detectPlatform(objects);
-  const comments: (ThreadComment & { order: number })[] = [];
+  const comments: ThreadComment[] = [];
   items.forEach((item, i) => {
     const o = isObj(item) ? item : {};
     const body = str(o.body) ?? str(o.note);
@@ -48,8 +49,8 @@ export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 
     const user = isObj(o.user) ? o.user : isObj(o.author) ? o.author : {};
     const id = typeof o.id === 'number' || typeof o.id === 'string' ? o.id : undefined;
     comments.push({
-      index: 0,
-      order: i,
+      // the position in the input, so "comment N" is always its Nth element, whatever was skipped or reordered
+      index: i,
       body,
       ...(id !== undefined ? { id } : {}),
       ...(str(user.login) ?? str(user.username) ? { author: str(user.login) ?? str(user.username) } : {}),
@@ -59,9 +60,9 @@ export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 
   });
   const dated = comments.every((c) => c.createdAt !== undefined && !Number.isNaN(Date.parse(c.createdAt)));
   if (dated) {
-    comments.sort((a, b) => Date.parse(a.createdAt!) - Date.parse(b.createdAt!) || (typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : 0) || a.order - b.order);
+    comments.sort((a, b) => Date.parse(a.createdAt!) - Date.parse(b.createdAt!) || (typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : 0) || a.index - b.index);
   }
-  return { platform, comments: comments.map(({ order: _order, ...c }, index) => ({ ...c, index })), diagnostics };
+  return { platform, comments, diagnostics };
 }
 
 /** Label names from `[{name}]`, `["name"]` or `{labels: [...]}` (GitHub, Gitea, GitLab, gh). */
@@ -105,7 +106,11 @@ export function readThreadInput(text: string): ThreadInput {
   return { platform: 'markdown', comments: [{ index: 0, body: text }], labels: null, diagnostics };
 }
 
-/** Parses every comment of a thread, in order; annotations carry their comment reference. */
+/**
+ * Parses every comment of a thread, in the order given (chronological, as readThreadInput returns
+ * them): the annotations come out in that order, which the label and chain checks rely on, and
+ * carry their comment reference.
+ */
 export function parseThread(comments: readonly ThreadComment[]): ParseResult {
   const result: ParseResult = { annotations: [], diagnostics: [] };
   for (const c of comments) {

@@ -18,7 +18,7 @@ export type CompletionEvidence = 'sentinel' | 'structure' | 'presence';
 
 /** Where an annotation came from when it was read out of a comment thread. */
 export interface CommentRef {
-  /** 0-based position in the thread after chronological ordering */
+  /** 0-based position of the comment in the input (`comments[index]`), whatever its chronological place */
   index: number;
   id?: string | number;
   author?: string;
@@ -62,6 +62,7 @@ export interface ParseResult {
 
 /** A comment reduced to what the protocol needs, whatever platform it came from. */
 export interface ThreadComment {
+  /** 0-based position in the input, kept through chronological ordering */
   index: number;
   body: string;
   id?: string | number;
