@@ -76,9 +76,51 @@ export function normalizeLabels(value: unknown): string[] {
   return list.map((l) => (typeof l === 'string' ? l : isObj(l) ? str(l.name) : undefined)).filter((l): l is string => l !== undefined);
 }
 
+/** A login from `"name"`, `{login}` (GitHub, Gitea, gh) or `{username}` (GitLab). */
+function login(v: unknown): string | undefined {
+  if (typeof v === 'string') return v || undefined;
+  return isObj(v) ? (str(v.login) ?? str(v.username)) || undefined : undefined;
+}
+
 /**
- * Reads `sf forge parse/check` input: a JSON comments array, an object with a `comments` array
- * (and optionally `labels`), a single comment object, or otherwise a plain Markdown body.
+ * The issue body of a thread document as a comment ahead of all others: GitHub, Gitea and gh
+ * `body`, GitLab `description`; by `author` (gh, `sf forge fetch`, GitLab) or `user` (GitHub).
+ * It is no element of the comments array, so its index is -1 (`issueBody: true`).
+ */
+function issueBodyOf(doc: Obj): ThreadComment | null {
+  const body = str(doc.body) ?? str(doc.description);
+  if (body === undefined) return null;
+  const author = login(doc.author) ?? login(doc.user);
+  const createdAt = str(doc.createdAt) ?? str(doc.created_at);
+  const url = str(doc.url) ?? str(doc.html_url) ?? str(doc.web_url);
+  return { index: -1, issueBody: true, body, ...(author ? { author } : {}), ...(createdAt ? { createdAt } : {}), ...(url ? { url } : {}) };
+}
+
+/**
+ * Reads a parsed thread document: a comments array; an object with a `comments` array, optionally
+ * `labels` and the issue's own `body` (GitLab: `description`) as `gh issue view --json
+ * body,comments,labels` and `sf forge fetch --json` write it; or a single comment object.
+ */
+export function readThreadDocument(json: unknown): ThreadInput {
+  if (Array.isArray(json)) return { ...normalizeComments(json), labels: null };
+  if (isObj(json)) {
+    if (Array.isArray(json.comments)) {
+      const thread = normalizeComments(json.comments);
+      const issue = issueBodyOf(json);
+      // `sf forge fetch --json` writes "labels": null when it read none
+      const labels = json.labels === undefined || json.labels === null ? null : normalizeLabels(json.labels);
+      return { ...thread, comments: issue ? [issue, ...thread.comments] : thread.comments, labels };
+    }
+    if (typeof json.body === 'string' || typeof json.note === 'string') return { ...normalizeComments([json]), labels: null };
+  }
+  throw new SfError('SF_E_ANNOTATION', 'the JSON input is neither a comments array nor an object with "comments" or "body"', {
+    hint: 'pass the output of GET /repos/{owner}/{repo}/issues/{n}/comments, or a Markdown file',
+  });
+}
+
+/**
+ * Reads `sf forge parse/check` input: a JSON thread document (see readThreadDocument), or
+ * otherwise a plain Markdown body.
  */
 export function readThreadInput(text: string): ThreadInput {
   const trimmed = text.trim();
@@ -92,17 +134,7 @@ export function readThreadInput(text: string): ThreadInput {
       diagnostics.push(notJsonWarning(text, e));
     }
   }
-  if (Array.isArray(json)) return { ...normalizeComments(json), labels: null };
-  if (isObj(json)) {
-    if (Array.isArray(json.comments)) {
-      // `sf forge fetch --json` writes "labels": null when it read none
-      return { ...normalizeComments(json.comments), labels: json.labels === undefined || json.labels === null ? null : normalizeLabels(json.labels) };
-    }
-    if (typeof json.body === 'string' || typeof json.note === 'string') return { ...normalizeComments([json]), labels: null };
-    throw new SfError('SF_E_ANNOTATION', 'the JSON input is neither a comments array nor an object with "comments" or "body"', {
-      hint: 'pass the output of GET /repos/{owner}/{repo}/issues/{n}/comments, or a Markdown file',
-    });
-  }
+  if (Array.isArray(json) || isObj(json)) return readThreadDocument(json);
   return { platform: 'markdown', comments: [{ index: 0, body: text }], labels: null, diagnostics };
 }
 
@@ -114,8 +146,8 @@ export function readThreadInput(text: string): ThreadInput {
 export function parseThread(comments: readonly ThreadComment[]): ParseResult {
   const result: ParseResult = { annotations: [], diagnostics: [] };
   for (const c of comments) {
-    const source = comments.length === 1 && c.id === undefined ? undefined : `comment ${c.index + 1}${c.id !== undefined ? ` (id ${c.id})` : ''}`;
-    const comment = { index: c.index, ...(c.id !== undefined ? { id: c.id } : {}), ...(c.author ? { author: c.author } : {}), ...(c.createdAt ? { createdAt: c.createdAt } : {}), ...(c.url ? { url: c.url } : {}) };
+    const source = c.issueBody ? 'issue body' : comments.length === 1 && c.id === undefined ? undefined : `comment ${c.index + 1}${c.id !== undefined ? ` (id ${c.id})` : ''}`;
+    const comment = { index: c.index, ...(c.issueBody ? { issueBody: true as const } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(c.author ? { author: c.author } : {}), ...(c.createdAt ? { createdAt: c.createdAt } : {}), ...(c.url ? { url: c.url } : {}) };
     const r = parseBody(c.body, { source, comment });
     appendAll(result.annotations, r.annotations);
     appendAll(result.diagnostics, r.diagnostics);

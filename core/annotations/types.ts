@@ -18,8 +18,10 @@ export type CompletionEvidence = 'sentinel' | 'structure' | 'presence';
 
 /** Where an annotation came from when it was read out of a comment thread. */
 export interface CommentRef {
-  /** 0-based position of the comment in the input (`comments[index]`), whatever its chronological place */
+  /** 0-based position of the comment in the input (`comments[index]`), whatever its chronological place; -1 for the issue body */
   index: number;
+  /** the issue's own body (description), which comes before its comments */
+  issueBody?: true;
   id?: string | number;
   author?: string;
   createdAt?: string;
@@ -62,8 +64,10 @@ export interface ParseResult {
 
 /** A comment reduced to what the protocol needs, whatever platform it came from. */
 export interface ThreadComment {
-  /** 0-based position in the input, kept through chronological ordering */
+  /** 0-based position in the input, kept through chronological ordering; -1 for the issue body */
   index: number;
+  /** the issue's own body (GitHub/Gitea `body`, GitLab `description`) */
+  issueBody?: true;
   body: string;
   id?: string | number;
   author?: string;

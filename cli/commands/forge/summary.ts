@@ -1,4 +1,4 @@
-import type { Annotation } from '../../../core/annotations/index.js';
+import type { Annotation, ThreadComment } from '../../../core/annotations/index.js';
 import { sanitize } from '../../output/style.js';
 
 const pick = (f: Record<string, unknown>, key: string) => (f[key] === undefined ? undefined : String(f[key]));
@@ -40,6 +40,12 @@ export function headline(a: Annotation): string {
 
 /** `complete (sentinel)`, `partial`, `interrupted`, with the comment and lines. */
 export function where(a: Annotation): string {
-  const c = a.comment ? `comment ${a.comment.index + 1}${a.comment.author ? ` by ${sanitize(a.comment.author)}` : ''}, ` : '';
+  const c = a.comment ? `${a.comment.issueBody ? 'issue body' : `comment ${a.comment.index + 1}`}${a.comment.author ? ` by ${sanitize(a.comment.author)}` : ''}, ` : '';
   return `${c}line${a.endLine > a.line ? `s ${a.line}-${a.endLine}` : ` ${a.line}`}`;
+}
+
+/** `3 comments`, `1 comment and the issue body`: what a thread read holds. */
+export function threadSize(comments: readonly ThreadComment[]): string {
+  const n = comments.filter((c) => !c.issueBody).length;
+  return `${n} comment${n === 1 ? '' : 's'}${n < comments.length ? ' and the issue body' : ''}`;
 }

@@ -21,7 +21,7 @@ export interface FetchThreadOptions {
   maxPages?: number;
   /** longest single rate-limit wait in ms (default 60 s) */
   maxWaitMs?: number;
-  /** also read the issue's labels (default true) */
+  /** also read the issue itself: its labels and body (default true) */
   labels?: boolean;
   /** deadline of each request, headers and body (default REQUEST_TIMEOUT_MS, 60 s) */
   timeoutMs?: number;
@@ -40,8 +40,32 @@ export interface FetchedThread {
   /** comments (GitLab: notes, system notes included) exactly as the API returned them, all pages in order */
   comments: unknown[];
   labels: string[] | null;
+  /**
+   * the issue's own body (GitHub/Gitea `body`, GitLab `description`), where e.g. FORGE:PRIOR_GIST
+   * lives (spec 4.2) and the context chain starts (5); null when empty or not read
+   */
+  body: string | null;
+  /** who wrote the issue body, when the API says */
+  author?: string;
   pages: number;
   waits: WaitAdvice[];
+}
+
+/** The parts of an issue (GitHub/Gitea: body, user; GitLab: description, author) that fetch keeps. */
+interface IssueJson {
+  labels?: unknown;
+  body?: unknown;
+  description?: unknown;
+  user?: unknown;
+  author?: unknown;
+}
+
+/** `{login}` (GitHub, Gitea) or `{username}` (GitLab). */
+function loginOf(user: unknown): string | undefined {
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { login, username } = user as { login?: unknown; username?: unknown };
+  const name = typeof login === 'string' ? login : typeof username === 'string' ? username : '';
+  return name || undefined;
 }
 
 /** Pages read before giving up (`--max-pages`): 10,000 comments at 100 per page. */
@@ -71,7 +95,7 @@ function nextPage(res: JsonResponse, platform: FetchPlatform): string | null {
 }
 
 /**
- * Reads an issue's comment thread (and labels) from a forge's REST API, following `Link: rel="next"`:
+ * Reads an issue's comment thread (and its labels and body) from a forge's REST API, following `Link: rel="next"`:
  * GitHub and Gitea `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, GitLab
  * `GET {api}/projects/{url-encoded path}/issues/{iid}/notes?per_page=N&sort=asc&order_by=created_at`.
  */
@@ -130,11 +154,16 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     if (url && new URL(url).origin !== api.origin) throw new SfError('SF_E_FETCH', `the next page is on another host (${new URL(url).origin}); not following it`, { hint: 'the token is only sent to --api' });
   }
   let labels: string[] | null = null;
+  let body: string | null = null;
+  let author: string | undefined;
   if (options.labels !== false) {
     if (last) await pace(last, policy);
     const res = await getJson(endpoints.issue, policy);
-    const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
-    labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url, platform);
+    const json = (typeof res.json === 'object' && res.json !== null ? res.json : {}) as IssueJson;
+    labels = json.labels === undefined ? null : labelsOfIssue(json.labels, res.url, platform);
+    const text = platform === 'gitlab' ? json.description : json.body;
+    body = typeof text === 'string' && text !== '' ? text : null;
+    author = loginOf(platform === 'gitlab' ? json.author : json.user);
   }
-  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, comments, labels, pages, waits };
+  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, comments, labels, body, ...(author ? { author } : {}), pages, waits };
 }
