@@ -60,6 +60,17 @@ describe('comment threads', () => {
     assert.equal(parseThread(md.comments).annotations[0].type, 'PUSH_BLOCKED');
   });
 
+  it('reads a GitLab Note Hook payload: the note, its author, the issue labels and description (D9)', () => {
+    const input = readThreadInput(fixture('threads/note-hook.gitlab.json'));
+    assert.equal(input.platform, 'gitlab');
+    assert.deepEqual(input.labels, ['workflow:building', 'bug']);
+    assert.deepEqual(input.comments.map((c) => [c.index, c.issueBody ?? false, c.id, c.author]), [[-1, true, undefined, undefined], [0, false, 9310, 'forge-bot']]);
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(annotations.map((a) => [a.tag, a.comment?.author]), [['FORGE:PRIOR_GIST', undefined], ['FORGE:GATE_FAILED', 'forge-bot']]);
+    assert.equal(annotations[1].comment?.url, 'https://gitlab.example/acme/platform/payments/-/issues/12#note_9310');
+    assert.equal(evaluateLabels(input.labels, annotations).diagnostics[0].code, 'FORGE_MARKER_UNHANDLED');
+  });
+
   it('skips comments without a body with a warning', () => {
     const r = normalizeComments([{ id: 1, body: null }, { id: 2, body: 'ok' }]);
     assert.deepEqual(r.comments.map((c) => c.id), [2]);

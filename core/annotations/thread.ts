@@ -65,7 +65,7 @@ export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 
   return { platform, comments, diagnostics };
 }
 
-/** Label names from `[{name}]`, `["name"]` or `{labels: [...]}` (GitHub, Gitea, GitLab, gh). */
+/** Label names from `[{name}]`, `["name"]`, `[{title}]` (GitLab webhooks) or `{labels: [...]}` (GitHub, Gitea, GitLab, gh). */
 export function normalizeLabels(value: unknown): string[] {
   const list = isObj(value) ? value.labels : value;
   if (!Array.isArray(list)) {
@@ -73,7 +73,7 @@ export function normalizeLabels(value: unknown): string[] {
       hint: 'pass the issue labels as GitHub returns them, e.g. [{"name": "workflow:merged"}]',
     });
   }
-  return list.map((l) => (typeof l === 'string' ? l : isObj(l) ? str(l.name) : undefined)).filter((l): l is string => l !== undefined);
+  return list.map((l) => (typeof l === 'string' ? l : isObj(l) ? (str(l.name) ?? str(l.title)) : undefined)).filter((l): l is string => l !== undefined);
 }
 
 /** A login from `"name"`, `{login}` (GitHub, Gitea, gh) or `{username}` (GitLab). */
@@ -99,10 +99,12 @@ function issueBodyOf(doc: Obj): ThreadComment | null {
 /**
  * Reads a parsed thread document: a comments array; an object with a `comments` array, optionally
  * `labels` and the issue's own `body` (GitLab: `description`) as `gh issue view --json
- * body,comments,labels` and `sf forge fetch --json` write it; or a single comment object.
+ * body,comments,labels` and `sf forge fetch --json` write it; a GitLab Note Hook payload; or a
+ * single comment object.
  */
 export function readThreadDocument(json: unknown): ThreadInput {
   if (Array.isArray(json)) return { ...normalizeComments(json), labels: null };
+  if (isObj(json) && json.object_kind === 'note' && isObj(json.object_attributes)) return readNoteHook(json, json.object_attributes);
   if (isObj(json)) {
     if (Array.isArray(json.comments)) {
       const thread = normalizeComments(json.comments);
@@ -116,6 +118,20 @@ export function readThreadDocument(json: unknown): ThreadInput {
   throw new SfError('SF_E_ANNOTATION', 'the JSON input is neither a comments array nor an object with "comments" or "body"', {
     hint: 'pass the output of GET /repos/{owner}/{repo}/issues/{n}/comments, or a Markdown file',
   });
+}
+
+/**
+ * A GitLab Note Hook payload (`object_kind: "note"`): the note is `object_attributes` (`note`, `id`,
+ * `created_at`, `url`) and its author the top-level `user.username`; the issue or merge request it
+ * was posted on gives the labels (`[{title}]`) and the issue body (`description`).
+ */
+function readNoteHook(hook: Obj, note: Obj): ThreadInput {
+  const thread = normalizeComments([{ ...note, ...(isObj(hook.user) ? { author: hook.user } : {}) }]);
+  const on = isObj(hook.issue) ? hook.issue : isObj(hook.merge_request) ? hook.merge_request : null;
+  const labels = on && Array.isArray(on.labels) ? normalizeLabels(on.labels) : null;
+  // the hook names the issue's author by id only
+  const issue = on ? issueBodyOf({ description: on.description, url: on.url }) : null;
+  return { ...thread, platform: 'gitlab', comments: issue ? [issue, ...thread.comments] : thread.comments, labels };
 }
 
 /**
