@@ -78,7 +78,28 @@ export interface LabelState {
   diagnostics: Diagnostic[];
 }
 
-/** The stage the annotations prove the work reached (lower bound), from complete lifecycle annotations. */
+const BUILD_PHASE = new Set(['CONTRACT', 'CONTEXT', 'ARCHITECT', 'BUILDER']);
+const REVIEW_PHASE = new Set(['REVIEWER', 'REVIEW_STARTED']);
+
+/**
+ * in-review, or building when the latest review round sent the work back (the changes-requested
+ * loop, `in-review -> building`): a REVIEWER of the round (the review annotations after the last
+ * build-phase one) requested changes, or a build-phase annotation follows the last review one.
+ * Null when there is no review annotation. `annotations` are in thread order.
+ */
+function reviewStage(annotations: readonly Annotation[]): WorkflowLabel | null {
+  const lastReview = annotations.findLastIndex((a) => REVIEW_PHASE.has(a.type));
+  if (lastReview < 0) return null;
+  const lastBuild = annotations.findLastIndex((a) => BUILD_PHASE.has(a.type));
+  if (lastBuild > lastReview) return 'workflow:building';
+  const round = annotations.slice(lastBuild + 1, lastReview + 1);
+  return round.some((a) => a.type === 'REVIEWER' && a.fields?.verdict === 'CHANGES_REQUESTED') ? 'workflow:building' : 'workflow:in-review';
+}
+
+/**
+ * The stage the annotations prove the work reached (lower bound), from complete lifecycle
+ * annotations; after a review that requested changes, building again (the changes-requested loop).
+ */
 export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
   const done = (type: string) => annotations.filter((a) => a.type === type && a.status === 'complete');
   const any = (type: string) => annotations.some((a) => a.type === type);
@@ -86,7 +107,8 @@ export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel 
   if (verdict === 'INVALID') return 'workflow:invalid';
   if (done('DECOMPOSED').length) return 'workflow:decomposed';
   if (done('TRAJECTORY').length) return 'workflow:merged';
-  if (any('REVIEWER') || any('REVIEW_STARTED')) return 'workflow:in-review';
+  const review = reviewStage(annotations);
+  if (review) return review;
   if (done('BUILDER').length || any('CONTRACT') || any('CONTEXT') || any('ARCHITECT')) return 'workflow:building';
   if (done('INVESTIGATOR').length) return 'workflow:ready-to-build';
   if (any('INVESTIGATOR')) return 'workflow:investigating';
@@ -112,7 +134,8 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
 
   const implied = impliedStage(annotations);
   if (given && implied) {
-    const behind = stage === null || RANK[stage] < RANK[implied];
+    // a move the transition table allows from the implied stage (in-review -> building) is not behind
+    const behind = stage === null || (RANK[stage] < RANK[implied] && !canTransition(implied, stage));
     const otherEnd = stage !== null && RANK[stage] === 5 && RANK[implied] === 5 && stage !== implied;
     if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but the annotations show the work reached ${implied}`, `set ${implied}`);
   }
