@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../errors/index.js';
+import { hasHiddenContent } from './hidden-comment.js';
 import { typeInfo } from './tags.js';
 import type { Annotation } from './types.js';
 
@@ -67,8 +68,10 @@ export interface LabelState {
   labels: string[] | null;
   /** the current stage: the one workflow label, or the most advanced when several are set */
   stage: WorkflowLabel | null;
-  /** the stage the annotations show the work has at least reached */
+  /** the stage the annotations show the work has at least reached; null when no lifecycle annotation shows one */
   implied: WorkflowLabel | null;
+  /** the annotation that shows `implied` (`comment`: its index, -1 for the issue body), null with it */
+  impliedBy: { tag: string; comment?: number; author?: string; line: number } | null;
   terminal: string[];
   /** a consumer must stop processing this work item */
   stop: boolean;
@@ -81,38 +84,61 @@ export interface LabelState {
 const BUILD_PHASE = new Set(['CONTRACT', 'CONTEXT', 'ARCHITECT', 'BUILDER']);
 const REVIEW_PHASE = new Set(['REVIEWER', 'REVIEW_STARTED']);
 
+/** The implied stage and the annotation that decided it. */
+export interface StageEvidence {
+  stage: WorkflowLabel;
+  by: Annotation;
+}
+
 /**
  * in-review, or building when the latest review round sent the work back (the changes-requested
  * loop, `in-review -> building`): a REVIEWER of the round (the review annotations after the last
  * build-phase one) requested changes, or a build-phase annotation follows the last review one.
  * Null when there is no review annotation. `annotations` are in thread order.
  */
-function reviewStage(annotations: readonly Annotation[]): WorkflowLabel | null {
+function reviewStage(annotations: readonly Annotation[]): StageEvidence | null {
   const lastReview = annotations.findLastIndex((a) => REVIEW_PHASE.has(a.type));
   if (lastReview < 0) return null;
   const lastBuild = annotations.findLastIndex((a) => BUILD_PHASE.has(a.type));
-  if (lastBuild > lastReview) return 'workflow:building';
-  const round = annotations.slice(lastBuild + 1, lastReview + 1);
-  return round.some((a) => a.type === 'REVIEWER' && a.fields?.verdict === 'CHANGES_REQUESTED') ? 'workflow:building' : 'workflow:in-review';
+  if (lastBuild > lastReview) return { stage: 'workflow:building', by: annotations[lastBuild] };
+  const changes = annotations.slice(lastBuild + 1, lastReview + 1).findLast((a) => a.type === 'REVIEWER' && a.fields?.verdict === 'CHANGES_REQUESTED');
+  return changes ? { stage: 'workflow:building', by: changes } : { stage: 'workflow:in-review', by: annotations[lastReview] };
 }
 
 /**
  * The stage the annotations prove the work reached (lower bound), from complete lifecycle
- * annotations; after a review that requested changes, building again (the changes-requested loop).
+ * annotations, and the (latest) annotation that shows it; after a review that requested changes,
+ * building again (the changes-requested loop). An annotation with content hidden from readers
+ * (hasHiddenContent) is left out: anyone who can comment could post it.
  */
+export function stageEvidence(all: readonly Annotation[]): StageEvidence | null {
+  const annotations = all.filter((a) => !hasHiddenContent(a));
+  const latest = (ok: (a: Annotation) => boolean) => annotations.findLast(ok);
+  const done = (type: string) => latest((a) => a.type === type && a.status === 'complete');
+  const found = (stage: WorkflowLabel, by: Annotation | undefined): StageEvidence | null => (by ? { stage, by } : null);
+  const investigation = done('INVESTIGATOR');
+  return (
+    (investigation?.fields?.verdict === 'INVALID' ? { stage: 'workflow:invalid', by: investigation } : null) ??
+    found('workflow:decomposed', done('DECOMPOSED')) ??
+    found('workflow:merged', done('TRAJECTORY')) ??
+    reviewStage(annotations) ??
+    found('workflow:building', latest((a) => (a.type === 'BUILDER' && a.status === 'complete') || (BUILD_PHASE.has(a.type) && a.type !== 'BUILDER'))) ??
+    found('workflow:ready-to-build', investigation) ??
+    found('workflow:investigating', latest((a) => a.type === 'INVESTIGATOR'))
+  );
+}
+
+/** The stage the annotations prove the work reached (see stageEvidence), or null. */
 export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
-  const done = (type: string) => annotations.filter((a) => a.type === type && a.status === 'complete');
-  const any = (type: string) => annotations.some((a) => a.type === type);
-  const verdict = done('INVESTIGATOR').at(-1)?.fields?.verdict;
-  if (verdict === 'INVALID') return 'workflow:invalid';
-  if (done('DECOMPOSED').length) return 'workflow:decomposed';
-  if (done('TRAJECTORY').length) return 'workflow:merged';
-  const review = reviewStage(annotations);
-  if (review) return review;
-  if (done('BUILDER').length || any('CONTRACT') || any('CONTEXT') || any('ARCHITECT')) return 'workflow:building';
-  if (done('INVESTIGATOR').length) return 'workflow:ready-to-build';
-  if (any('INVESTIGATOR')) return 'workflow:investigating';
-  return null;
+  return stageEvidence(annotations)?.stage ?? null;
+}
+
+/** `FORGE:INVESTIGATOR (comment 2 by alice)`, `FORGE:PRIOR_GIST (issue body)`: what decided, and who wrote it. */
+function describe(a: Annotation): string {
+  const c = a.comment;
+  if (!c) return a.tag;
+  const where = c.issueBody ? 'issue body' : `comment ${c.index + 1}`;
+  return `${a.tag} (${where}${c.author ? ` by ${c.author}` : ''})`;
 }
 
 /**
@@ -132,12 +158,13 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
   const stage = workflow.reduce<WorkflowLabel | null>((best, l) => (best === null || RANK[l] > RANK[best] ? l : best), null);
   const terminal = (given ?? []).filter(isTerminal);
 
-  const implied = impliedStage(annotations);
-  if (given && implied) {
+  const evidence = stageEvidence(annotations);
+  const implied = evidence?.stage ?? null;
+  if (given && evidence && implied) {
     // a move the transition table allows from the implied stage (in-review -> building) is not behind
     const behind = stage === null || (RANK[stage] < RANK[implied] && !canTransition(implied, stage));
     const otherEnd = stage !== null && RANK[stage] === 5 && RANK[implied] === 5 && stage !== implied;
-    if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but the annotations show the work reached ${implied}`, `set ${implied}`);
+    if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but ${describe(evidence.by)} shows the work reached ${implied}`, `set ${implied}`);
   }
 
   // annotations are in thread order (parseThread): a marker after the last lifecycle annotation is unhandled
@@ -153,6 +180,7 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
     labels: given,
     stage,
     implied,
+    impliedBy: evidence ? { tag: evidence.by.tag, ...(evidence.by.comment ? { comment: evidence.by.comment.index } : {}), ...(evidence.by.comment?.author ? { author: evidence.by.comment.author } : {}), line: evidence.by.line } : null,
     terminal,
     stop: reasons.length > 0,
     reasons,

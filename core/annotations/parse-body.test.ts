@@ -233,10 +233,13 @@ describe('parseBody: audit findings', () => {
     assert.equal(partial.diagnostics.find((d) => d.code === 'FORGE_FIELD_MISSING')?.severity, 'info');
   });
 
-  it('warns when a line inside an annotation opens an HTML comment it does not close (defect 2)', () => {
+  it('flags a line inside an annotation that opens an HTML comment it does not close (defect 2, D1)', () => {
     const body = '<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\nnothing to see\n<!-- hidden from readers\n### Past Bugs in This Module\n#1 -->\n\n<!-- FORGE:CONTEXT:COMPLETE -->';
     const a = parseBody(body).annotations[0];
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.line]), [['FORGE_COMMENT_UNCLOSED', 'warning', 6]]);
+    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.line]), [['FORGE_COMMENT_UNCLOSED', 'error', 6]]);
+    // in an unknown type, which is skipped and never failed (7.2.4), a warning
+    const unknown = parseBody('<!-- FORGE:ACME_SCAN -->\n<!--\nhidden\n<!-- ACME_SCAN:COMPLETE -->').annotations[0];
+    assert.deepEqual(unknown.diagnostics.filter((d) => d.code === 'FORGE_COMMENT_UNCLOSED').map((d) => d.severity), ['warning']);
     // closed on its line, quoted in backticks, or shown as code: no warning
     const fine = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\n<!-- a note -->\nwrite `<!--` to start a comment\n\n    <!-- code\n\n<!-- FORGE:CONTEXT:COMPLETE -->').annotations[0];
     assert.deepEqual(fine.diagnostics, []);

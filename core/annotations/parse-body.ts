@@ -1,6 +1,6 @@
 import type { Diagnostic, Severity } from '../errors/index.js';
 import { appendAll } from './append.js';
-import { opensHiddenComment } from './hidden-comment.js';
+import { HIDDEN_CONTENT, opensHiddenComment } from './hidden-comment.js';
 import { completionSentinel, isProtocolSentinel, partialSentinel, sentinelRule, sentinelTag, typeInfo } from './tags.js';
 import { extractFields } from './template/extract.js';
 import { trimBlankEdges } from './template/guard.js';
@@ -70,7 +70,9 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
           diag(current?.diagnostics ?? diagnostics, 'FORGE_TAG_NOT_OWN_LINE', 'info', 'a FORGE tag inside a line of text is ignored; tags must stand on their own line (3.1)', t.line);
         }
         if (current && !t.code && opensHiddenComment(t.text)) {
-          diag(current.diagnostics, 'FORGE_COMMENT_UNCLOSED', 'warning', `an HTML comment (<!--) opened here is not closed on this line: GitHub hides what follows up to the next -->, but it is read as part of FORGE:${current.type}`, t.line, 'close the comment on the same line, or remove it');
+          // an error: what readers cannot see must not pass check or decide the stage (see
+          // hasHiddenContent); a warning in an unknown type, which is skipped, never failed (7.2.4)
+          diag(current.diagnostics, HIDDEN_CONTENT, typeInfo(current.type) ? 'error' : 'warning', `an HTML comment (<!--) opened here is not closed on this line: GitHub hides what follows up to the next --> from readers, but it is read as part of FORGE:${current.type}; the annotation${options.comment?.author ? ` (posted by ${options.comment.author})` : ''} is not trusted`, t.line, 'close the comment on the same line, or remove it; if you did not write it, delete the comment that holds it');
         }
         break;
       case 'open': {
