@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors/index.js';
 import { checkChain, type ChainEntry, type ChainReport } from './chain.js';
 import { evaluateLabels, type LabelState } from './labels.js';
-import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, sentinelTag, typeInfo } from './tags.js';
+import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, partialSentinel, sentinelTag, typeInfo } from './tags.js';
 import { templateFor } from './templates/index.js';
 import type { ParseResult } from './types.js';
 
@@ -86,7 +86,8 @@ export function formatConformanceReport(r: ConformanceReport): string[] {
     const name = e.type.toLowerCase();
     const note = e.required ? '' : ' (not required)';
     if (e.status === 'complete') {
-      const how = e.completion === 'structure' ? ' (by structure: the spec defines no sentinel for this type)' : '';
+      const how =
+        e.completion === 'structure' ? ' (by structure: the spec defines no sentinel for this type)' : e.completion === 'time-limited' ? ` (time-limited: ${partialSentinel(e.type)} ended it at its time budget)` : '';
       out.push(e.errors ? `${name} complete, with ${e.errors} error${e.errors > 1 ? 's' : ''}${note}` : `${name} complete${how}${note}`);
     } else {
       const sentinel = completionSentinel(e.type);

@@ -215,7 +215,11 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
 
   let status: AnnotationStatus = 'interrupted';
   let completion: Annotation['completion'] = null;
-  if (sentinel) {
+  const timeLimited = sentinel?.which === 'PARTIAL' && rule.timeLimited === true;
+  if (timeLimited) {
+    status = 'complete';
+    completion = 'time-limited';
+  } else if (sentinel) {
     status = sentinel.which === 'COMPLETE' ? 'complete' : 'partial';
     completion = status === 'complete' ? 'sentinel' : null;
   } else if (template && !rule.stated && !structureProblem(open, bodyLines, missing)) {
@@ -249,10 +253,12 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
     diag(a.diagnostics, 'FORGE_INTERRUPTED', 'warning', `FORGE:${open.type} ${why}; treated as interrupted (3.3)`, open.line, 'delete it and re-run the phase that produces it');
   } else if (info && status === 'partial') {
     diag(a.diagnostics, 'FORGE_PARTIAL', 'warning', `FORGE:${open.type} is marked partial (3.3)`, sentinel?.line, 'delete it and re-run the phase that produces it');
+  } else if (timeLimited) {
+    diag(a.diagnostics, 'FORGE_TIME_LIMITED', 'info', `FORGE:${open.type} ended at its time budget: ${sentinel!.text.trim()} is its time-limited completion sentinel (4.1), so it is complete as far as it goes`, sentinel!.line);
   }
   // a part the spec states as required is an error in a complete annotation; a template part the
-  // spec does not require is a warning at most (info in a partial one, where parts may be absent)
-  const missingSeverity = (m: { advisory?: boolean }): Severity => (status === 'partial' ? 'info' : status === 'complete' && !m.advisory ? 'error' : 'warning');
+  // spec does not require is a warning at most (info in a partial or time-limited one, where parts may be absent)
+  const missingSeverity = (m: { advisory?: boolean }): Severity => (status === 'partial' || timeLimited ? 'info' : status === 'complete' && !m.advisory ? 'error' : 'warning');
   for (const m of missing) if (!m.quiet) diag(a.diagnostics, 'FORGE_FIELD_MISSING', missingSeverity(m), `${m.label} is missing`, m.line ?? open.line, m.hint);
   appendAll(a.diagnostics, found);
   // reading order; findings without a line (cross-field checks) last

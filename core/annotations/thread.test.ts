@@ -33,7 +33,7 @@ describe('comment threads', () => {
     const { annotations } = parseThread(input.comments);
     assert.deepEqual(
       annotations.map((a) => `${a.type}:${a.status}`),
-      ['INVESTIGATOR:complete', 'KNOWLEDGE_GIST:complete', 'CONTRACT:complete', 'CONTEXT:partial', 'CONTEXT:complete', 'ARCHITECT:complete', 'ACME_SECURITY_SCAN:complete', 'BUILDER:complete', 'REVIEW_STARTED:complete', 'TRAJECTORY:complete', 'SKIT_EVIDENCE:complete'],
+      ['INVESTIGATOR:complete', 'KNOWLEDGE_GIST:complete', 'CONTRACT:complete', 'CONTEXT:complete', 'CONTEXT:complete', 'ARCHITECT:complete', 'ACME_SECURITY_SCAN:complete', 'BUILDER:complete', 'REVIEW_STARTED:complete', 'TRAJECTORY:complete', 'SKIT_EVIDENCE:complete'],
     );
     assert.equal(annotations.find((a) => a.type === 'ACME_SECURITY_SCAN')?.kind, 'unknown');
   });
@@ -46,7 +46,7 @@ describe('comment threads', () => {
     assert.deepEqual(input.comments.map((c) => c.id), [9301, 9302, 9303, 9304, 9305]);
     assert.equal(input.comments[0].author, 'forge-bot');
     const { annotations } = parseThread(input.comments);
-    assert.deepEqual(annotations.map((a) => `${a.type}:${a.status}`), ['INVESTIGATOR:complete', 'CONTEXT:partial', 'BUILDER:interrupted', 'GATE_FAILED:complete']);
+    assert.deepEqual(annotations.map((a) => `${a.type}:${a.status}`), ['INVESTIGATOR:complete', 'CONTEXT:complete', 'BUILDER:interrupted', 'GATE_FAILED:complete']);
   });
 
   it('accepts `note` (GitLab webhooks), gh --json shapes, a single object and plain Markdown', () => {

@@ -8,13 +8,15 @@ import type { AnnotationForm, AnnotationKind } from './tags.js';
 export type AnnotationStatus = 'complete' | 'partial' | 'interrupted';
 
 /**
- * How completeness was decided. `sentinel`: the type's completion sentinel was found. `structure`:
+ * How completeness was decided. `sentinel`: the type's completion sentinel was found.
+ * `time-limited`: the partial sentinel that spec 4.1 lists as a time-limited completion sentinel
+ * (CONTEXT, ARCHITECT): the run stopped at its time budget, and what it wrote is final. `structure`:
  * the spec states no sentinel for this type (CONTRACT, REVIEWER, TRAJECTORY), none was written, and
  * the annotation has a body that was neither cut off by a truncated tag nor ended by another
  * annotation's sentinel (template fields do not count). `presence`: inline values and markers
  * carry no body; the tag is the signal.
  */
-export type CompletionEvidence = 'sentinel' | 'structure' | 'presence';
+export type CompletionEvidence = 'sentinel' | 'time-limited' | 'structure' | 'presence';
 
 /** Where an annotation came from when it was read out of a comment thread. */
 export interface CommentRef {
