@@ -54,7 +54,8 @@ export function normalizeComments(items: readonly unknown[]): Omit<ThreadInput, 
       body,
       ...(id !== undefined ? { id } : {}),
       ...(str(user.login) ?? str(user.username) ? { author: str(user.login) ?? str(user.username) } : {}),
-      ...(str(o.created_at) ?? str(o.createdAt) ? { createdAt: str(o.created_at) ?? str(o.createdAt) } : {}),
+      // submitted_at: a pull request review (GitHub, Gitea)
+      ...(str(o.created_at) ?? str(o.createdAt) ?? str(o.submitted_at) ? { createdAt: str(o.created_at) ?? str(o.createdAt) ?? str(o.submitted_at) } : {}),
       ...(str(o.html_url) ?? str(o.url) ? { url: str(o.html_url) ?? str(o.url) } : {}),
     });
   });
@@ -108,6 +109,8 @@ export function readThreadDocument(json: unknown): ThreadInput {
   if (isObj(json)) {
     if (Array.isArray(json.comments)) {
       const thread = normalizeComments(json.comments);
+      // `sf forge fetch --json` says which platform it read; a pull request review first would look like Gitea's
+      if (json.platform === 'github' || json.platform === 'gitea' || json.platform === 'gitlab') thread.platform = json.platform;
       const issue = issueBodyOf(json);
       // `sf forge fetch --json` writes "labels": null when it read none
       const labels = json.labels === undefined || json.labels === null ? null : normalizeLabels(json.labels);

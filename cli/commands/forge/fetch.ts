@@ -36,7 +36,7 @@ function tokenFor(api: string, tokenEnv: string | undefined): string | undefined
 
 export const fetchCommand = command({
   name: 'fetch',
-  description: 'Read an issue thread (body, comments, labels) from a forge REST API (GitHub, Gitea, GitLab) and list its annotations',
+  description: 'Read an issue thread (body, comments, labels; a pull request’s reviews) from a forge REST API (GitHub, Gitea, GitLab) and list its annotations',
   args: {
     api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com, https://gitea.example/api/v1 or https://gitlab.com/api/v4' }),
     platform: option({ long: 'platform', type: optional(oneOf(FETCH_PLATFORMS)), description: 'github, gitea or gitlab (default: gitlab for an /api/v4 root or gitlab.com, gitea for /api/v1, else github)' }),
@@ -72,7 +72,8 @@ export const fetchCommand = command({
     // the document parse and check read: the issue body first, then the comments
     const parsed = core.parseThread(core.readThreadDocument(doc).comments);
     const body = thread.body !== null ? ' and the issue body' : '';
-    out(`${thread.comments.length} comments${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
+    const reviews = thread.reviews ? ` (${thread.reviews} of them pull request review${thread.reviews === 1 ? '' : 's'})` : '';
+    out(`${thread.comments.length} comments${reviews}${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
     if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, a.status, where(a), headline(a)]));
   },
 });

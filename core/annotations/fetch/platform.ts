@@ -13,8 +13,10 @@ export interface IssueEndpoints {
   platform: FetchPlatform;
   /** the first page of comments (notes) */
   firstPage: string;
-  /** the issue itself, for its labels */
+  /** the issue itself, for its labels and body */
   issue: string;
+  /** the reviews of the pull request with this number, when the issue is one (GitHub, Gitea) */
+  reviews?: string;
   /** the scheme of the Authorization header */
   authScheme: 'token' | 'Bearer';
   /** an API root of this platform, for hints */
@@ -80,5 +82,6 @@ export function issueEndpoints(platform: FetchPlatform, api: URL, repo: string, 
   }
   const [owner, name] = repo.split('/').map(encodeURIComponent);
   const base = `${root}/repos/${owner}/${name}/issues/${issue}`;
-  return { platform, firstPage: `${base}/comments?per_page=${perPage}`, issue: base, authScheme: 'token', example: platform === 'gitea' ? 'https://gitea.example/api/v1' : 'https://api.github.com' };
+  const reviews = `${root}/repos/${owner}/${name}/pulls/${issue}/reviews?per_page=${perPage}`;
+  return { platform, firstPage: `${base}/comments?per_page=${perPage}`, issue: base, reviews, authScheme: 'token', example: platform === 'gitea' ? 'https://gitea.example/api/v1' : 'https://api.github.com' };
 }
