@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
 import { FETCH_PLATFORMS } from '../../../core/annotations/fetch/platform.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
-import { headline, where } from './summary.js';
+import { headline, statusText, where } from './summary.js';
 import { sanitize } from '../../output/style.js';
 
 /**
@@ -74,6 +74,6 @@ export const fetchCommand = command({
     const body = thread.body !== null ? ' and the issue body' : '';
     const reviews = thread.reviews ? ` (${thread.reviews} of them pull request review${thread.reviews === 1 ? '' : 's'})` : '';
     out(`${thread.comments.length} comments${reviews}${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
-    if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, a.status, where(a), headline(a)]));
+    if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, statusText(a), where(a), headline(a)]));
   },
 });

@@ -32,7 +32,7 @@ describe('sf forge: the issue body is part of the thread (D2)', () => {
       const r = await runSf([...args, '--out', out], { env: noTokens });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^0 comments and the issue body in 1 page from o\/r#7; labels: \["workflow:investigating"\]$/m);
-      assert.match(r.stdout, /FORGE:PRIOR_GIST +complete +issue body by decomposer, line 3 +https:\/\/gist\.example\/abc/);
+      assert.match(r.stdout, /FORGE:PRIOR_GIST +complete \(presence\) +issue body by decomposer, line 3 +https:\/\/gist\.example\/abc/);
       const check = await runSf(['forge', 'check', out, '--require', 'PRIOR_GIST']);
       assert.equal(check.code, 0, check.stdout + check.stderr);
       assert.match(check.stdout, /^ok   FORGE:PRIOR_GIST \(1\)$/m);

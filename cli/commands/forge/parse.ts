@@ -3,7 +3,7 @@ import { hasErrors } from '../../../core/errors/index.js';
 import { out, printJson, printTable } from '../../output/print.js';
 import { printForgeDiagnostics } from './diagnostics.js';
 import { inputSubject, readInputChecked } from './input.js';
-import { headline, threadSize, where } from './summary.js';
+import { headline, statusText, threadSize, where } from './summary.js';
 
 export const parseCommand = command({
   name: 'parse',
@@ -27,7 +27,7 @@ export const parseCommand = command({
       if (parsed.annotations.length) {
         printTable(
           ['TAG', 'STATUS', 'WHERE', 'FIELDS'],
-          parsed.annotations.map((a) => [a.tag + (a.kind === 'unknown' ? ' (unknown)' : ''), a.status + (a.completion && a.completion !== 'sentinel' ? ` (${a.completion})` : ''), where(a), headline(a)]),
+          parsed.annotations.map((a) => [a.tag + (a.kind === 'unknown' ? ' (unknown)' : ''), statusText(a), where(a), headline(a)]),
         );
       }
       if (diagnostics.length) printForgeDiagnostics(diagnostics.filter((d) => d.severity !== 'info'), inputSubject(file ?? '-'));

@@ -28,7 +28,7 @@ describe('sf forge fetch of a pull request reads its reviews', () => {
     const r = await runSf(args, { env: noTokens });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^2 comments \(1 of them pull request review\) in 2 pages from o\/r#9; labels: \["workflow:building"\]$/m);
-    assert.match(r.stdout, /FORGE:REVIEWER +complete +comment 2 by rev\[bot\]/);
+    assert.match(r.stdout, /FORGE:REVIEWER +complete \(structure\) +comment 2 by rev\[bot\]/);
     const json = await runSf([...args, '--json'], { env: noTokens });
     const check = await runSf(['forge', 'check', '-', '--require', 'REVIEWER'], { input: json.stdout });
     assert.equal(check.code, 0, check.stdout + check.stderr);

@@ -38,7 +38,12 @@ export function headline(a: Annotation): string {
   return sanitize(parts.filter(Boolean).join(' · '));
 }
 
-/** `complete (sentinel)`, `partial`, `interrupted`, with the comment and lines. */
+/** `complete`, `complete (time-limited)`, `complete (structure)`, `partial`, `interrupted`: how the annotation ended. */
+export function statusText(a: Annotation): string {
+  return a.status + (a.completion && a.completion !== 'sentinel' ? ` (${a.completion})` : '');
+}
+
+/** The comment (or issue body) and lines of an annotation. */
 export function where(a: Annotation): string {
   const c = a.comment ? `${a.comment.issueBody ? 'issue body' : `comment ${a.comment.index + 1}`}${a.comment.author ? ` by ${sanitize(a.comment.author)}` : ''}, ` : '';
   return `${c}line${a.endLine > a.line ? `s ${a.line}-${a.endLine}` : ` ${a.line}`}`;
