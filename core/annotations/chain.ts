@@ -29,16 +29,16 @@ export interface ChainReport {
 /** Chain stages that are conditional or live elsewhere, so their absence is not a gap. */
 const OPTIONAL_STAGES = new Set(['DECOMPOSED', 'REVIEWER']);
 
-const order = (a: Annotation) => (a.comment?.index ?? 0) * 1e6 + a.line;
-
 /**
  * Context-chain check (section 5): which annotations are present and complete, which appear out
- * of chain order (by first occurrence), which expected ones are missing.
+ * of chain order (by first occurrence), which expected ones are missing. `annotations` are in
+ * thread order, as parseThread returns them (a comment's `index` is its place in the input, which
+ * need not be chronological).
  */
 export function checkChain(annotations: readonly Annotation[], expected: readonly string[] = []): ChainReport {
   const types = [...CONTEXT_CHAIN, ...expected.filter((t) => !(CONTEXT_CHAIN as readonly string[]).includes(t))];
   const entries = types.map((type): ChainEntry => {
-    const found = annotations.filter((a) => a.type === type).sort((a, b) => order(a) - order(b));
+    const found = annotations.filter((a) => a.type === type);
     const latest = found.at(-1);
     return {
       type,
@@ -51,7 +51,9 @@ export function checkChain(annotations: readonly Annotation[], expected: readonl
     };
   });
   const firstOrder = new Map<string, number>();
-  for (const a of annotations) firstOrder.set(a.type, Math.min(firstOrder.get(a.type) ?? Infinity, order(a)));
+  annotations.forEach((a, i) => {
+    if (!firstOrder.has(a.type)) firstOrder.set(a.type, i);
+  });
 
   const outOfOrder: ChainReport['outOfOrder'] = [];
   const present = CONTEXT_CHAIN.filter((t) => firstOrder.has(t));

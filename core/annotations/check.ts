@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors/index.js';
 import { checkChain, type ChainEntry, type ChainReport } from './chain.js';
 import { evaluateLabels, type LabelState } from './labels.js';
-import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, sentinelTag, typeInfo } from './tags.js';
+import { completionSentinel, CONFORMANCE_REQUIRED, normalizeTypeName, partialSentinel, sentinelTag, typeInfo } from './tags.js';
 import { templateFor } from './templates/index.js';
 import type { ParseResult } from './types.js';
 
@@ -72,6 +72,12 @@ export function runConformanceCheck(parsed: ParseResult, options: { require?: re
 /** The first column of a required type's line: what its entry says (`ok`, `problem`), four wide. */
 const MARKERS: Record<NonNullable<CheckEntry['problem']> | 'ok', string> = { ok: 'ok  ', missing: 'MISS', partial: 'PART', interrupted: 'INTR', invalid: 'BAD ' };
 
+/** ` (comment N)` for a comment's 0-based index, ` (issue body)` for -1, nothing without a comment. */
+function commentLabel(index: number | undefined): string {
+  if (index === undefined) return '';
+  return index < 0 ? ' (issue body)' : ` (comment ${index + 1})`;
+}
+
 /** The plain-text report, in the shape of the spec's 7.3 shell checks. */
 export function formatConformanceReport(r: ConformanceReport): string[] {
   const out: string[] = [];
@@ -80,7 +86,8 @@ export function formatConformanceReport(r: ConformanceReport): string[] {
     const name = e.type.toLowerCase();
     const note = e.required ? '' : ' (not required)';
     if (e.status === 'complete') {
-      const how = e.completion === 'structure' ? ' (by structure: the spec defines no sentinel for this type)' : '';
+      const how =
+        e.completion === 'structure' ? ' (by structure: the spec defines no sentinel for this type)' : e.completion === 'time-limited' ? ` (time-limited: ${partialSentinel(e.type)} ended it at its time budget)` : '';
       out.push(e.errors ? `${name} complete, with ${e.errors} error${e.errors > 1 ? 's' : ''}${note}` : `${name} complete${how}${note}`);
     } else {
       const sentinel = completionSentinel(e.type);
@@ -93,7 +100,7 @@ export function formatConformanceReport(r: ConformanceReport): string[] {
   else out.push(`labels: ${JSON.stringify(r.labels.labels.filter((l) => l.startsWith('workflow:')))}`);
   if (r.labels.terminal.length) out.push(`terminal: ${r.labels.terminal.join(', ')} (processing stops)`);
   for (const m of r.labels.errorMarkers) {
-    out.push(`marker FORGE:${m.type}${m.comment !== undefined ? ` (comment ${m.comment + 1})` : ''}: ${typeInfo(m.type)?.summary ?? ''}`);
+    out.push(`marker FORGE:${m.type}${commentLabel(m.comment)}: ${typeInfo(m.type)?.summary ?? ''}`);
   }
   if (r.labels.stop && !r.labels.terminal.length) out.push(`stop: ${r.labels.reasons.join('; ')}`);
   for (const o of r.chain.outOfOrder) out.push(`order: FORGE:${o.type} appears before FORGE:${o.before}`);

@@ -1,3 +1,17 @@
+import type { Annotation } from './types.js';
+
+/** The diagnostic of a line that opens an HTML comment it does not close (see opensHiddenComment). */
+export const HIDDEN_CONTENT = 'FORGE_COMMENT_UNCLOSED';
+
+/**
+ * True when part of the annotation's body is hidden from readers by an unclosed `<!--`: anyone
+ * who can comment can post a whole annotation that GitHub does not show. Such an annotation never
+ * decides the stage the labels are checked against, and `check` fails it (the diagnostic is an error).
+ */
+export function hasHiddenContent(a: Annotation): boolean {
+  return a.diagnostics.some((d) => d.code === HIDDEN_CONTENT);
+}
+
 /**
  * True when `line` opens an HTML comment that it does not close. GitHub hides everything from
  * `<!--` to the next `-->`: to the end of the paragraph when the comment is inside text, and across

@@ -8,10 +8,11 @@ export { ANNOTATION_TYPES, CONFORMANCE_REQUIRED, CONTEXT_CHAIN, completionSentin
 export type { AnnotationForm, AnnotationKind, SentinelRule, TypeInfo } from './tags.js';
 export type { Annotation, AnnotationStatus, CommentRef, CompletionEvidence, ParseResult, ThreadComment } from './types.js';
 export { parseBody, type ParseOptions } from './parse-body.js';
-export { normalizeComments, normalizeLabels, parseThread, readThreadInput, type Platform, type ThreadInput } from './thread.js';
+export { normalizeComments, normalizeLabels, parseThread, readThreadDocument, readThreadInput, type Platform, type ThreadInput } from './thread.js';
 export { renderAnnotation, type RenderOptions } from './render.js';
 export { TEMPLATES, templateFor } from './templates/index.js';
-export { canTransition, evaluateLabels, impliedStage, isTerminal, LABEL_MEANINGS, NEEDS_HUMAN, TERMINAL_LABELS, TRANSITIONS, WORKFLOW_LABELS, type LabelState, type WorkflowLabel } from './labels.js';
+export { canTransition, evaluateLabels, impliedStage, isTerminal, LABEL_MEANINGS, NEEDS_HUMAN, stageEvidence, TERMINAL_LABELS, TRANSITIONS, WORKFLOW_LABELS, type LabelState, type StageEvidence, type WorkflowLabel } from './labels.js';
+export { hasHiddenContent } from './hidden-comment.js';
 export { checkChain, type ChainEntry, type ChainReport } from './chain.js';
 export { formatConformanceReport, parseRequireList, runConformanceCheck, type CheckEntry, type ConformanceReport } from './check.js';
 export { fetchIssueThread, type FetchedThread, type FetchThreadOptions } from './fetch/issue-thread.js';

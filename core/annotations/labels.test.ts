@@ -51,6 +51,31 @@ describe('label state machine', () => {
     assert.deepEqual(wrongEnd.diagnostics.map((d) => d.code), ['FORGE_LABEL_BEHIND']);
   });
 
+  it('follows the changes-requested loop: building after a review that requested changes is not behind (D6)', () => {
+    const review = (verdict: string, agent = 'LOGIC') =>
+      `<!-- FORGE:REVIEWER -->\n## Review — ${agent}\n\n**Verdict**: ${verdict}\n\n### Findings\n- **Severity**: HIGH\n  **Location**: \`a.ts:1\`\n  **Issue**: wrong\n  **Suggested fix**: fix\n  **Prevention**: test`;
+    const changes = thread(INV('CONFIRMED'), BUILDER, review('CHANGES_REQUESTED'));
+    assert.ok(canTransition('workflow:in-review', 'workflow:building'));
+    assert.equal(impliedStage(changes), 'workflow:building');
+    assert.deepEqual(evaluateLabels(['workflow:building'], changes).diagnostics, []);
+    assert.deepEqual(evaluateLabels(['workflow:in-review'], changes).diagnostics, []);
+    // one domain of the round requested changes, another approved after it: still sent back
+    assert.equal(impliedStage(thread(INV('CONFIRMED'), BUILDER, review('CHANGES_REQUESTED'), review('APPROVED', 'STYLE'))), 'workflow:building');
+    // the fix is built and reviewed again: in review
+    const again = thread(INV('CONFIRMED'), BUILDER, review('CHANGES_REQUESTED'), BUILDER, '<!-- FORGE:REVIEW_STARTED -->');
+    assert.equal(impliedStage(again), 'workflow:in-review');
+    assert.deepEqual(evaluateLabels(['workflow:building'], again).diagnostics, []);
+    // labels that lag further behind are told the stage of the loop
+    const behind = evaluateLabels(['workflow:ready-to-build'], thread(INV('CONFIRMED'), BUILDER, review('CHANGES_REQUESTED'), BUILDER));
+    assert.deepEqual(behind.diagnostics.map((d) => [d.code, d.hint]), [['FORGE_LABEL_BEHIND', 'set workflow:building']]);
+    // after an approving review, building is still a move the table allows (a human may have asked
+    // for changes outside the annotations); a label further back is behind
+    const approved = thread(INV('CONFIRMED'), BUILDER, review('APPROVED'));
+    assert.equal(impliedStage(approved), 'workflow:in-review');
+    assert.deepEqual(evaluateLabels(['workflow:building'], approved).diagnostics, []);
+    assert.deepEqual(evaluateLabels(['workflow:ready-to-build'], approved).diagnostics.map((d) => [d.code, d.hint]), [['FORGE_LABEL_BEHIND', 'set workflow:in-review']]);
+  });
+
   it('flags several workflow labels and unknown ones in the reserved namespace', () => {
     const s = evaluateLabels(['workflow:building', 'workflow:in-review', 'workflow:shipping'], []);
     assert.equal(s.stage, 'workflow:in-review');

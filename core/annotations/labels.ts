@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../errors/index.js';
+import { hasHiddenContent } from './hidden-comment.js';
 import { typeInfo } from './tags.js';
 import type { Annotation } from './types.js';
 
@@ -67,8 +68,10 @@ export interface LabelState {
   labels: string[] | null;
   /** the current stage: the one workflow label, or the most advanced when several are set */
   stage: WorkflowLabel | null;
-  /** the stage the annotations show the work has at least reached */
+  /** the stage the annotations show the work has at least reached; null when no lifecycle annotation shows one */
   implied: WorkflowLabel | null;
+  /** the annotation that shows `implied` (`comment`: its index, -1 for the issue body), null with it */
+  impliedBy: { tag: string; comment?: number; author?: string; line: number } | null;
   terminal: string[];
   /** a consumer must stop processing this work item */
   stop: boolean;
@@ -78,28 +81,70 @@ export interface LabelState {
   diagnostics: Diagnostic[];
 }
 
-const pos = (a: Annotation) => [a.comment?.index ?? 0, a.line] as const;
-const after = (a: Annotation, b: Annotation) => pos(a)[0] > pos(b)[0] || (pos(a)[0] === pos(b)[0] && pos(a)[1] > pos(b)[1]);
+const BUILD_PHASE = new Set(['CONTRACT', 'CONTEXT', 'ARCHITECT', 'BUILDER']);
+const REVIEW_PHASE = new Set(['REVIEWER', 'REVIEW_STARTED']);
 
-/** The stage the annotations prove the work reached (lower bound), from complete lifecycle annotations. */
-export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
-  const done = (type: string) => annotations.filter((a) => a.type === type && a.status === 'complete');
-  const any = (type: string) => annotations.some((a) => a.type === type);
-  const verdict = done('INVESTIGATOR').at(-1)?.fields?.verdict;
-  if (verdict === 'INVALID') return 'workflow:invalid';
-  if (done('DECOMPOSED').length) return 'workflow:decomposed';
-  if (done('TRAJECTORY').length) return 'workflow:merged';
-  if (any('REVIEWER') || any('REVIEW_STARTED')) return 'workflow:in-review';
-  if (done('BUILDER').length || any('CONTRACT') || any('CONTEXT') || any('ARCHITECT')) return 'workflow:building';
-  if (done('INVESTIGATOR').length) return 'workflow:ready-to-build';
-  if (any('INVESTIGATOR')) return 'workflow:investigating';
-  return null;
+/** The implied stage and the annotation that decided it. */
+export interface StageEvidence {
+  stage: WorkflowLabel;
+  by: Annotation;
 }
 
 /**
- * The label state machine: given the labels and the thread's annotations, reports the current
- * stage, whether processing must stop (terminal label, or an unhandled error marker), and where
- * the labels disagree with what the annotations show.
+ * in-review, or building when the latest review round sent the work back (the changes-requested
+ * loop, `in-review -> building`): a REVIEWER of the round (the review annotations after the last
+ * build-phase one) requested changes, or a build-phase annotation follows the last review one.
+ * Null when there is no review annotation. `annotations` are in thread order.
+ */
+function reviewStage(annotations: readonly Annotation[]): StageEvidence | null {
+  const lastReview = annotations.findLastIndex((a) => REVIEW_PHASE.has(a.type));
+  if (lastReview < 0) return null;
+  const lastBuild = annotations.findLastIndex((a) => BUILD_PHASE.has(a.type));
+  if (lastBuild > lastReview) return { stage: 'workflow:building', by: annotations[lastBuild] };
+  const changes = annotations.slice(lastBuild + 1, lastReview + 1).findLast((a) => a.type === 'REVIEWER' && a.fields?.verdict === 'CHANGES_REQUESTED');
+  return changes ? { stage: 'workflow:building', by: changes } : { stage: 'workflow:in-review', by: annotations[lastReview] };
+}
+
+/**
+ * The stage the annotations prove the work reached (lower bound), from complete lifecycle
+ * annotations, and the (latest) annotation that shows it; after a review that requested changes,
+ * building again (the changes-requested loop). An annotation with content hidden from readers
+ * (hasHiddenContent) is left out: anyone who can comment could post it.
+ */
+export function stageEvidence(all: readonly Annotation[]): StageEvidence | null {
+  const annotations = all.filter((a) => !hasHiddenContent(a));
+  const latest = (ok: (a: Annotation) => boolean) => annotations.findLast(ok);
+  const done = (type: string) => latest((a) => a.type === type && a.status === 'complete');
+  const found = (stage: WorkflowLabel, by: Annotation | undefined): StageEvidence | null => (by ? { stage, by } : null);
+  const investigation = done('INVESTIGATOR');
+  return (
+    (investigation?.fields?.verdict === 'INVALID' ? { stage: 'workflow:invalid', by: investigation } : null) ??
+    found('workflow:decomposed', done('DECOMPOSED')) ??
+    found('workflow:merged', done('TRAJECTORY')) ??
+    reviewStage(annotations) ??
+    found('workflow:building', latest((a) => (a.type === 'BUILDER' && a.status === 'complete') || (BUILD_PHASE.has(a.type) && a.type !== 'BUILDER'))) ??
+    found('workflow:ready-to-build', investigation) ??
+    found('workflow:investigating', latest((a) => a.type === 'INVESTIGATOR'))
+  );
+}
+
+/** The stage the annotations prove the work reached (see stageEvidence), or null. */
+export function impliedStage(annotations: readonly Annotation[]): WorkflowLabel | null {
+  return stageEvidence(annotations)?.stage ?? null;
+}
+
+/** `FORGE:INVESTIGATOR (comment 2 by alice)`, `FORGE:PRIOR_GIST (issue body)`: what decided, and who wrote it. */
+function describe(a: Annotation): string {
+  const c = a.comment;
+  if (!c) return a.tag;
+  const where = c.issueBody ? 'issue body' : `comment ${c.index + 1}`;
+  return `${a.tag} (${where}${c.author ? ` by ${c.author}` : ''})`;
+}
+
+/**
+ * The label state machine: given the labels and the thread's annotations (in thread order, as
+ * parseThread returns them), reports the current stage, whether processing must stop (terminal
+ * label, or an unhandled error marker), and where the labels disagree with what the annotations show.
  */
 export function evaluateLabels(labels: readonly string[] | null, annotations: readonly Annotation[]): LabelState {
   const diagnostics: Diagnostic[] = [];
@@ -113,16 +158,19 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
   const stage = workflow.reduce<WorkflowLabel | null>((best, l) => (best === null || RANK[l] > RANK[best] ? l : best), null);
   const terminal = (given ?? []).filter(isTerminal);
 
-  const implied = impliedStage(annotations);
-  if (given && implied) {
-    const behind = stage === null || RANK[stage] < RANK[implied];
+  const evidence = stageEvidence(annotations);
+  const implied = evidence?.stage ?? null;
+  if (given && evidence && implied) {
+    // a move the transition table allows from the implied stage (in-review -> building) is not behind
+    const behind = stage === null || (RANK[stage] < RANK[implied] && !canTransition(implied, stage));
     const otherEnd = stage !== null && RANK[stage] === 5 && RANK[implied] === 5 && stage !== implied;
-    if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but the annotations show the work reached ${implied}`, `set ${implied}`);
+    if (behind || otherEnd) warn('FORGE_LABEL_BEHIND', `labels say ${stage ?? '(no workflow label)'} but ${describe(evidence.by)} shows the work reached ${implied}`, `set ${implied}`);
   }
 
+  // annotations are in thread order (parseThread): a marker after the last lifecycle annotation is unhandled
+  const lastLifecycle = annotations.findLastIndex((a) => a.kind === 'lifecycle');
   const markers = annotations.filter((a) => typeInfo(a.type)?.error);
-  const lastLifecycle = [...annotations].reverse().find((a) => a.kind === 'lifecycle');
-  const unhandled = markers.filter((m) => !lastLifecycle || after(m, lastLifecycle));
+  const unhandled = annotations.filter((a, i) => typeInfo(a.type)?.error && i > lastLifecycle);
   const reasons: string[] = terminal.map((l) => `terminal label ${l}`);
   if (unhandled.length && !terminal.includes(NEEDS_HUMAN)) {
     reasons.push(`error marker ${unhandled.map((m) => m.tag).join(', ')} with no later lifecycle annotation`);
@@ -132,6 +180,7 @@ export function evaluateLabels(labels: readonly string[] | null, annotations: re
     labels: given,
     stage,
     implied,
+    impliedBy: evidence ? { tag: evidence.by.tag, ...(evidence.by.comment ? { comment: evidence.by.comment.index } : {}), ...(evidence.by.comment?.author ? { author: evidence.by.comment.author } : {}), line: evidence.by.line } : null,
     terminal,
     stop: reasons.length > 0,
     reasons,

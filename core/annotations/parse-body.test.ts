@@ -116,10 +116,23 @@ describe('parseBody', () => {
   });
 
   it('a partial annotation keeps the parts that were finished', () => {
-    const a = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #9\n\n### Known Pitfalls for This Area\nclose cursors\n\n<!-- FORGE:CONTEXT:PARTIAL -->').annotations[0];
+    const a = parseBody(`${BUILDER}\n\n<!-- FORGE:BUILDER:PARTIAL -->`).annotations[0];
     assert.equal(a.status, 'partial');
-    assert.deepEqual(a.fields, { number: 9, knownPitfalls: 'close cursors' });
+    assert.deepEqual(a.fields, { branch: 'fix/x', commits: ['a1b2c3d'], filesChanged: 1, changes: [{ file: 'a.ts', change: 'fix' }] });
     assert.ok(codes(a.diagnostics).includes('FORGE_PARTIAL'));
+  });
+
+  it('CONTEXT and ARCHITECT: the PARTIAL sentinel is a time-limited completion sentinel (4.1, o02)', () => {
+    const a = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #9\n\n### Known Pitfalls for This Area\nclose cursors\n\n<!-- FORGE:CONTEXT:PARTIAL -->').annotations[0];
+    assert.deepEqual([a.status, a.completion, a.sentinel], ['complete', 'time-limited', '<!-- FORGE:CONTEXT:PARTIAL -->']);
+    assert.deepEqual(a.fields, { number: 9, knownPitfalls: 'close cursors' });
+    // sections the time budget left out are no warnings; nothing asks to delete and re-run it
+    assert.deepEqual(a.diagnostics.filter((d) => d.severity !== 'info'), []);
+    assert.deepEqual(codes(a.diagnostics).filter((c) => c !== 'FORGE_FIELD_MISSING'), ['FORGE_TIME_LIMITED']);
+    const plan = parseBody('<!-- FORGE:ARCHITECT -->\n## Implementation Plan for #9\n\n<!-- FORGE:ARCHITECT:PARTIAL -->').annotations[0];
+    assert.deepEqual([plan.status, plan.completion], ['complete', 'time-limited']);
+    // the bare form is not a sentinel of CONTEXT: it stays interrupted
+    assert.equal(parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #9\n\n<!-- CONTEXT:PARTIAL -->').annotations[0].status, 'interrupted');
   });
 
   // audit defect 3: this asserted that missing template parts make such an annotation interrupted;
@@ -233,10 +246,13 @@ describe('parseBody: audit findings', () => {
     assert.equal(partial.diagnostics.find((d) => d.code === 'FORGE_FIELD_MISSING')?.severity, 'info');
   });
 
-  it('warns when a line inside an annotation opens an HTML comment it does not close (defect 2)', () => {
+  it('flags a line inside an annotation that opens an HTML comment it does not close (defect 2, D1)', () => {
     const body = '<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\nnothing to see\n<!-- hidden from readers\n### Past Bugs in This Module\n#1 -->\n\n<!-- FORGE:CONTEXT:COMPLETE -->';
     const a = parseBody(body).annotations[0];
-    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.line]), [['FORGE_COMMENT_UNCLOSED', 'warning', 6]]);
+    assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.line]), [['FORGE_COMMENT_UNCLOSED', 'error', 6]]);
+    // in an unknown type, which is skipped and never failed (7.2.4), a warning
+    const unknown = parseBody('<!-- FORGE:ACME_SCAN -->\n<!--\nhidden\n<!-- ACME_SCAN:COMPLETE -->').annotations[0];
+    assert.deepEqual(unknown.diagnostics.filter((d) => d.code === 'FORGE_COMMENT_UNCLOSED').map((d) => d.severity), ['warning']);
     // closed on its line, quoted in backticks, or shown as code: no warning
     const fine = parseBody('<!-- FORGE:CONTEXT -->\n## Implementation Context for #2\n\n### Known Pitfalls for This Area\n<!-- a note -->\nwrite `<!--` to start a comment\n\n    <!-- code\n\n<!-- FORGE:CONTEXT:COMPLETE -->').annotations[0];
     assert.deepEqual(fine.diagnostics, []);

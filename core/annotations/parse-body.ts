@@ -1,6 +1,6 @@
 import type { Diagnostic, Severity } from '../errors/index.js';
 import { appendAll } from './append.js';
-import { opensHiddenComment } from './hidden-comment.js';
+import { HIDDEN_CONTENT, opensHiddenComment } from './hidden-comment.js';
 import { completionSentinel, isProtocolSentinel, partialSentinel, sentinelRule, sentinelTag, typeInfo } from './tags.js';
 import { extractFields } from './template/extract.js';
 import { trimBlankEdges } from './template/guard.js';
@@ -70,7 +70,9 @@ export function parseBody(body: string, options: ParseOptions = {}): ParseResult
           diag(current?.diagnostics ?? diagnostics, 'FORGE_TAG_NOT_OWN_LINE', 'info', 'a FORGE tag inside a line of text is ignored; tags must stand on their own line (3.1)', t.line);
         }
         if (current && !t.code && opensHiddenComment(t.text)) {
-          diag(current.diagnostics, 'FORGE_COMMENT_UNCLOSED', 'warning', `an HTML comment (<!--) opened here is not closed on this line: GitHub hides what follows up to the next -->, but it is read as part of FORGE:${current.type}`, t.line, 'close the comment on the same line, or remove it');
+          // an error: what readers cannot see must not pass check or decide the stage (see
+          // hasHiddenContent); a warning in an unknown type, which is skipped, never failed (7.2.4)
+          diag(current.diagnostics, HIDDEN_CONTENT, typeInfo(current.type) ? 'error' : 'warning', `an HTML comment (<!--) opened here is not closed on this line: GitHub hides what follows up to the next --> from readers, but it is read as part of FORGE:${current.type}; the annotation${options.comment?.author ? ` (posted by ${options.comment.author})` : ''} is not trusted`, t.line, 'close the comment on the same line, or remove it; if you did not write it, delete the comment that holds it');
         }
         break;
       case 'open': {
@@ -213,7 +215,11 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
 
   let status: AnnotationStatus = 'interrupted';
   let completion: Annotation['completion'] = null;
-  if (sentinel) {
+  const timeLimited = sentinel?.which === 'PARTIAL' && rule.timeLimited === true;
+  if (timeLimited) {
+    status = 'complete';
+    completion = 'time-limited';
+  } else if (sentinel) {
     status = sentinel.which === 'COMPLETE' ? 'complete' : 'partial';
     completion = status === 'complete' ? 'sentinel' : null;
   } else if (template && !rule.stated && !structureProblem(open, bodyLines, missing)) {
@@ -247,10 +253,12 @@ function finishBlock(open: Open, sentinel: SentinelToken | null, options: ParseO
     diag(a.diagnostics, 'FORGE_INTERRUPTED', 'warning', `FORGE:${open.type} ${why}; treated as interrupted (3.3)`, open.line, 'delete it and re-run the phase that produces it');
   } else if (info && status === 'partial') {
     diag(a.diagnostics, 'FORGE_PARTIAL', 'warning', `FORGE:${open.type} is marked partial (3.3)`, sentinel?.line, 'delete it and re-run the phase that produces it');
+  } else if (timeLimited) {
+    diag(a.diagnostics, 'FORGE_TIME_LIMITED', 'info', `FORGE:${open.type} ended at its time budget: ${sentinel!.text.trim()} is its time-limited completion sentinel (4.1), so it is complete as far as it goes`, sentinel!.line);
   }
   // a part the spec states as required is an error in a complete annotation; a template part the
-  // spec does not require is a warning at most (info in a partial one, where parts may be absent)
-  const missingSeverity = (m: { advisory?: boolean }): Severity => (status === 'partial' ? 'info' : status === 'complete' && !m.advisory ? 'error' : 'warning');
+  // spec does not require is a warning at most (info in a partial or time-limited one, where parts may be absent)
+  const missingSeverity = (m: { advisory?: boolean }): Severity => (status === 'partial' || timeLimited ? 'info' : status === 'complete' && !m.advisory ? 'error' : 'warning');
   for (const m of missing) if (!m.quiet) diag(a.diagnostics, 'FORGE_FIELD_MISSING', missingSeverity(m), `${m.label} is missing`, m.line ?? open.line, m.hint);
   appendAll(a.diagnostics, found);
   // reading order; findings without a line (cross-field checks) last

@@ -70,6 +70,9 @@ function assertHonestlyComplete(a: Annotation, text: string): void {
     assert.ok(m, `complete ${a.tag} does not end on a sentinel line: ${JSON.stringify(lines[a.endLine - 1])}`);
     assert.ok(sentinelRule(a.type).complete.includes(m[1]), `${m[1]} is not a completion sentinel of ${a.tag}`);
     assert.ok(a.endLine > a.line);
+  } else if (a.completion === 'time-limited') {
+    const m = /^<!--\s*(.+?):PARTIAL\s*-->$/.exec(lines[a.endLine - 1].trim());
+    assert.ok(m && sentinelRule(a.type).timeLimited && sentinelRule(a.type).partial.includes(m[1]), `time-limited ${a.tag} does not end on its time-limited sentinel`);
   } else if (a.completion === 'structure') {
     assert.ok(templateFor(a.type), `${a.tag} complete by structure without a template`);
     assert.equal(sentinelRule(a.type).stated, false, `${a.tag} has a stated sentinel but was completed by structure`);
@@ -95,7 +98,7 @@ describe('parser properties (fast-check)', () => {
           if (a.completion === 'sentinel' || a.completion === 'structure') seen[a.completion]++;
           if (a.status === 'interrupted') seen.interrupted++;
           if (a.status === 'complete') assertHonestlyComplete(a, text);
-          if (a.status === 'complete' && completionSentinel(a.type)) assert.equal(a.completion, 'sentinel');
+          if (a.status === 'complete' && completionSentinel(a.type)) assert.equal(a.completion, sentinelRule(a.type).timeLimited && a.completion === 'time-limited' ? 'time-limited' : 'sentinel');
         }
       }),
       { numRuns: 2000 },
@@ -119,13 +122,14 @@ describe('parser properties (fast-check)', () => {
     );
   });
 
-  it('a partial sentinel never yields complete', () => {
+  it('a partial sentinel never yields complete, except the time-limited completion of CONTEXT and ARCHITECT (4.1)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...TYPES), comment, (type, middle) => {
         const text = `<!-- FORGE:${type} -->\n${middle.replace(/</g, '')}\n${partialSentinel(type)}`;
         const a = parseBody(text).annotations[0];
         assert.equal(a.type, type);
-        if (ANNOTATION_TYPES[type]?.form !== 'marker' && ANNOTATION_TYPES[type]?.form !== 'inline') assert.equal(a.status, 'partial');
+        const expected = sentinelRule(type).timeLimited ? ['complete', 'time-limited'] : ['partial', null];
+        if (ANNOTATION_TYPES[type]?.form !== 'marker' && ANNOTATION_TYPES[type]?.form !== 'inline') assert.deepEqual([a.status, a.completion], expected);
       }),
       { numRuns: 300 },
     );

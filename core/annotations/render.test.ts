@@ -5,7 +5,7 @@ import { isSfError } from '../errors/index.js';
 import { fixturesDir } from '../../test-support/index.js';
 import { parseBody } from './parse-body.js';
 import { renderAnnotation } from './render.js';
-import { ANNOTATION_TYPES, completionSentinel, partialSentinel } from './tags.js';
+import { ANNOTATION_TYPES, completionSentinel, partialSentinel, sentinelRule } from './tags.js';
 
 const data = (name: string) => JSON.parse(readFileSync(join(fixturesDir, 'annotations', 'render', `${name}.json`), 'utf8')) as Record<string, unknown>;
 
@@ -50,11 +50,11 @@ describe('renderAnnotation', () => {
       assert.equal(renderAnnotation(type, a.fields), text);
     });
 
-    it(`${name}: --partial ends with the partial sentinel and round-trips as partial`, () => {
+    it(`${name}: --partial ends with the partial sentinel and round-trips as partial (time-limited complete for CONTEXT, ARCHITECT)`, () => {
       const text = renderAnnotation(type, data(name), { partial: true });
       assert.equal(text.split('\n').at(-1), partialSentinel(type));
       const a = parseBody(text).annotations[0];
-      assert.equal(a.status, 'partial');
+      assert.deepEqual([a.status, a.completion], sentinelRule(type).timeLimited ? ['complete', 'time-limited'] : ['partial', null]);
       assert.equal(renderAnnotation(type, a.fields, { partial: true }), text);
     });
   }

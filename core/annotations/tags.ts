@@ -14,6 +14,11 @@ export interface SentinelRule {
   stated: boolean;
   /** sentinel names accepted as partial (`<!-- {name}:PARTIAL -->`); the first is what render emits */
   partial: readonly string[];
+  /**
+   * the partial sentinel is a completion sentinel "(time-limited)" (spec 4.1, CONTEXT and ARCHITECT):
+   * the run ended on its time budget and what it wrote is final, so it reads as complete
+   */
+  timeLimited?: true;
 }
 
 export interface TypeInfo {
@@ -57,8 +62,9 @@ export const ANNOTATION_TYPES: Readonly<Record<string, TypeInfo>> = Object.freez
   }),
   DECOMPOSED: block('DECOMPOSED', 'lifecycle', 'Parent issue split into sub-issues', statedComplete('DECOMPOSED')),
   CONTRACT: block('CONTRACT', 'lifecycle', 'Builder contract: scope agreed before writing code', unstated('CONTRACT')),
-  CONTEXT: block('CONTEXT', 'lifecycle', 'Institutional memory gathered before implementation', stated('CONTEXT')),
-  ARCHITECT: block('ARCHITECT', 'lifecycle', 'Ordered implementation plan over all affected paths', stated('ARCHITECT')),
+  // 4.1 lists `<!-- FORGE:CONTEXT:PARTIAL -->` and `:ARCHITECT:PARTIAL` among their completion sentinels, "(time-limited)"
+  CONTEXT: block('CONTEXT', 'lifecycle', 'Institutional memory gathered before implementation', { ...stated('CONTEXT'), timeLimited: true }),
+  ARCHITECT: block('ARCHITECT', 'lifecycle', 'Ordered implementation plan over all affected paths', { ...stated('ARCHITECT'), timeLimited: true }),
   BUILDER: block('BUILDER', 'lifecycle', 'Implementation handoff to review: branch, commits, changes', statedComplete('BUILDER')),
   REVIEWER: block('REVIEWER', 'lifecycle', 'Domain review verdict and findings (on the pull request)', unstated('REVIEWER')),
   TRAJECTORY: block('TRAJECTORY', 'lifecycle', 'Audit trail of a completed pipeline run', unstated('TRAJECTORY')),

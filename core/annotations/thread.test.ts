@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { fixturesDir } from '../../test-support/index.js';
+import { checkChain } from './chain.js';
+import { formatConformanceReport, runConformanceCheck } from './check.js';
+import { evaluateLabels } from './labels.js';
 import { normalizeComments, normalizeLabels, parseThread, readThreadInput } from './thread.js';
 
 const fixture = (p: string) => readFileSync(join(fixturesDir, 'annotations', p), 'utf8');
@@ -30,7 +33,7 @@ describe('comment threads', () => {
     const { annotations } = parseThread(input.comments);
     assert.deepEqual(
       annotations.map((a) => `${a.type}:${a.status}`),
-      ['INVESTIGATOR:complete', 'KNOWLEDGE_GIST:complete', 'CONTRACT:complete', 'CONTEXT:partial', 'CONTEXT:complete', 'ARCHITECT:complete', 'ACME_SECURITY_SCAN:complete', 'BUILDER:complete', 'REVIEW_STARTED:complete', 'TRAJECTORY:complete', 'SKIT_EVIDENCE:complete'],
+      ['INVESTIGATOR:complete', 'KNOWLEDGE_GIST:complete', 'CONTRACT:complete', 'CONTEXT:complete', 'CONTEXT:complete', 'ARCHITECT:complete', 'ACME_SECURITY_SCAN:complete', 'BUILDER:complete', 'REVIEW_STARTED:complete', 'TRAJECTORY:complete', 'SKIT_EVIDENCE:complete'],
     );
     assert.equal(annotations.find((a) => a.type === 'ACME_SECURITY_SCAN')?.kind, 'unknown');
   });
@@ -43,7 +46,7 @@ describe('comment threads', () => {
     assert.deepEqual(input.comments.map((c) => c.id), [9301, 9302, 9303, 9304, 9305]);
     assert.equal(input.comments[0].author, 'forge-bot');
     const { annotations } = parseThread(input.comments);
-    assert.deepEqual(annotations.map((a) => `${a.type}:${a.status}`), ['INVESTIGATOR:complete', 'CONTEXT:partial', 'BUILDER:interrupted', 'GATE_FAILED:complete']);
+    assert.deepEqual(annotations.map((a) => `${a.type}:${a.status}`), ['INVESTIGATOR:complete', 'CONTEXT:complete', 'BUILDER:interrupted', 'GATE_FAILED:complete']);
   });
 
   it('accepts `note` (GitLab webhooks), gh --json shapes, a single object and plain Markdown', () => {
@@ -57,10 +60,53 @@ describe('comment threads', () => {
     assert.equal(parseThread(md.comments).annotations[0].type, 'PUSH_BLOCKED');
   });
 
+  it('reads a GitLab Note Hook payload: the note, its author, the issue labels and description (D9)', () => {
+    const input = readThreadInput(fixture('threads/note-hook.gitlab.json'));
+    assert.equal(input.platform, 'gitlab');
+    assert.deepEqual(input.labels, ['workflow:building', 'bug']);
+    assert.deepEqual(input.comments.map((c) => [c.index, c.issueBody ?? false, c.id, c.author]), [[-1, true, undefined, undefined], [0, false, 9310, 'forge-bot']]);
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(annotations.map((a) => [a.tag, a.comment?.author]), [['FORGE:PRIOR_GIST', undefined], ['FORGE:GATE_FAILED', 'forge-bot']]);
+    assert.equal(annotations[1].comment?.url, 'https://gitlab.example/acme/platform/payments/-/issues/12#note_9310');
+    assert.equal(evaluateLabels(input.labels, annotations).diagnostics[0].code, 'FORGE_MARKER_UNHANDLED');
+  });
+
   it('skips comments without a body with a warning', () => {
     const r = normalizeComments([{ id: 1, body: null }, { id: 2, body: 'ok' }]);
     assert.deepEqual(r.comments.map((c) => c.id), [2]);
     assert.deepEqual(r.diagnostics.map((d) => d.code), ['FORGE_COMMENT_NO_BODY']);
+  });
+
+  it('numbers comments by their position in the input, past skipped ones and through reordering (D7)', () => {
+    const input = readThreadInput(
+      JSON.stringify([
+        { id: 11, user: { login: 'alice' }, created_at: '2026-01-01T00:00:00Z', body: null },
+        { id: 12, user: { login: 'bot' }, created_at: '2026-01-01T00:01:00Z', body: '<!-- FORGE:GATE_FAILED -->' },
+      ]),
+    );
+    assert.deepEqual(input.diagnostics.map((d) => d.file), ['comments[0]']);
+    const parsed = parseThread(input.comments);
+    assert.deepEqual(parsed.annotations.map((a) => a.comment?.index), [1]);
+    const report = runConformanceCheck(parsed, { require: ['GATE_FAILED'] });
+    assert.deepEqual(report.entries[0].first, { comment: 1, line: 1 });
+    assert.deepEqual(report.labels.errorMarkers, [{ type: 'GATE_FAILED', comment: 1, line: 1 }]);
+    assert.ok(formatConformanceReport(report).includes('marker FORGE:GATE_FAILED (comment 2): A quality gate failed after its retry budget'));
+    const bad = parseThread(readThreadInput('[{"id": 1, "body": null}, {"id": 2, "body": "<!-- FORGE:GATE_FAILED: x -->"}]').comments);
+    assert.equal(bad.annotations[0].diagnostics[0].file, 'comment 2 (id 2)');
+  });
+
+  it('orders a newest-first thread by date for the label and chain checks, but numbers it as given', () => {
+    const input = readThreadInput(fixture('threads/interrupted.gitlab.json'));
+    // input order: 9305 (the newest, GATE_FAILED) ... 9301 (the oldest, INVESTIGATOR)
+    assert.deepEqual(input.comments.map((c) => [c.id, c.index]), [[9301, 4], [9302, 3], [9303, 2], [9304, 1], [9305, 0]]);
+    const { annotations } = parseThread(input.comments);
+    assert.deepEqual(annotations.map((a) => [a.type, a.comment?.index]), [['INVESTIGATOR', 4], ['CONTEXT', 3], ['BUILDER', 1], ['GATE_FAILED', 0]]);
+    const chain = checkChain(annotations, ['INVESTIGATOR', 'BUILDER']);
+    assert.deepEqual(chain.outOfOrder, []);
+    assert.deepEqual(chain.entries.find((e) => e.type === 'INVESTIGATOR')?.first, { comment: 4, line: 1 });
+    // the marker is the latest annotation: unhandled, whatever its place in the input
+    const labels = evaluateLabels(['workflow:building'], annotations);
+    assert.deepEqual([labels.stop, labels.diagnostics.map((d) => d.code)], [true, ['FORGE_MARKER_UNHANDLED']]);
   });
 
   it('refuses JSON that is not a thread', () => {

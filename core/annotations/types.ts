@@ -8,18 +8,22 @@ import type { AnnotationForm, AnnotationKind } from './tags.js';
 export type AnnotationStatus = 'complete' | 'partial' | 'interrupted';
 
 /**
- * How completeness was decided. `sentinel`: the type's completion sentinel was found. `structure`:
+ * How completeness was decided. `sentinel`: the type's completion sentinel was found.
+ * `time-limited`: the partial sentinel that spec 4.1 lists as a time-limited completion sentinel
+ * (CONTEXT, ARCHITECT): the run stopped at its time budget, and what it wrote is final. `structure`:
  * the spec states no sentinel for this type (CONTRACT, REVIEWER, TRAJECTORY), none was written, and
  * the annotation has a body that was neither cut off by a truncated tag nor ended by another
  * annotation's sentinel (template fields do not count). `presence`: inline values and markers
  * carry no body; the tag is the signal.
  */
-export type CompletionEvidence = 'sentinel' | 'structure' | 'presence';
+export type CompletionEvidence = 'sentinel' | 'time-limited' | 'structure' | 'presence';
 
 /** Where an annotation came from when it was read out of a comment thread. */
 export interface CommentRef {
-  /** 0-based position in the thread after chronological ordering */
+  /** 0-based position of the comment in the input (`comments[index]`), whatever its chronological place; -1 for the issue body */
   index: number;
+  /** the issue's own body (description), which comes before its comments */
+  issueBody?: true;
   id?: string | number;
   author?: string;
   createdAt?: string;
@@ -62,7 +66,10 @@ export interface ParseResult {
 
 /** A comment reduced to what the protocol needs, whatever platform it came from. */
 export interface ThreadComment {
+  /** 0-based position in the input, kept through chronological ordering; -1 for the issue body */
   index: number;
+  /** the issue's own body (GitHub/Gitea `body`, GitLab `description`) */
+  issueBody?: true;
   body: string;
   id?: string | number;
   author?: string;

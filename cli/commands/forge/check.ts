@@ -36,8 +36,9 @@ export const checkCommand = command({
       printJson({ ...report, diagnostics: [...inputDiagnostics, ...report.diagnostics] });
     } else {
       for (const line of core.formatConformanceReport(report)) out(sanitize(line));
-      const requiredErrors = parsed.annotations.filter((a) => report.required.includes(a.type)).flatMap((a) => a.diagnostics.filter((d) => d.severity === 'error'));
-      const shown = [...inputDiagnostics, ...requiredErrors, ...report.diagnostics];
+      // errors of required types, and content hidden from readers in any annotation: it is not trusted
+      const errors = parsed.annotations.flatMap((a) => a.diagnostics.filter((d) => d.severity === 'error' && (report.required.includes(a.type) || core.hasHiddenContent(a))));
+      const shown = [...inputDiagnostics, ...errors, ...report.diagnostics];
       if (shown.length) printForgeDiagnostics(shown, inputSubject(file));
     }
     if (!report.ok) process.exitCode = 1;

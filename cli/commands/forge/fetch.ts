@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
 import { FETCH_PLATFORMS } from '../../../core/annotations/fetch/platform.js';
 import { err, out, printJson, printTable } from '../../output/print.js';
-import { headline, where } from './summary.js';
+import { headline, statusText, where } from './summary.js';
 import { sanitize } from '../../output/style.js';
 
 /**
@@ -36,7 +36,7 @@ function tokenFor(api: string, tokenEnv: string | undefined): string | undefined
 
 export const fetchCommand = command({
   name: 'fetch',
-  description: 'Read an issue thread and labels from a forge REST API (GitHub, Gitea, GitLab) and list its annotations',
+  description: 'Read an issue thread (body, comments, labels; a pull request’s reviews) from a forge REST API (GitHub, Gitea, GitLab) and list its annotations',
   args: {
     api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com, https://gitea.example/api/v1 or https://gitlab.com/api/v4' }),
     platform: option({ long: 'platform', type: optional(oneOf(FETCH_PLATFORMS)), description: 'github, gitea or gitlab (default: gitlab for an /api/v4 root or gitlab.com, gitea for /api/v1, else github)' }),
@@ -47,7 +47,7 @@ export const fetchCommand = command({
     perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
     maxPages: option({ long: 'max-pages', type: optional(number), description: 'give up after this many pages (default 100)' }),
     outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
-    json: flag({ long: 'json', description: 'print {api, platform, repo, issue, labels, comments} as JSON' }),
+    json: flag({ long: 'json', description: 'print {api, platform, repo, issue, labels, body, author?, comments} as JSON' }),
   },
   handler: async ({ api, platform, repo, issue, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
     const core = await import('../../../core/annotations/index.js');
@@ -63,14 +63,17 @@ export const fetchCommand = command({
       // with --json, stderr holds nothing but a JSON error object
       onWait: json ? undefined : (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s ${a.cause === 'rate-limit' ? 'for the rate limit' : 'to retry after a server error'} (${sanitize(a.reason)})`),
     });
-    const doc = { api: thread.api, platform: thread.platform, repo: thread.repo, issue: thread.issue, labels: thread.labels, comments: thread.comments };
+    const doc = { api: thread.api, platform: thread.platform, repo: thread.repo, issue: thread.issue, labels: thread.labels, body: thread.body, ...(thread.author ? { author: thread.author } : {}), comments: thread.comments };
     if (outFile) await writeFile(outFile, JSON.stringify(doc, null, 2) + '\n');
     if (json) {
       printJson(doc);
       return;
     }
-    const parsed = core.parseThread(core.normalizeComments(thread.comments).comments);
-    out(`${thread.comments.length} comments in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
-    if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, a.status, where(a), headline(a)]));
+    // the document parse and check read: the issue body first, then the comments
+    const parsed = core.parseThread(core.readThreadDocument(doc).comments);
+    const body = thread.body !== null ? ' and the issue body' : '';
+    const reviews = thread.reviews ? ` (${thread.reviews} of them pull request review${thread.reviews === 1 ? '' : 's'})` : '';
+    out(`${thread.comments.length} comments${reviews}${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
+    if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, statusText(a), where(a), headline(a)]));
   },
 });

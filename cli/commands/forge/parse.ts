@@ -3,7 +3,7 @@ import { hasErrors } from '../../../core/errors/index.js';
 import { out, printJson, printTable } from '../../output/print.js';
 import { printForgeDiagnostics } from './diagnostics.js';
 import { inputSubject, readInputChecked } from './input.js';
-import { headline, where } from './summary.js';
+import { headline, statusText, threadSize, where } from './summary.js';
 
 export const parseCommand = command({
   name: 'parse',
@@ -20,13 +20,14 @@ export const parseCommand = command({
     const inputDiagnostics = [...raw.diagnostics, ...input.diagnostics];
     const diagnostics = [...inputDiagnostics, ...parsed.diagnostics, ...parsed.annotations.flatMap((a) => a.diagnostics)];
     if (json) {
-      printJson({ platform: input.platform, comments: input.comments.length, annotations: parsed.annotations, diagnostics: [...inputDiagnostics, ...parsed.diagnostics] });
+      const issueBody = input.comments.some((c) => c.issueBody);
+      printJson({ platform: input.platform, comments: input.comments.length - Number(issueBody), issueBody, annotations: parsed.annotations, diagnostics: [...inputDiagnostics, ...parsed.diagnostics] });
     } else {
-      out(`${parsed.annotations.length} annotation${parsed.annotations.length === 1 ? '' : 's'} in ${input.comments.length} comment${input.comments.length === 1 ? '' : 's'} (${input.platform})`);
+      out(`${parsed.annotations.length} annotation${parsed.annotations.length === 1 ? '' : 's'} in ${threadSize(input.comments)} (${input.platform})`);
       if (parsed.annotations.length) {
         printTable(
           ['TAG', 'STATUS', 'WHERE', 'FIELDS'],
-          parsed.annotations.map((a) => [a.tag + (a.kind === 'unknown' ? ' (unknown)' : ''), a.status + (a.completion && a.completion !== 'sentinel' ? ` (${a.completion})` : ''), where(a), headline(a)]),
+          parsed.annotations.map((a) => [a.tag + (a.kind === 'unknown' ? ' (unknown)' : ''), statusText(a), where(a), headline(a)]),
         );
       }
       if (diagnostics.length) printForgeDiagnostics(diagnostics.filter((d) => d.severity !== 'info'), inputSubject(file ?? '-'));

@@ -10,7 +10,7 @@ export const renderCommand = command({
   args: {
     type: positional({ type: string, displayName: 'TYPE', description: 'e.g. INVESTIGATOR, BUILDER, FORGE:TRAJECTORY, GATE_FAILED' }),
     data: option({ long: 'data', type: optional(string), description: 'JSON file with the fields (- for stdin); not needed for markers' }),
-    partial: flag({ long: 'partial', description: 'end with the partial sentinel; required fields may be missing' }),
+    partial: flag({ long: 'partial', description: 'end with the partial sentinel (CONTEXT, ARCHITECT: the time-limited completion sentinel of spec 4.1); required fields may be missing' }),
     json: flag({ long: 'json', description: 'print {"body": markdown}, ready to POST as a comment' }),
   },
   handler: async ({ type, data, partial, json }) => {

@@ -1,4 +1,4 @@
-import type { Annotation } from '../../../core/annotations/index.js';
+import type { Annotation, ThreadComment } from '../../../core/annotations/index.js';
 import { sanitize } from '../../output/style.js';
 
 const pick = (f: Record<string, unknown>, key: string) => (f[key] === undefined ? undefined : String(f[key]));
@@ -38,8 +38,19 @@ export function headline(a: Annotation): string {
   return sanitize(parts.filter(Boolean).join(' · '));
 }
 
-/** `complete (sentinel)`, `partial`, `interrupted`, with the comment and lines. */
+/** `complete`, `complete (time-limited)`, `complete (structure)`, `partial`, `interrupted`: how the annotation ended. */
+export function statusText(a: Annotation): string {
+  return a.status + (a.completion && a.completion !== 'sentinel' ? ` (${a.completion})` : '');
+}
+
+/** The comment (or issue body) and lines of an annotation. */
 export function where(a: Annotation): string {
-  const c = a.comment ? `comment ${a.comment.index + 1}${a.comment.author ? ` by ${sanitize(a.comment.author)}` : ''}, ` : '';
+  const c = a.comment ? `${a.comment.issueBody ? 'issue body' : `comment ${a.comment.index + 1}`}${a.comment.author ? ` by ${sanitize(a.comment.author)}` : ''}, ` : '';
   return `${c}line${a.endLine > a.line ? `s ${a.line}-${a.endLine}` : ` ${a.line}`}`;
+}
+
+/** `3 comments`, `1 comment and the issue body`: what a thread read holds. */
+export function threadSize(comments: readonly ThreadComment[]): string {
+  const n = comments.filter((c) => !c.issueBody).length;
+  return `${n} comment${n === 1 ? '' : 's'}${n < comments.length ? ' and the issue body' : ''}`;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { isSfError } from '../../errors/index.js';
 import { fixturesDir } from '../../../test-support/index.js';
@@ -148,5 +149,53 @@ describe('rate-limit header rules', () => {
     assert.equal(nextLink('<https://a/x?page=3>; rel="last", <https://a/x?page=2>; rel="next"', 'https://a/'), 'https://a/x?page=2');
     assert.equal(nextLink('</x?page=2>; rel=next', 'https://a/y'), 'https://a/x?page=2');
     assert.equal(nextLink('<https://a/x?page=1>; rel="prev"', 'https://a/'), null);
+  });
+});
+
+describe('a GitHub secondary rate limit answered with 403 and a message only (D3)', () => {
+  let server: ThreadServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const SECONDARY = '{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}';
+  const refuseFirst = (body: string) => {
+    let refused = false;
+    return (_req: unknown, res: ServerResponse) => {
+      if (refused) return false;
+      refused = true;
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(body);
+      return true;
+    };
+  };
+
+  it('is a rate limit: waits the minute GitHub asks for, then retries', async () => {
+    const sleeps: number[] = [];
+    server = await startThreadServer({ threads: { 'acme/payments#128': worked }, intercept: refuseFirst(SECONDARY) });
+    const t = await fetchIssueThread({ api: server.url, repo: 'acme/payments', issue: 128, sleep: async (ms) => void sleeps.push(ms), labels: false });
+    assert.deepEqual(t.comments, worked);
+    assert.deepEqual(sleeps, [60_000]);
+    assert.equal(t.waits[0].cause, 'rate-limit');
+    assert.match(t.waits[0].reason, /^HTTP 403 without retry-after: You have exceeded a secondary rate limit/);
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('fails with SF_E_RATE_LIMIT, not SF_E_FORBIDDEN, when the minute is beyond --max-wait', async () => {
+    const sleeps: number[] = [];
+    server = await startThreadServer({ threads: { 'acme/payments#128': worked }, intercept: refuseFirst(SECONDARY) });
+    await assert.rejects(
+      fetchIssueThread({ api: server.url, repo: 'acme/payments', issue: 128, sleep: async (ms) => void sleeps.push(ms), maxWaitMs: 10_000 }),
+      (e) => isSfError(e, 'SF_E_RATE_LIMIT') && /must wait 60 s \(HTTP 403 without retry-after: You have exceeded a secondary rate limit/.test(e.message) && /--max-wait \(now 10 s\)/.test(e.hint ?? ''),
+    );
+    assert.deepEqual(sleeps, []);
+  });
+
+  it('a 403 without a rate-limit message stays a permission error', async () => {
+    server = await startThreadServer({ threads: { 'acme/payments#128': worked }, intercept: refuseFirst('{"message":"Resource not accessible by integration"}') });
+    await assert.rejects(fetchIssueThread({ api: server.url, repo: 'acme/payments', issue: 128, sleep: async () => undefined }), (e) => isSfError(e, 'SF_E_FORBIDDEN') && /lacks read access/.test(e.hint ?? ''));
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    assert.equal(waitForRefusal(403, new Headers(), now, 'You have triggered an abuse detection mechanism.')?.ms, 60_000);
+    assert.equal(waitForRefusal(403, new Headers(), now, 'Must have admin rights to Repository.'), null);
   });
 });

@@ -1,7 +1,7 @@
 import { SfError } from '../../errors/index.js';
 import { appendAll } from '../append.js';
 import { normalizeLabels } from '../thread.js';
-import { choosePlatform, issueEndpoints, type FetchPlatform } from './platform.js';
+import { choosePlatform, issueEndpoints, withoutTrailingSlashes, type FetchPlatform } from './platform.js';
 import { nextLink, type WaitAdvice } from './rate-limit.js';
 import { getJson, MAX_RESPONSE_BYTES, pace, REQUEST_TIMEOUT_MS, type JsonResponse, type RequestPolicy } from './request.js';
 import { isLoopbackHost } from '../../text/loopback.js';
@@ -21,7 +21,7 @@ export interface FetchThreadOptions {
   maxPages?: number;
   /** longest single rate-limit wait in ms (default 60 s) */
   maxWaitMs?: number;
-  /** also read the issue's labels (default true) */
+  /** also read the issue itself: its labels and body (default true) */
   labels?: boolean;
   /** deadline of each request, headers and body (default REQUEST_TIMEOUT_MS, 60 s) */
   timeoutMs?: number;
@@ -37,11 +37,41 @@ export interface FetchedThread {
   platform: FetchPlatform;
   repo: string;
   issue: number;
-  /** comments (GitLab: notes, system notes included) exactly as the API returned them, all pages in order */
+  /**
+   * comments (GitLab: notes, system notes included) exactly as the API returned them, all pages in
+   * order; for a pull request (GitHub, Gitea) its submitted reviews follow, as the API returned them
+   */
   comments: unknown[];
+  /** how many of `comments` are pull request reviews (the last ones) */
+  reviews: number;
   labels: string[] | null;
+  /**
+   * the issue's own body (GitHub/Gitea `body`, GitLab `description`), where e.g. FORGE:PRIOR_GIST
+   * lives (spec 4.2) and the context chain starts (5); null when empty or not read
+   */
+  body: string | null;
+  /** who wrote the issue body, when the API says */
+  author?: string;
   pages: number;
   waits: WaitAdvice[];
+}
+
+/** The parts of an issue (GitHub/Gitea: body, user, pull_request; GitLab: description, author) that fetch reads. */
+interface IssueJson {
+  labels?: unknown;
+  pull_request?: unknown;
+  body?: unknown;
+  description?: unknown;
+  user?: unknown;
+  author?: unknown;
+}
+
+/** `{login}` (GitHub, Gitea) or `{username}` (GitLab). */
+function loginOf(user: unknown): string | undefined {
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { login, username } = user as { login?: unknown; username?: unknown };
+  const name = typeof login === 'string' ? login : typeof username === 'string' ? username : '';
+  return name || undefined;
 }
 
 /** Pages read before giving up (`--max-pages`): 10,000 comments at 100 per page. */
@@ -70,10 +100,45 @@ function nextPage(res: JsonResponse, platform: FetchPlatform): string | null {
   return url.toString();
 }
 
+/** Paging state shared by the listings of one fetch: the pace of the last response, the page budget. */
+interface Pager {
+  policy: RequestPolicy;
+  platform: FetchPlatform;
+  origin: string;
+  maxPages: number;
+  last: Headers | null;
+  pages: number;
+}
+
+/** Every item of a paginated listing (comments, reviews), following next links on the API's origin only. */
+async function readListing(first: string, what: string, pager: Pager): Promise<unknown[]> {
+  const items: unknown[] = [];
+  const seen = new Set<string>();
+  let url: string | null = first;
+  let pages = 0;
+  while (url) {
+    if (seen.has(url)) throw new SfError('SF_E_FETCH', `pagination loops back to ${url}`, { hint: 'the server sends a Link header that repeats a page' });
+    if (pages >= pager.maxPages) throw new SfError('SF_E_LIMIT', `${what === 'comments' ? 'the thread' : `the list of ${what}`} has more than ${pages} pages`, { hint: `raise --max-pages (now ${pager.maxPages}), or --per-page if it is below 100` });
+    seen.add(url);
+    if (pager.last) await pace(pager.last, pager.policy);
+    const res = await getJson(url, pager.policy);
+    if (!Array.isArray(res.json)) throw new SfError('SF_E_FETCH', `GET ${res.url} did not return a JSON array of ${what}`, { hint: 'check --api, --repo and --issue' });
+    appendAll(items, res.json);
+    pages++;
+    pager.pages++;
+    pager.last = res.headers;
+    url = nextPage(res, pager.platform);
+    if (url && new URL(url).origin !== pager.origin) throw new SfError('SF_E_FETCH', `the next page is on another host (${new URL(url).origin}); not following it`, { hint: 'the token is only sent to --api' });
+  }
+  return items;
+}
+
 /**
- * Reads an issue's comment thread (and labels) from a forge's REST API, following `Link: rel="next"`:
+ * Reads an issue's comment thread (and its labels and body) from a forge's REST API, following `Link: rel="next"`:
  * GitHub and Gitea `GET {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=N`, GitLab
  * `GET {api}/projects/{url-encoded path}/issues/{iid}/notes?per_page=N&sort=asc&order_by=created_at`.
+ * For a GitHub or Gitea pull request (the issue has `pull_request`), also its submitted reviews,
+ * `GET {api}/repos/{owner}/{name}/pulls/{n}/reviews?per_page=N`.
  */
 export async function fetchIssueThread(options: FetchThreadOptions): Promise<FetchedThread> {
   const { repo, issue } = options;
@@ -111,30 +176,27 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
       options.onWait?.(a);
     },
   };
-  const comments: unknown[] = [];
-  const seen = new Set<string>();
-  let url: string | null = endpoints.firstPage;
-  let pages = 0;
-  let last: Headers | null = null;
-  while (url) {
-    if (seen.has(url)) throw new SfError('SF_E_FETCH', `pagination loops back to ${url}`, { hint: 'the server sends a Link header that repeats a page' });
-    if (pages >= maxPages) throw new SfError('SF_E_LIMIT', `the thread has more than ${pages} pages`, { hint: `raise --max-pages (now ${maxPages}), or --per-page if it is below 100` });
-    seen.add(url);
-    if (last) await pace(last, policy);
-    const res = await getJson(url, policy);
-    if (!Array.isArray(res.json)) throw new SfError('SF_E_FETCH', `GET ${res.url} did not return a JSON array of comments`, { hint: 'check --api, --repo and --issue' });
-    appendAll(comments, res.json);
-    pages++;
-    last = res.headers;
-    url = nextPage(res, platform);
-    if (url && new URL(url).origin !== api.origin) throw new SfError('SF_E_FETCH', `the next page is on another host (${new URL(url).origin}); not following it`, { hint: 'the token is only sent to --api' });
-  }
+  const pager: Pager = { policy, platform, origin: api.origin, maxPages, last: null, pages: 0 };
+  const comments = await readListing(endpoints.firstPage, 'comments', pager);
   let labels: string[] | null = null;
+  let body: string | null = null;
+  let author: string | undefined;
+  let reviews: unknown[] = [];
   if (options.labels !== false) {
-    if (last) await pace(last, policy);
+    if (pager.last) await pace(pager.last, policy);
     const res = await getJson(endpoints.issue, policy);
-    const issueLabels = (res.json as { labels?: unknown } | null)?.labels;
-    labels = issueLabels === undefined ? null : labelsOfIssue(issueLabels, res.url, platform);
+    pager.last = res.headers;
+    const json = (typeof res.json === 'object' && res.json !== null ? res.json : {}) as IssueJson;
+    labels = json.labels === undefined ? null : labelsOfIssue(json.labels, res.url, platform);
+    const text = platform === 'gitlab' ? json.description : json.body;
+    body = typeof text === 'string' && text !== '' ? text : null;
+    author = loginOf(platform === 'gitlab' ? json.author : json.user);
+    // a pull request: REVIEWER is written "on the pull request" (spec 4.1), often as a review
+    if (endpoints.reviews && typeof json.pull_request === 'object' && json.pull_request !== null) {
+      reviews = (await readListing(endpoints.reviews, 'reviews', pager)).filter((r) => (r as { state?: unknown } | null)?.state !== 'PENDING');
+    }
   }
-  return { api: api.toString().replace(/\/+$/, ''), platform, repo, issue, comments, labels, pages, waits };
+  // reviews after the comments: numbered as their place in `comments`, read in date order with them
+  appendAll(comments, reviews);
+  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, comments, reviews: reviews.length, labels, body, ...(author ? { author } : {}), pages: pager.pages, waits };
 }

@@ -13,8 +13,10 @@ export interface IssueEndpoints {
   platform: FetchPlatform;
   /** the first page of comments (notes) */
   firstPage: string;
-  /** the issue itself, for its labels */
+  /** the issue itself, for its labels and body */
   issue: string;
+  /** the reviews of the pull request with this number, when the issue is one (GitHub, Gitea) */
+  reviews?: string;
   /** the scheme of the Authorization header */
   authScheme: 'token' | 'Bearer';
   /** an API root of this platform, for hints */
@@ -24,9 +26,19 @@ export interface IssueEndpoints {
 /** One path segment of an owner, group or project name; `.` and `..` would move the URL path. */
 const SEGMENT = /^(?!\.+$)[A-Za-z0-9_.-]+$/;
 
+/**
+ * `text` without its trailing slashes. A scan from the end: `/\/+$/` retries at every slash of a run
+ * that does not end the text, which is quadratic in the run.
+ */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return text.slice(0, end);
+}
+
 /** gitlab for an `/api/v4` root or gitlab.com, gitea for an `/api/v1` root, else github. */
 export function detectFetchPlatform(api: URL): FetchPlatform {
-  const path = api.pathname.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(api.pathname);
   if (path.endsWith('/api/v4') || api.hostname === 'gitlab.com') return 'gitlab';
   return path.endsWith('/api/v1') ? 'gitea' : 'github';
 }
@@ -52,8 +64,8 @@ function checkRepo(platform: FetchPlatform, repo: string): void {
 
 /** The API root without trailing slashes; GitLab's must have a path (its REST API is never at the web root). */
 function apiRoot(platform: FetchPlatform, api: URL): string {
-  const root = api.toString().replace(/\/+$/, '');
-  if (platform === 'gitlab' && api.pathname.replace(/\/+$/, '') === '') {
+  const root = withoutTrailingSlashes(api.toString());
+  if (platform === 'gitlab' && withoutTrailingSlashes(api.pathname) === '') {
     throw new SfError('SF_E_USAGE', `--api ${root} is GitLab’s web root, not its REST API (/api/v4)`, { hint: `e.g. --api ${api.origin}/api/v4` });
   }
   return root;
@@ -70,5 +82,6 @@ export function issueEndpoints(platform: FetchPlatform, api: URL, repo: string, 
   }
   const [owner, name] = repo.split('/').map(encodeURIComponent);
   const base = `${root}/repos/${owner}/${name}/issues/${issue}`;
-  return { platform, firstPage: `${base}/comments?per_page=${perPage}`, issue: base, authScheme: 'token', example: platform === 'gitea' ? 'https://gitea.example/api/v1' : 'https://api.github.com' };
+  const reviews = `${root}/repos/${owner}/${name}/pulls/${issue}/reviews?per_page=${perPage}`;
+  return { platform, firstPage: `${base}/comments?per_page=${perPage}`, issue: base, reviews, authScheme: 'token', example: platform === 'gitea' ? 'https://gitea.example/api/v1' : 'https://api.github.com' };
 }

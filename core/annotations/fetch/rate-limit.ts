@@ -9,11 +9,11 @@ import { retryAfterMs } from '../../runtime/fetch-retry.js';
 export interface WaitAdvice {
   ms: number;
   reason: string;
-  /** a quota refusal (429, 403 with quota headers, a used-up quota), or a server that failed (5xx) and is tried again */
+  /** a quota refusal (429, 403 with quota headers or a rate-limit message, a used-up quota), or a server that failed (5xx) and is tried again */
   cause: 'rate-limit' | 'server-error';
 }
 
-/** GitHub's documented fallback for a secondary rate limit without headers: wait at least a minute. */
+/** GitHub's documented fallback for a rate limit without headers (429, or 403 saying so): wait at least a minute. */
 export const SECONDARY_LIMIT_WAIT_MS = 60_000;
 
 /** The quota header a response carries: GitHub/Gitea prefix it with `x-`, GitLab does not. */
@@ -37,10 +37,17 @@ function resetWait(headers: Headers, now: number): { ms: number; said: string } 
 }
 
 /**
- * How long to wait before retrying a refused request, or null when the response is not a
- * rate-limit refusal (then a 403 is a real permission error).
+ * GitHub's secondary rate limit may answer 403 with only a message ("You have exceeded a secondary
+ * rate limit", formerly "triggered an abuse detection mechanism"): no retry-after, no quota header.
  */
-export function waitForRefusal(status: number, headers: Headers, now: number): WaitAdvice | null {
+const RATE_LIMIT_MESSAGE = /rate limit|abuse detection/i;
+
+/**
+ * How long to wait before retrying a refused request, or null when the response is not a
+ * rate-limit refusal (then a 403 is a real permission error). `message` is the server's error
+ * message, which alone marks a header-less 403 as a rate limit.
+ */
+export function waitForRefusal(status: number, headers: Headers, now: number, message = ''): WaitAdvice | null {
   const after = retryAfterMs(headers.get('retry-after'), now);
   if (after !== undefined && (status === 429 || status === 403 || status === 503)) {
     return { ms: after, reason: `HTTP ${status}, retry-after ${headers.get('retry-after')}`, cause: status === 503 ? 'server-error' : 'rate-limit' };
@@ -50,6 +57,10 @@ export function waitForRefusal(status: number, headers: Headers, now: number): W
     if (reset) return { ms: reset.ms, reason: `rate limit exhausted until ${reset.said}`, cause: 'rate-limit' };
   }
   if (status === 429) return { ms: SECONDARY_LIMIT_WAIT_MS, reason: 'HTTP 429 without retry-after', cause: 'rate-limit' };
+  // GitHub: without retry-after or a used-up quota, "wait for at least one minute before retrying"
+  if (status === 403 && RATE_LIMIT_MESSAGE.test(message)) {
+    return { ms: SECONDARY_LIMIT_WAIT_MS, reason: `HTTP 403 without retry-after: ${message}`, cause: 'rate-limit' };
+  }
   return null;
 }
 
@@ -64,7 +75,8 @@ export function waitBeforeNext(headers: Headers, now: number): WaitAdvice | null
 export function nextLink(link: string | null, base: string): string | null {
   if (!link) return null;
   for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
+    // anchored: unanchored, a header of many `<` is retried from each one (quadratic)
+    const m = /^<([^>]+)>\s*;(.*)$/.exec(part.trim());
     const rel = m ? /\brel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(m[2]) : null;
     if (m && rel && (rel[1] ?? rel[2]).split(/\s+/).includes('next')) return new URL(m[1], base).toString();
   }

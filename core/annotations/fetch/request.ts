@@ -140,9 +140,9 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       }
       return { url: target, json, headers: res.headers };
     }
-    const text = await body(MAX_ERROR_BYTES, true);
-    const advice = waitForRefusal(res.status, res.headers, policy.now()) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}`, cause: 'server-error' as const } : null);
-    if (!advice) throw statusError(res.status, target, serverMessage(text, policy.token), policy);
+    const message = serverMessage(await body(MAX_ERROR_BYTES, true), policy.token);
+    const advice = waitForRefusal(res.status, res.headers, policy.now(), message) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}`, cause: 'server-error' as const } : null);
+    if (!advice) throw statusError(res.status, target, message, policy);
     if (advice.ms > policy.maxWaitMs) {
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin}: must wait ${Math.ceil(advice.ms / 1000)} s (${advice.reason})`, {
         hint: `retry after ${new Date(policy.now() + advice.ms).toISOString()}, or allow a longer wait with --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s)`,
@@ -150,7 +150,7 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
       });
     }
     if (attempt >= policy.maxAttempts) {
-      if (res.status >= 500) throw statusError(res.status, target, serverMessage(text, policy.token), policy);
+      if (res.status >= 500) throw statusError(res.status, target, message, policy);
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin} after ${attempt} attempts`, { hint: 'retry later' });
     }
     policy.onWait?.(advice);

@@ -1,5 +1,5 @@
 import { parseFieldValue } from './codecs-text.js';
-import { SECTION_HEADING, trimBlankEdges } from './guard.js';
+import { atxHeading, sectionHeading, trimBlankEdges } from './guard.js';
 import { readWholeNumber, wholeNumberProblem } from './numbers.js';
 import { labelFor, titleDisplay, type FieldSpec, type Line, type Reporter, type SectionSpec, type TemplateSpec } from './spec.js';
 
@@ -9,7 +9,6 @@ export interface ExtraSection {
   content: string;
 }
 
-const TITLE = /^##(?!#)\s*(.*)$/;
 const FIELD = /^\*\*([^*]+?):?\*\*:?\s*(.*)$/;
 
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -45,13 +44,13 @@ export function extractFields(spec: TemplateSpec, bodyLines: Line[], report: Rep
   const invalid = new Set<string>();
   const content = trimBlankEdges(bodyLines);
   let at = 0;
-  const title = content[0] ? TITLE.exec(content[0].text) : null;
-  if (title) {
+  const title = content[0] && !content[0].code ? atxHeading(content[0].text, 2) : null;
+  if (title !== null) {
     at = 1;
-    const m = titleMatcher(spec.title.text, spec.title.keyKind).exec(title[1].trim());
+    const m = titleMatcher(spec.title.text, spec.title.keyKind).exec(title);
     if (!m) {
       // only a warning: a required title value it leaves out is still reported as missing below
-      report.diag('FORGE_TITLE_MISMATCH', 'warning', `title "## ${title[1].trim()}" does not match "## ${titleDisplay(spec)}"`, { line: content[0].line });
+      report.diag('FORGE_TITLE_MISMATCH', 'warning', `title "## ${title}" does not match "## ${titleDisplay(spec)}"`, { line: content[0].line });
     } else if (spec.title.key && spec.title.keyKind === 'int') {
       const n = readWholeNumber(m[1]);
       if (n !== undefined) fields[spec.title.key] = n;
@@ -66,7 +65,7 @@ export function extractFields(spec: TemplateSpec, bodyLines: Line[], report: Rep
     report.diag('FORGE_TITLE_MISSING', 'warning', `annotation does not start with "## ${titleDisplay(spec)}"`, { line: content[0].line });
   }
 
-  let firstSection = content.findIndex((l, i) => i >= at && !l.code && SECTION_HEADING.test(l.text));
+  let firstSection = content.findIndex((l, i) => i >= at && !l.code && sectionHeading(l.text) !== null);
   if (firstSection < 0) firstSection = content.length;
   readPreamble(spec, content.slice(at, firstSection), fields, report, invalid);
   readSections(spec, content.slice(firstSection), fields, report);
@@ -132,8 +131,8 @@ export function findSection(spec: TemplateSpec, heading: string): SectionSpec | 
 function readSections(spec: TemplateSpec, lines: Line[], fields: Record<string, unknown>, report: Reporter): void {
   const sections: { heading: string; line: number; lines: Line[] }[] = [];
   for (const l of lines) {
-    const m = l.code ? null : SECTION_HEADING.exec(l.text);
-    if (m) sections.push({ heading: m[1].trim(), line: l.line, lines: [] });
+    const heading = l.code ? null : sectionHeading(l.text);
+    if (heading !== null) sections.push({ heading, line: l.line, lines: [] });
     else sections[sections.length - 1]?.lines.push(l);
   }
   const extras: ExtraSection[] = [];

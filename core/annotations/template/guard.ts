@@ -19,9 +19,19 @@ export function trimLineEnds(lines: readonly string[]): string[] {
   const trimmed = lines.map((l) => l.trimEnd());
   return trimmed.map((t, i) => {
     if (t === '' || i + 1 >= trimmed.length || trimmed[i + 1] === '') return t;
-    const spaces = / {2,}$/.exec(lines[i]);
-    return spaces ? t + spaces[0] : t;
+    const spaces = trailingSpaces(lines[i]);
+    return spaces >= 2 ? t + ' '.repeat(spaces) : t;
   });
+}
+
+/**
+ * How many spaces end `line`, counted from its end. A regex such as `/ {2,}$/` retries at every
+ * space of a run that is not at the end (leading indentation, `N spaces + x`): quadratic in the run.
+ */
+function trailingSpaces(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(line.length - 1 - n) === 0x20) n++;
+  return n;
 }
 
 /** Splits a value into lines and drops blank lines at both ends (parse does the same). */
@@ -46,8 +56,36 @@ export function trimBlankEdges(lines: Line[]): Line[] {
   return kept.map((l, i) => ({ ...l, text: texts[i] }));
 }
 
-/** `### ` (exactly three hashes) starts a section, so content may not contain such a line. */
-export const SECTION_HEADING = /^###(?!#)\s*(.*)$/;
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+
+/**
+ * The text of a CommonMark ATX heading of exactly `level` hashes, or null when `line` is not one:
+ * 0-3 spaces of indentation (4 are code), then the hashes, then a space, a tab or the end of the
+ * line (`###Text` is a paragraph); an optional closing run of `#` after a space or tab is dropped
+ * (`### Root Cause ###`). A scan, not a regex: `[ \t]+#+` after a lazy `(.*?)` is quadratic on
+ * a long run of spaces.
+ */
+export function atxHeading(line: string, level: number): string | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i++;
+  let hashes = 0;
+  while (line[i + hashes] === '#') hashes++;
+  if (hashes !== level) return null;
+  i += hashes;
+  if (i < line.length && !isBlank(line[i])) return null;
+  let end = line.length;
+  while (end > i && isBlank(line[end - 1])) end--;
+  let close = end;
+  while (close > i && line[close - 1] === '#') close--;
+  // a closing sequence is preceded by a space or tab, or is all there is
+  if (close < end && (close === i || isBlank(line[close - 1]))) end = close;
+  return line.slice(i, end).trim();
+}
+
+/** A `### ` heading (exactly three hashes) starts a section, so content may not contain such a line. */
+export function sectionHeading(line: string): string | null {
+  return atxHeading(line, 3);
+}
 
 /**
  * Refuses content lines that the parser would read as structure: a FORGE tag or sentinel (it would
@@ -67,7 +105,7 @@ export function guardLines(lines: readonly string[], where: string, problems: Re
       problems.add(`${where}: line ${i + 1} "${text.trim().slice(0, 80)}" opens an HTML comment (<!--) without closing it (-->) on the same line; GitHub would hide the text after it from readers`, `close the comment on the same line, or quote "<!--" in backticks, in ${where}`);
     } else if (t.kind !== 'text' && (t.kind !== 'sentinel' || isProtocolSentinel(t.name))) {
       problems.add(`${where}: line ${i + 1} "${text.trim()}" would be read as a FORGE tag`, `remove the tag from ${where}, or quote it inline with backticks`);
-    } else if (SECTION_HEADING.test(text)) {
+    } else if (sectionHeading(text) !== null) {
       problems.add(`${where}: line ${i + 1} "${text.trim()}" would start a new ### section`, `use a #### heading inside ${where}`);
     }
   }
