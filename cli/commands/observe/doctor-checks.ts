@@ -121,10 +121,16 @@ export function observerFindings(config: ObserveConfig, record: ObserveInstallRe
     const drops = destinationDrops(d);
     if (drops) out.push({ code: 'SF_OBSERVE_DROPPED', severity: 'warning', message: `destination ${d.name} dropped ${d.dropped} record(s): ${drops}`, hint: 'drops happen when the queue is full, records are too old, or the destination rejects them' });
     const problem = destinationProblem(d);
-    if (problem) out.push({ code: 'SF_OBSERVE_DESTINATION_DOWN', severity: 'error', message: `destination ${d.name} ${problem}`, hint: 'check the endpoint, and that credential references (environment variables, files) are available to the observer' });
+    if (problem) out.push({ code: 'SF_OBSERVE_DESTINATION_DOWN', severity: 'error', message: `destination ${d.name} ${problem}`, hint: destinationHint(d.name, d.type) });
   }
   if (probe.spool.lines > 0) out.push({ code: 'SF_OBSERVE_SPOOLED', severity: 'warning', message: `${probe.spool.lines} hook/plugin message(s) were spooled while the observer was unreachable`, hint: 'they are replayed when the observer starts; keep it running' });
   return out;
+}
+
+/** What to do about a failing destination: a file has a path to fix, an endpoint a network and credentials. */
+function destinationHint(name: string, type: 'hub' | 'otlp' | 'file'): string {
+  if (type === 'file') return `make the file's directory exist (or creatable) and writable by you, or choose another path: \`sf observe destination add ${name} file:<path>\`, then restart the observer`;
+  return 'check the endpoint, and that credential references (environment variables, files) are available to the observer';
 }
 
 /** A setting whose user value is documented to win (docs/observe.md: "tunable: your own value wins"). */
