@@ -6,7 +6,7 @@ import type { HostContext } from '../../core/install/host-adapter.js';
 import { FORGE_VERSION } from '../../core/version.js';
 import { editConfigFile, readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
-import { parseTomlConfig } from '../config/toml-blocks.js';
+import { MARKER, parseTomlConfig } from '../config/toml-blocks.js';
 import { findManagedTables, reconcileTomlTable, tomlLiteral, type TomlTableEdit } from '../config/toml-table.js';
 import type { ObserveContext, ObserveHostAdapter } from '../observe/types.js';
 import { codexConfigFile, createCodexAdapter } from './adapter.js';
@@ -84,18 +84,38 @@ async function setInPlace(file: string, backupDir: string, values: Record<string
  * user's lines after the block), only Forge's key lines and the marker go; else the block goes
  * as it was added.
  */
-async function removeTable(edit: TomlTableEdit, backupDir: string): Promise<void> {
+async function removeTable(edit: TomlTableEdit, backupDir: string): Promise<string[]> {
   const snap = readConfig(edit.file);
   const t = snap.exists ? locateOtelTable(snap.text, edit.file, edit.table, edit.id) : undefined;
+  // no marker, but the table still holds what Forge wrote: Forge can no longer tell it from the
+  // user's, so it stays, and the caller says what is left (never a quiet "removed")
+  const left = !t && snap.exists ? forgeValuesLeft(snap.text, edit) : [];
+  if (left.length) return left;
   if (!t || userKeys(t, Object.keys(edit.values)).after.length === 0) {
     await reconcileTomlTable(edit.file, backupDir, edit, edit.table, edit.id, undefined);
-    return;
+    return [];
   }
   await editConfigFile(edit.file, backupDir, (s) => {
     const now = locateOtelTable(s.text, edit.file, edit.table, edit.id);
     if (!now) throw new SfError('SF_E_CONFLICT', `${edit.file} changed while Forge edited it`, { location: { file: edit.file }, hint: 'run the command again' });
     return planOtelRemoval(now, edit.file, edit.table, edit.values);
   });
+  return [];
+}
+
+/** Forge's keys that an unmarked `[table]` in `text` still holds with the values Forge wrote. */
+function forgeValuesLeft(text: string, edit: TomlTableEdit): string[] {
+  const table = parseTomlConfig(text, edit.file)[edit.table];
+  if (!table || typeof table !== 'object') return [];
+  return Object.keys(edit.values).filter((k) => isDeepStrictEqual((table as Record<string, unknown>)[k], edit.values[k]));
+}
+
+/** What uninstall could not take out: Forge's values in a table whose marker line is gone. */
+function leftInPlace(edit: TomlTableEdit, keys: string[], port: number): Diagnostic {
+  const exporting = keys.some((k) => k !== 'log_user_prompt');
+  return { code: 'SF_OBSERVE_LEFT_IN_PLACE', severity: 'error', file: edit.file,
+    message: `${HOST}: Forge's [${edit.table}] settings in ${edit.file} were left in place: the line "${MARKER} ${edit.id}" above [${edit.table}] is gone, so Forge cannot tell its table from yours; ${keyList(keys)} still hold${keys.length > 1 ? '' : 's'} Forge's value${keys.length > 1 ? 's' : ''}${exporting ? `, so Codex keeps exporting to the observer on 127.0.0.1:${port}` : ''}`,
+    hint: `delete ${keys.length > 1 ? 'those keys' : 'that key'} (or the whole [${edit.table}] table) from ${edit.file} yourself, or put the line "${MARKER} ${edit.id}" back right above [${edit.table}] and run \`sf observe uninstall\` again; Codex stays in the install record until then` };
 }
 
 export const codexObserveAdapter: ObserveHostAdapter = {
@@ -119,7 +139,11 @@ export const codexObserveAdapter: ObserveHostAdapter = {
     // Forge's table in a config Codex no longer reads (CODEX_HOME changed): taken out there
     for (const old of previous?.tomlEdits.filter((e) => e.file !== file) ?? []) {
       try {
-        await removeTable(old, ctx.backupDir);
+        const left = await removeTable(old, ctx.backupDir);
+        if (left.length) {
+          const d = leftInPlace(old, left, previous?.port ?? ctx.port);
+          diagnostics.push({ ...d, severity: 'warning', message: `${d.message.replace(/, so Codex keeps exporting.*$/, '')} (Codex no longer reads this file)`, hint: `delete them from ${old.file} yourself if you no longer want them` });
+        }
       } catch (e) {
         if (!isSfError(e)) throw e;
         diagnostics.push({ code: 'SF_OBSERVE_DRIFT', severity: 'warning', file: old.file, message: `${HOST}: Forge's [${old.table}] table in ${old.file}, which Codex no longer reads, could not be removed: ${e.message}`, hint: 'remove the block marked "managed by sf" from that file yourself' });
@@ -132,8 +156,12 @@ export const codexObserveAdapter: ObserveHostAdapter = {
   },
 
   async remove(ctx, record) {
-    for (const edit of record.tomlEdits) await removeTable(edit, ctx.backupDir);
-    return [];
+    const out: Diagnostic[] = [];
+    for (const edit of record.tomlEdits) {
+      const left = await removeTable(edit, ctx.backupDir);
+      if (left.length) out.push(leftInPlace(edit, left, record.port));
+    }
+    return out;
   },
 
   async diagnose(ctx, record) {

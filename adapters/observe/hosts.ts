@@ -78,6 +78,12 @@ export async function removeHosts(ctx: ObserveContext, records: HostRecords, ids
     }
     try {
       const diagnostics = await a.remove(ctx, rec);
+      // an error: some of Forge's settings are still in place; the host stays recorded, so a
+      // later uninstall (once the user fixed what the error names) can finish it
+      if (diagnostics.some((d) => d.severity === 'error')) {
+        outcomes.push({ agent: id, displayName: a.displayName, status: 'failed', diagnostics });
+        continue;
+      }
       // deepest first; a directory that holds anything (the user's files) stays
       for (const dir of [...(rec.createdDirs ?? [])].sort((x, y) => y.length - x.length)) await rmdir(dir).catch(() => undefined);
       delete next[id];

@@ -59,7 +59,7 @@ export interface ObserveHostAdapter {
   readonly fidelity: string;
   /** installs or re-applies Forge's settings, merging into the user's config (idempotent) */
   apply(ctx: ObserveContext, previous?: ObserveHostRecord): Promise<ObserveApplyResult>;
-  /** removes exactly what `record` says Forge put there */
+  /** removes exactly what `record` says Forge put there; an error diagnostic means some of it is still in place (the host stays recorded) */
   remove(ctx: ObserveContext, record: ObserveHostRecord): Promise<Diagnostic[]>;
   /** drift: settings or files missing, changed or replaced by another installer */
   diagnose(ctx: ObserveContext, record: ObserveHostRecord | undefined): Promise<Diagnostic[]>;
