@@ -33,7 +33,8 @@ export function claudeDesired(ctx: ObserveContext): ObserveJsonDesired {
     entries: [
       env('CLAUDE_CODE_ENABLE_TELEMETRY', '1'),
       env('OTEL_LOGS_EXPORTER', 'otlp'),
-      env('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'),
+      // the observer reads OTLP/JSON as well: a user who switched to it keeps it (grpc it does not speak)
+      { ...env('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'), accepts: ['http/json'] },
       env('OTEL_EXPORTER_OTLP_ENDPOINT', `http://127.0.0.1:${ctx.port}`),
       // flush skill records within a second; the host batches, so this costs nothing per call
       env('OTEL_LOGS_EXPORT_INTERVAL', '1000', true),

@@ -50,11 +50,26 @@ function describe(v: unknown): string {
   }
 }
 
-/** A Forge key whose value the user changed: kept; an exporter elsewhere means no Codex telemetry reaches the observer. */
+/** The observer reads OTLP/HTTP in protobuf and in JSON: an exporter at its endpoint in either reaches it. */
+const OBSERVER_PROTOCOLS = ['binary', 'json'];
+
+/** Whether exporter value `now` still sends to the observer endpoint of `want` (only the encoding may differ). */
+function reachesObserver(now: unknown, want: unknown): boolean {
+  const http = (v: unknown) => (v && typeof v === 'object' ? ((v as Record<string, unknown>)['otlp-http'] as Record<string, unknown> | undefined) : undefined);
+  const n = http(now);
+  const w = http(want);
+  return !!n && !!w && typeof n === 'object' && n.endpoint === w.endpoint && OBSERVER_PROTOCOLS.includes(String(n.protocol));
+}
+
+/**
+ * A Forge key whose value the user changed: kept. An exporter that still reaches the observer (an
+ * encoding the observer reads) is info; one pointing elsewhere means no Codex telemetry reaches it.
+ */
 function keptValue(file: string, key: string, now: unknown, want: unknown, port: number): Diagnostic {
   const exporter = key !== 'log_user_prompt';
-  return { code: 'SF_OBSERVE_USER_VALUE', severity: exporter ? 'error' : 'warning', file,
-    message: `${HOST}: "${key}" in Forge's [otel] table in ${file} was changed to ${describe(now)} (Forge's: ${describe(want)}); Forge keeps values you set${exporter ? `, so Codex does not send this telemetry to the observer on port ${port}` : ''}`,
+  const reaches = exporter && reachesObserver(now, want);
+  return { code: 'SF_OBSERVE_USER_VALUE', severity: reaches ? 'info' : exporter ? 'error' : 'warning', file,
+    message: `${HOST}: "${key}" in Forge's [otel] table in ${file} was changed to ${describe(now)} (Forge's: ${describe(want)}); Forge keeps values you set${reaches ? `; the observer on port ${port} reads that encoding as well, so Codex still sends it this telemetry` : exporter ? `, so Codex does not send this telemetry to the observer on port ${port}` : ''}`,
     hint: `to get Forge's value back, delete the "${key}" line (or set it back yourself) and run \`sf observe update\`` };
 }
 
@@ -189,7 +204,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
         if (isDeepStrictEqual(now, w)) continue;
         if (now === undefined) {
           out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file, message: `${HOST}: "${k}" is missing from Forge's [otel] table in ${file}`, hint: 'run `sf observe update` to add it again; your other keys stay where they are' });
-        } else if (written && !isDeepStrictEqual(now, written[k])) {
+        } else if ((written && !isDeepStrictEqual(now, written[k])) || reachesObserver(now, w)) {
           // changed by the user: update keeps it (user values are never overwritten)
           out.push(keptValue(file, k, now, w, ctx.port));
         } else {

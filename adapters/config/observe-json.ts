@@ -23,7 +23,11 @@ export interface ObserveEntry {
   value: unknown;
   /** a user's own different value is fine (e.g. an export interval) and is left as it is */
   tunable?: boolean;
+  /** other values that work as well (e.g. OTLP/JSON, which the observer also reads): the user's choice, reported as info at most */
+  accepts?: unknown[];
 }
+
+const accepted = (want: ObserveEntry, now: unknown): boolean => now !== undefined && (want.accepts ?? []).some((a) => isDeepStrictEqual(a, now));
 
 export interface ObserveArrayItem {
   /** the list, e.g. ['hooks', 'PreToolUse'] */
@@ -53,6 +57,13 @@ function userKept(file: string, path: string[], cur: unknown, ours: unknown): Di
   return { code: 'SF_OBSERVE_USER_VALUE', severity: 'warning', file,
     message: `"${key(path)}" in ${file} is ${JSON.stringify(cur)}, not Forge's ${JSON.stringify(ours)}; Forge left your value in place`,
     hint: `Delete "${key(path)}" from ${file} and run \`sf observe update\` if you want Forge's setting back.` };
+}
+
+/** A value of the user's that works as well as Forge's: kept, and said once as info. */
+function acceptedValue(file: string, path: string[], cur: unknown, ours: unknown, host?: string): Diagnostic {
+  return { code: 'SF_OBSERVE_USER_VALUE', severity: 'info', file,
+    message: `${host ? `${host}: ` : ''}"${key(path)}" in ${file} is ${JSON.stringify(cur)}, not Forge's ${JSON.stringify(ours)}; the observer accepts that as well, so your value is used`,
+    hint: `to go back to Forge's value, delete "${key(path)}" from ${file} and run \`sf observe update\`` };
 }
 
 interface Plan {
@@ -95,6 +106,8 @@ export function planObserveJson(text: string, file: string, eol: string, previou
       managed.push({ skillId: OBSERVE_OWNER, path: want.path, value: want.value });
     } else if (isDeepStrictEqual(now, want.value)) {
       // the user's own identical setting: used as it is, never removed by Forge
+    } else if (accepted(want, now)) {
+      diagnostics.push(acceptedValue(file, want.path, now, want.value));
     } else if (owned || want.tunable) {
       diagnostics.push(userKept(file, want.path, now, want.value));
     } else {
@@ -181,6 +194,10 @@ export function diagnoseObserveJson(text: string, file: string, previous: Observ
     if (isDeepStrictEqual(now, want.value)) continue;
     const owned = previous?.managed.some((m) => same(m.path, want.path));
     if (now !== undefined && !owned && want.tunable) continue;
+    if (accepted(want, now)) {
+      out.push(acceptedValue(file, want.path, now, want.value, host));
+      continue;
+    }
     out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
       message: `${host}: "${key(want.path)}" is ${now === undefined ? 'missing' : JSON.stringify(now)} in ${file} (observability needs ${JSON.stringify(want.value)})`,
       // update puts back what is missing, but keeps a value someone changed (Forge's or the user's own)
