@@ -3,7 +3,7 @@ import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
 import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
-import { appendJsonItem, removeJsonItem, removeJsonText, setJsonText } from './json-text-edit.js';
+import { appendJsonItem, emptyContainerText, removeJsonItem, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
 import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
 import { noteWrite, readWriteNote, withNotedEntries } from './write-note.js';
 
@@ -35,9 +35,18 @@ export interface ObserveArrayItem {
   value: unknown;
 }
 
+/** An object or list that was empty when Forge added its first entry, with the text between its brackets then. */
+export interface EmptiedContainer {
+  path: string[];
+  /** e.g. " " of `{ }`, or "\n  " of `{\n  }`: given back when Forge's last entry leaves it */
+  text: string;
+}
+
 /** A ManagedConfigEdit plus the list items Forge added. */
 export interface ObserveConfigEdit extends ManagedConfigEdit {
   items: ObserveArrayItem[];
+  /** containers Forge's first entry went into while they were empty (whitespace or comments only) */
+  emptied?: EmptiedContainer[];
 }
 
 export interface ObserveJsonDesired {
@@ -71,6 +80,7 @@ interface Plan {
   managed: ManagedEntry[];
   items: ObserveArrayItem[];
   created: string[][];
+  emptied: EmptiedContainer[];
   diagnostics: Diagnostic[];
 }
 
@@ -81,14 +91,25 @@ export function planObserveJson(text: string, file: string, eol: string, previou
   const fatal: string[] = [];
   const managed: ManagedEntry[] = [];
   let created = [...(previous?.created ?? [])];
+  const emptied = (Array.isArray(previous?.emptied) ? previous.emptied : []).filter((e) => Array.isArray(e?.path) && typeof e.text === 'string');
   let out = text;
   const cur = (p: string[]) => getPath(parseJsonConfig(out, file), p);
+  // the empty container the entry goes into keeps its inner text on record (`{ }`, `{\n  }`):
+  // removing Forge's last entry from it gives that back, not `{}`
+  const noteEmpty = (p: string[]) => {
+    let at = p.length - 1;
+    while (at > 0 && cur(p.slice(0, at)) === undefined) at--;
+    const container = p.slice(0, at);
+    const inner = emptyContainerText(out, container);
+    if (inner !== undefined && !emptied.some((e) => same(e.path, container))) emptied.push({ path: container, text: inner });
+  };
   const set = (p: string[], v: unknown) => {
     for (let i = 1; i < p.length; i++) {
       const parent = cur(p.slice(0, i));
       if (parent === undefined) created.push(p.slice(0, i));
       else if (!isJsonObject(parent)) throw new SfError('SF_E_CONFIG', `${file}: "${key(p.slice(0, i))}" is not an object, so Forge cannot add "${key(p)}"`, { location: { file, pointer: key(p.slice(0, i)) }, hint: `Write "${key(p.slice(0, i))}" as an object and run the command again; the file was not changed.` });
     }
+    if (cur(p) === undefined) noteEmpty(p);
     out = setJsonText(out, p, v, eol, file);
   };
   for (const prev of previous?.managed ?? []) {
@@ -122,7 +143,11 @@ export function planObserveJson(text: string, file: string, eol: string, previou
   }
   const items = reconcileItems(() => parseJsonConfig(out, file), (t) => (out = t), () => out, previous?.items ?? [], desired.items, eol, file, created);
   created = pruneCreated(() => out, (t) => (out = t), created, eol, file);
-  return { text: out, managed, items, created, diagnostics };
+  for (const e of emptied) out = restoreEmptyContainer(out, e.path, e.text, file);
+  // kept while the container is there (Forge's entries may still be in it)
+  const doc2 = parseJsonConfig(out, file);
+  const kept = emptied.filter((e) => e.path.length === 0 || getPath(doc2, e.path) !== undefined);
+  return { text: out, managed, items, created, emptied: kept, diagnostics };
 }
 
 function reconcileItems(doc: () => JsonObject, write: (t: string) => void, text: () => string, previous: ObserveArrayItem[], desired: ObserveArrayItem[], eol: string, file: string, created: string[][]): ObserveArrayItem[] {
@@ -174,7 +199,7 @@ export async function reconcileObserveJson(file: string, backupDir: string, form
     const next = textToWrite(origin, snap, plan.text, empty);
     result = {
       diagnostics: plan.diagnostics,
-      edit: owns ? { file, backup: owned?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
+      edit: owns ? { file, backup: owned?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items, ...(plan.emptied.length ? { emptied: plan.emptied } : {}) } : undefined,
     };
     return next;
   }, false, async (_written, backup) => {
