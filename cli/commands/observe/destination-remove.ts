@@ -22,9 +22,15 @@ export const destinationRemoveCommand = command({
       import('../../../core/observer/config.js'), import('../../../core/observer/hub-device.js'), import('./observer-state.js'),
     ]);
     const state = await loadObserveState();
-    const d = state.config.destinations.find((x) => x.name === name);
-    if (!d) throw new SfError('SF_E_NOT_FOUND', `no destination named "${name}"`, { hint: `configured: ${state.config.destinations.map((x) => x.name).join(', ') || 'none'}` });
-    await updateObserveConfig(state.paths.config, (o) => ({ ...o, destinations: ((o.destinations as DestinationConfig[]) ?? []).filter((x) => x.name !== name) }));
+    // looked up under the config lock: another command may add or remove it meanwhile
+    let d: DestinationConfig | undefined;
+    await updateObserveConfig(state.paths.config, (o) => {
+      const list = (o.destinations as DestinationConfig[] | undefined) ?? [];
+      d = list.find((x) => x.name === name);
+      if (!d) throw new SfError('SF_E_NOT_FOUND', `no destination named "${name}"`, { hint: `configured: ${list.map((x) => x.name).join(', ') || 'none'}` });
+      return { ...o, destinations: list.filter((x) => x.name !== name) };
+    });
+    if (!d) return;
     const owned = d.type === 'hub' && 'file' in d.credential && d.credential.file === credentialFile(state.paths.home, name);
     if (owned) await removeSecretFile(credentialFile(state.paths.home, name));
     if (json) return printJson({ removed: name, credentialFileRemoved: owned });
