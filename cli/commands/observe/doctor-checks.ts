@@ -72,6 +72,10 @@ export interface DoctorExtras {
 }
 
 export function observerFindings(config: ObserveConfig, record: ObserveInstallRecord | undefined, probe: ObserverProbe, serviceActive?: boolean, extras: DoctorExtras = {}): Diagnostic[] {
+  // nothing installed and no observer running: nothing to check, and nothing wrong
+  if (!record && !probe.running) {
+    return [{ code: 'SF_OBSERVE_NOT_INSTALLED', severity: 'info', message: 'observability is not installed on this machine, and no observer runs: nothing to check', hint: 'run `sf observe install` to see the plan, then again with --yes' }];
+  }
   const out: Diagnostic[] = [];
   const start = record?.service?.kind === 'systemd' ? 'systemctl --user start sf-observer.service' : '`sf observe daemon` (or `sf observe install --yes` for a user service)';
   const port = config.receiver.port;

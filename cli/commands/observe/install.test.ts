@@ -156,6 +156,16 @@ describe('sf observe install and uninstall in a fresh home', function () {
   afterEach(() => tmp.cleanup());
   const sf = (args: string[]) => runSf(args, { env: { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' }, cwd: home });
 
+  it('doctor on a machine where nothing is installed says so and exits 0', async () => {
+    const text = await sf(['observe', 'doctor']);
+    assert.equal(text.code, 0, text.stdout);
+    assert.match(text.stdout, /observability is not installed on this machine, and no observer runs: nothing to check/);
+    assert.doesNotMatch(text.stdout, /SF_OBSERVE_DEAD/);
+    const json = await sf(['observe', 'doctor', '--json']);
+    assert.equal(json.code, 0);
+    assert.equal(JSON.parse(json.stdout).ok, true);
+  });
+
   it('an install that fails after editing a host has recorded the edit, so uninstall still takes Forge\'s Claude Code settings out', async () => {
     const settings = join(home, '.claude', 'settings.json');
     await mkdir(join(home, '.claude'), { recursive: true });
