@@ -57,6 +57,7 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
   signal: 'native OTel logs (skill_activated, tool_decision, tool_result) to the observer; no hook: the observer registers each session from Claude\'s own transcript file',
   fidelity: 'exact skill names and per-call load results; project resolved from Claude\'s own session records: the running-session file (cwd and pid) or else the transcript (cwd only; such a session expires 12 h after its last telemetry)',
   detect: (ctx) => createClaudeCodeAdapter().detect(hostCtx(ctx)),
+  targets: (ctx) => [claudeUserSettings(ctx)],
 
   async apply(ctx, previous) {
     const file = claudeUserSettings(ctx);

@@ -139,6 +139,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
   signal: 'native OTel logs (codex.skill_invocation, tool results) and metrics (codex.skill.injected) to the observer',
   fidelity: 'exact selection; load result derived from the codex.skill.injected metric; sessions registered from Codex\'s own rollout records (no per-invocation hook)',
   detect: (ctx) => createCodexAdapter().detect(hostCtx(ctx)),
+  targets: (ctx) => [codexConfigFile(hostCtx(ctx))],
 
   async apply(ctx, previous) {
     const file = codexConfigFile(hostCtx(ctx));

@@ -28,6 +28,7 @@ export const opencodeObserveAdapter: ObserveHostAdapter = {
   signal: 'a Forge plugin posting skill tool events (skill name, call id, load result, byte count) to the observer',
   fidelity: 'exact: the plugin reports the directory each skill was loaded from',
   detect: (ctx) => createOpenCodeAdapter().detect(hostCtx(ctx)),
+  targets: (ctx) => [opencodePluginPath(ctx)],
 
   async apply(ctx, previous) {
     const path = opencodePluginPath(ctx);

@@ -191,4 +191,22 @@ describe('sf observe install and uninstall in a fresh home', function () {
     const { plan } = JSON.parse((await sf(['observe', 'install', '--json'])).stdout) as { plan: { agents: { agent: string; present: boolean }[] } };
     assert.deepEqual(plan.agents.filter((a) => a.present).map((a) => a.agent), []);
   });
+
+  it('a config directory the user made just before the install is the user\'s: uninstall leaves it, only what install made goes', async () => {
+    // made a moment before: within the second the old birth-time check allowed
+    await mkdir(join(home, '.codex'));
+    await mkdir(join(home, '.config', 'opencode'), { recursive: true });
+    const installed = await sf(['observe', 'install', '--agents', 'claude-code,codex,opencode', '--no-service', '--port', '14996', '--yes']);
+    assert.equal(installed.code, 0, installed.stderr);
+    const record = JSON.parse(readFileSync(join(home, '.sf', 'observe', 'install.json'), 'utf8')) as { hosts: Record<string, { createdDirs?: string[] }> };
+    assert.deepEqual(record.hosts.codex.createdDirs, undefined);
+    assert.deepEqual(record.hosts.opencode.createdDirs, [join(home, '.config', 'opencode', 'plugins')]);
+    assert.deepEqual(record.hosts['claude-code'].createdDirs, [join(home, '.claude')]);
+    const removed = await sf(['observe', 'uninstall', '--yes']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(existsSync(join(home, '.codex')), 'the user\'s ~/.codex stays');
+    assert.ok(existsSync(join(home, '.config', 'opencode')), 'the user\'s ~/.config/opencode stays');
+    assert.ok(!existsSync(join(home, '.config', 'opencode', 'plugins')), 'the plugins directory install made goes');
+    assert.ok(!existsSync(join(home, '.claude')));
+  });
 });
