@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { assertLandsInHome } from '../../core/fs/contained.js';
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
 import { diagnoseObserveJson, reconcileObserveJson, type ObserveJsonDesired } from '../config/observe-json.js';
 import { removeManagedFile } from '../observe/managed-file.js';
+import { assertWriteStaysInHome } from '../observe/home-links.js';
 import type { ObserveContext, ObserveHostAdapter, ObserveHostRecord } from '../observe/types.js';
 import { FORGE_VERSION } from '../../core/version.js';
 import { createClaudeCodeAdapter } from './adapter.js';
@@ -61,7 +61,7 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
 
   async apply(ctx, previous) {
     const file = claudeUserSettings(ctx);
-    assertLandsInHome(file, ctx.home, 'the Claude Code settings file');
+    assertWriteStaysInHome(file, ctx.home, 'the Claude Code settings file');
     // settings first: the old hook entry leaves before the script it runs does
     const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx));
     const diagnostics: Diagnostic[] = [...res.diagnostics];

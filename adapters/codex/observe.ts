@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import { assertLandsInHome } from '../../core/fs/contained.js';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { isSfError, SfError } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
@@ -8,6 +7,7 @@ import { editConfigFile, readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
 import { MARKER, parseTomlConfig } from '../config/toml-blocks.js';
 import { findManagedTables, reconcileTomlTable, tomlLiteral, type TomlTableEdit } from '../config/toml-table.js';
+import { assertWriteStaysInHome } from '../observe/home-links.js';
 import type { ObserveContext, ObserveHostAdapter } from '../observe/types.js';
 import { codexConfigFile, createCodexAdapter } from './adapter.js';
 import { locateOtelTable, planOtelRemoval, planOtelValues, userKeys } from './observe-table.js';
@@ -143,7 +143,7 @@ export const codexObserveAdapter: ObserveHostAdapter = {
 
   async apply(ctx, previous) {
     const file = codexConfigFile(hostCtx(ctx));
-    assertLandsInHome(file, ctx.home, 'the Codex config file');
+    assertWriteStaysInHome(file, ctx.home, 'the Codex config file');
     const prevEdit = previous?.tomlEdits.find((e) => e.file === file);
     const values = codexOtelValues(ctx.port);
     const diagnostics: Diagnostic[] = [];
