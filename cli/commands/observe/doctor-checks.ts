@@ -133,7 +133,7 @@ export function observerFindings(config: ObserveConfig, record: ObserveInstallRe
 
 /** What to do about a failing destination: a file has a path to fix, an endpoint a network and credentials. */
 function destinationHint(name: string, type: 'hub' | 'otlp' | 'file'): string {
-  if (type === 'file') return `make the file's directory exist (or creatable) and writable by you, or choose another path: \`sf observe destination add ${name} file:<path>\`, then restart the observer`;
+  if (type === 'file') return `make sure the file's directory exists (or can be created) and is writable by you, or choose another path: \`sf observe destination add ${name} file:<path>\`, then restart the observer`;
   return 'check the endpoint, and that credential references (environment variables, files) are available to the observer';
 }
 

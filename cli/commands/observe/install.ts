@@ -102,7 +102,7 @@ export const installCommand = command({
     reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
     for (const d of result.destinations) out(`destination ${d.name}: ${d.target}`);
     const { describeObserverAfterChange } = await import('./observer-state.js');
-    const running = describeObserverAfterChange(state.ctx.port, observer, systemd);
+    const running = describeObserverAfterChange(state.ctx.port, observer, systemd, Object.keys(applied.records).length > 0);
     out(`${running.line}; service: ${service.message}`);
     if (running.note) err(running.note);
     if (result.collector) out(`collector: otelcol-contrib ${result.collector.binary ?? ''}; inspectable config ${result.collector.config}`);

@@ -72,18 +72,18 @@ export async function observerAfterChange(state: ObserveState, config: ObserveCo
 export const restartHow = (systemd: boolean): string => (systemd ? 'systemctl --user restart sf-observer.service' : 'stop `sf observe daemon` and start it again');
 
 /** The `observer:` line of install/update and, when the running observer must be restarted, the note saying so and how. */
-export function describeObserverAfterChange(port: number, after: ObserverAfterChange | undefined, systemd: boolean): { line: string; note?: string } {
+export function describeObserverAfterChange(port: number, after: ObserverAfterChange | undefined, systemd: boolean, hosts = true): { line: string; note?: string } {
   const at = `127.0.0.1:${port}`;
   // undefined: the service step (re)started the unit, which loads the config just written
   if (!after) return { line: `observer: ${at}` };
-  if (!after.running) return { line: `observer: not running (hosts send to ${at}); start it: ${systemd ? 'systemctl --user start sf-observer.service' : '`sf observe daemon`'}` };
+  if (!after.running) return { line: `observer: not running (${hosts ? 'hosts send to' : 'configured for'} ${at}); start it: ${systemd ? 'systemctl --user start sf-observer.service' : '`sf observe daemon`'}` };
   const pid = after.pid ? ` (pid ${after.pid})` : '';
   if (!after.restartNeeded) return { line: `observer: running on ${at}${pid}` };
   const moved = after.listening !== undefined && after.listening !== port;
   return {
-    line: `observer: hosts now send to ${at}`,
+    line: `observer: ${hosts ? 'hosts now send to' : 'configured for'} ${at}`,
     note: moved
-      ? `note: the running observer${pid} still listens on 127.0.0.1:${after.listening}, not on ${port}: nothing receives the hosts' telemetry until you restart it: ${restartHow(systemd)}`
+      ? `note: the running observer${pid} still listens on 127.0.0.1:${after.listening}, not on ${port}${hosts ? ': nothing receives the hosts\' telemetry until you restart it' : '; restart it'}: ${restartHow(systemd)}`
       : `note: the running observer${pid} has not loaded this configuration (it reads it at start): restart it to apply: ${restartHow(systemd)}`,
   };
 }
