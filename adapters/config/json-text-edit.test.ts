@@ -67,6 +67,18 @@ describe('JSON text edits leave the user\'s comments with the user\'s entries', 
     }
   });
 
+  it('in an object on one line, the entry goes after a comment that follows the last entry', () => {
+    for (const [text, want] of [
+      ['{ "a": 1 /* mine */ }', '{ "a": 1, /* mine */ "z": "deny" }'],
+      ['{ "a": 1, /* mine */ }', '{ "a": 1, /* mine */ "z": "deny", }'],
+      ['{"a": 1}', '{"a": 1, "z": "deny"}'],
+    ]) {
+      const added = set(text, ['z'], 'deny');
+      assert.equal(added, want, text);
+      assert.equal(remove(added, ['z']), text, text);
+    }
+  });
+
   it('an empty one-line container holding a comment gets the entry after the comment, on that line, and back', () => {
     const text = '{"s": { /* none yet */ }}';
     const added = set(text, ['s', 'x'], 'off');

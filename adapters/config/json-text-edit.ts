@@ -78,34 +78,36 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   // the user's comment at the end of the last entry's line stays on that line: the entry goes on
   // the next line, after a comma put right after the value (or with its own trailing comma when
   // the user's entry has one), so removing it gives that line back as it was
-  const commented = ownLine ? commentAfter(t.text, end, close) : undefined;
+  const commented = commentAfter(t.text, end, close, ownLine);
   if (commented) {
-    if (commented.comma) return t.text.slice(0, commented.lineEnd) + t.eol + indent + entry(indent) + ',' + t.text.slice(commented.lineEnd);
-    return t.text.slice(0, end) + ',' + t.text.slice(end, commented.lineEnd) + t.eol + indent + entry(indent) + t.text.slice(commented.lineEnd);
+    // with the user's trailing comma, the entry gets one of its own; else a comma goes right after the value
+    const [before, after] = commented.comma ? [t.text.slice(0, commented.at), ','] : [t.text.slice(0, end) + ',' + t.text.slice(end, commented.at), ''];
+    return before + (ownLine ? t.eol + indent : ' ') + entry(ownLine ? indent : null) + after + t.text.slice(commented.at);
   }
   return t.text.slice(0, end) + (ownLine ? ',' + t.eol + indent : ', ') + entry(ownLine ? indent : null) + t.text.slice(end);
 }
 
 /**
- * A comment after offset `from` (the end of a container's last child) on the same line: where
- * that line ends (before its line break) and whether a comma comes first. Undefined when the line
- * has no comment, or something other than a comma, comments and blanks follows on it.
+ * Comments of the user's after offset `from` (the end of a container's last child): where an
+ * entry goes so they stay with that child, and whether a comma comes first. On separate lines:
+ * the end of the child's line (before its line break), when a comment is on it; on one line: just
+ * after the last comment before the closing bracket. Undefined when there is no such comment, or
+ * anything but a comma, comments and blanks follows.
  */
-function commentAfter(text: string, from: number, to: number): { lineEnd: number; comma: boolean } | undefined {
+function commentAfter(text: string, from: number, to: number, ownLine: boolean): { at: number; comma: boolean } | undefined {
   const scanner = jsoncLib().createScanner(text.slice(from, to), false);
   let comma = false;
-  let comment = false;
+  let commentEnd: number | undefined;
   for (let kind = scanner.scan(); kind !== SCAN_EOF; kind = scanner.scan()) {
     if (kind === SCAN_TRIVIA) continue;
-    if (kind === SCAN_COMMA && !comma && !comment) comma = true;
-    else if (kind === SCAN_LINE_COMMENT || kind === SCAN_BLOCK_COMMENT) comment = true;
-    else if (kind === SCAN_LINE_BREAK) {
-      if (!comment) return undefined;
+    if (kind === SCAN_COMMA && !comma && commentEnd === undefined) comma = true;
+    else if (kind === SCAN_LINE_COMMENT || kind === SCAN_BLOCK_COMMENT) commentEnd = from + scanner.getTokenOffset() + scanner.getTokenLength();
+    else if (kind === SCAN_LINE_BREAK && ownLine) {
       // a line ending is \n or \r\n: the entry goes before it
-      return { lineEnd: from + scanner.getTokenOffset(), comma };
+      return commentEnd === undefined ? undefined : { at: from + scanner.getTokenOffset(), comma };
     } else return undefined;
   }
-  return undefined;
+  return !ownLine && commentEnd !== undefined ? { at: commentEnd, comma } : undefined;
 }
 
 /** Cuts child `i` of container `node` together with its separator. */
