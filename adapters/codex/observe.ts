@@ -195,9 +195,14 @@ export const codexObserveAdapter: ObserveHostAdapter = {
     const want = codexOtelValues(ctx.port);
     const written = record?.tomlEdits.find((e) => e.file === file)?.values;
     if (blocks.length === 0) {
+      // no marker, but Forge's values: most likely the user tidied the marker line away
+      const recorded = record?.tomlEdits.find((e) => e.file === file);
+      const left = doc.otel !== undefined && recorded ? forgeValuesLeft(snap.text, recorded) : [];
       out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
-        message: doc.otel === undefined ? `${HOST}: Forge's [otel] table is missing from ${file}` : `${HOST}: [otel] in ${file} is no longer Forge's (the marker line is gone)`,
-        hint: doc.otel === undefined ? 'run `sf observe update` to add it again' : 'remove your [otel] table, then run `sf observe update`' });
+        message: doc.otel === undefined ? `${HOST}: Forge's [otel] table is missing from ${file}` : `${HOST}: [otel] in ${file} is no longer Forge's (the marker line is gone)${left.length ? `, though ${keyList(left)} still hold${left.length > 1 ? '' : 's'} Forge's value${left.length > 1 ? 's' : ''}` : ''}`,
+        hint: doc.otel === undefined ? 'run `sf observe update` to add it again'
+          : left.length ? `put the line "${MARKER} ${MARKER_ID}" back right above [otel] (then \`sf observe update\` and \`uninstall\` manage it again), or remove the [otel] table and run \`sf observe update\``
+            : 'remove your [otel] table, then run `sf observe update`' });
     } else {
       const table = doc.otel && typeof doc.otel === 'object' ? (doc.otel as Record<string, unknown>) : {};
       for (const [k, w] of Object.entries(want)) {

@@ -46,6 +46,10 @@ describe('sf observe uninstall: Codex [otel] without its marker line', function 
       assert.equal(await readFile(file, 'utf8'), unmarked, 'the file is left as it is');
       const kept = JSON.parse(await readFile(record, 'utf8')) as { hosts: Record<string, unknown> };
       assert.deepEqual(Object.keys(kept.hosts), ['codex'], 'Codex stays recorded');
+      // doctor says the same, and how to let Forge manage it again
+      const drift = (JSON.parse((await sf(['observe', 'doctor', '--json'])).stdout).diagnostics as { code: string; file?: string; message: string; hint: string }[]).find((x) => x.file === file)!;
+      assert.match(drift.message, /no longer Forge's \(the marker line is gone\), though keys "log_user_prompt", "exporter", "metrics_exporter" still hold Forge's values/);
+      assert.match(drift.hint, /put the line "# managed by sf: observe" back right above \[otel\]/);
 
       const text = await sf(['observe', 'uninstall', '--yes']);
       assert.equal(text.code, 1);
