@@ -113,7 +113,9 @@ export async function describeFileError(e: unknown, path: string): Promise<strin
     case 'ENAMETOOLONG':
       return `${at} is too long a path (ENAMETOOLONG)`;
     default:
-      return code ? `cannot ${verb} ${at} (${code})` : `${path}: ${err.message ?? String(e)}`;
+      if (code) return `cannot ${verb} ${at} (${code})`;
+      // a message of Forge's own (a file it could not make private) names the path already
+      return (err.message ?? String(e)).includes(path) ? err.message : `${path}: ${err.message ?? String(e)}`;
   }
 }
 
