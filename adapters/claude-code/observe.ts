@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { assertLandsInHome } from '../../core/fs/contained.js';
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { readConfig } from '../config/config-file.js';
 import { invalidConfig } from '../config/json-diagnose.js';
 import { diagnoseObserveJson, reconcileObserveJson, type ObserveJsonDesired } from '../config/observe-json.js';
 import { removeManagedFile } from '../observe/managed-file.js';
+import { assertWriteStaysInHome } from '../observe/home-links.js';
 import type { ObserveContext, ObserveHostAdapter, ObserveHostRecord } from '../observe/types.js';
 import { FORGE_VERSION } from '../../core/version.js';
 import { createClaudeCodeAdapter } from './adapter.js';
@@ -33,7 +33,8 @@ export function claudeDesired(ctx: ObserveContext): ObserveJsonDesired {
     entries: [
       env('CLAUDE_CODE_ENABLE_TELEMETRY', '1'),
       env('OTEL_LOGS_EXPORTER', 'otlp'),
-      env('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'),
+      // the observer reads OTLP/JSON as well: a user who switched to it keeps it (grpc it does not speak)
+      { ...env('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'), accepts: ['http/json'] },
       env('OTEL_EXPORTER_OTLP_ENDPOINT', `http://127.0.0.1:${ctx.port}`),
       // flush skill records within a second; the host batches, so this costs nothing per call
       env('OTEL_LOGS_EXPORT_INTERVAL', '1000', true),
@@ -56,10 +57,11 @@ export const claudeObserveAdapter: ObserveHostAdapter = {
   signal: 'native OTel logs (skill_activated, tool_decision, tool_result) to the observer; no hook: the observer registers each session from Claude\'s own transcript file',
   fidelity: 'exact skill names and per-call load results; project resolved from Claude\'s own session records: the running-session file (cwd and pid) or else the transcript (cwd only; such a session expires 12 h after its last telemetry)',
   detect: (ctx) => createClaudeCodeAdapter().detect(hostCtx(ctx)),
+  targets: (ctx) => [claudeUserSettings(ctx)],
 
   async apply(ctx, previous) {
     const file = claudeUserSettings(ctx);
-    assertLandsInHome(file, ctx.home, 'the Claude Code settings file');
+    assertWriteStaysInHome(file, ctx.home, 'the Claude Code settings file');
     // settings first: the old hook entry leaves before the script it runs does
     const res = await reconcileObserveJson(file, ctx.backupDir, 'json', previous?.jsonEdits.find((e) => e.file === file), claudeDesired(ctx));
     const diagnostics: Diagnostic[] = [...res.diagnostics];

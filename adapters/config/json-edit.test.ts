@@ -38,3 +38,20 @@ describe('JSON host config parsing and editing (adapters/config/json-edit.ts)', 
     assert.doesNotThrow(() => parseJsonConfig(`{"a": ${atLimit}}`, FILE));
   });
 });
+
+describe('JSON config syntax errors read as words', () => {
+  it('says what is expected where, not jsonc-parser\'s token names', () => {
+    const message = (text: string) => {
+      try {
+        parseJsonConfig(text, '/p/settings.json');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    assert.equal(message('{\n  "a": 1\n  "b": 2\n}\n'), '/p/settings.json:3:3: expected a comma; Forge will not edit a config file it cannot parse');
+    assert.match(message('{\n  "a": \n}\n'), /^\/p\/settings\.json:3:1: expected a value;/);
+    assert.match(message('{\n  "a": "open\n}\n'), /: a string that is not closed;/);
+    assert.doesNotMatch(message('{ "a": 1 } x'), /Expected|Symbol/);
+  });
+});

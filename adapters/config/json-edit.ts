@@ -53,6 +53,17 @@ function valueOf(node: Node): unknown {
   return node.value;
 }
 
+/** jsonc-parser's ParseErrorCode values (a const enum, not importable at run time) as words for the user. */
+const PARSE_ERRORS: Record<number, string> = {
+  1: 'an invalid symbol', 2: 'an invalid number', 3: 'expected a property name (in double quotes)', 4: 'expected a value',
+  5: 'expected a colon', 6: 'expected a comma', 7: 'expected a closing brace "}"', 8: 'expected a closing bracket "]"',
+  9: 'expected the end of the file (something follows the top-level value)', 10: 'an invalid comment', 11: 'a comment that is not closed',
+  12: 'a string that is not closed', 13: 'a number cut short', 14: 'an invalid unicode escape', 15: 'an invalid escape character',
+  16: 'an invalid character (a control character in a string?)',
+};
+
+export const parseErrorWords = (code: number): string => PARSE_ERRORS[code] ?? 'not valid JSON';
+
 /**
  * Parses a JSON/JSONC config. Empty or whitespace-only text is an empty object. Anything that does
  * not parse, or whose root is not an object, is SF_E_CONFIG with the line and column, so the caller
@@ -69,13 +80,13 @@ export function parseJsonConfig(text: string, file: string): JsonObject {
     });
   }
   const errors: ParseError[] = [];
-  const { parseTree, printParseErrorCode } = jsoncLib();
+  const { parseTree } = jsoncLib();
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const value: unknown = tree ? valueOf(tree) : undefined;
   if (errors.length > 0) {
     const first = errors[0];
     const { line, column } = lineColumn(text, first.offset);
-    throw new SfError('SF_E_CONFIG', `${file}:${line}:${column}: ${printParseErrorCode(first.error)}; Forge will not edit a config file it cannot parse`, {
+    throw new SfError('SF_E_CONFIG', `${file}:${line}:${column}: ${parseErrorWords(first.error)}; Forge will not edit a config file it cannot parse`, {
       location: { file, line, column },
       hint: 'Fix the syntax error (or move the file away) and run the command again; the file was not changed.',
     });

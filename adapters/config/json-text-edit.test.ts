@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { removeJsonText, setJsonText } from './json-text-edit.js';
+import { emptyContainerText, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
 
 const FILE = '/p/opencode.jsonc';
 const remove = (text: string, path: string[]) => removeJsonText(text, path, '\n', FILE);
@@ -49,5 +49,52 @@ describe('JSON text edits in objects written on one line stay on that line', () 
 
   it('an empty container spread over lines still gets the entry on a line of its own', () => {
     assert.equal(set('{\n  "skillOverrides": {\n  }\n}\n', ['skillOverrides', 'summarize'], 'off'), '{\n  "skillOverrides": {\n    "summarize": "off"\n  }\n}\n');
+  });
+});
+
+describe('JSON text edits leave the user\'s comments with the user\'s entries', () => {
+  it('an entry added after a last entry with a comment on its line goes on the next line; the comment stays', () => {
+    const cases: [string, string][] = [
+      ['{\n  "a": 1 // mine\n}\n', '{\n  "a": 1, // mine\n  "z": "deny"\n}\n'],
+      ['{\n  "a": 1, // mine\n}\n', '{\n  "a": 1, // mine\n  "z": "deny",\n}\n'],
+      ['{\n  "a": 1 /* mine */ // and more\n}\n', '{\n  "a": 1, /* mine */ // and more\n  "z": "deny"\n}\n'],
+      ['{\r\n  "a": 1 // mine\r\n}\r\n', '{\r\n  "a": 1, // mine\r\n  "z": "deny"\r\n}\r\n'],
+    ];
+    for (const [text, want] of cases) {
+      const added = setJsonText(text, ['z'], 'deny', text.includes('\r\n') ? '\r\n' : '\n', FILE);
+      assert.equal(added, want, JSON.stringify(text));
+      assert.equal(removeJsonText(added, ['z'], text.includes('\r\n') ? '\r\n' : '\n', FILE), text, JSON.stringify(text));
+    }
+  });
+
+  it('in an object on one line, the entry goes after a comment that follows the last entry', () => {
+    for (const [text, want] of [
+      ['{ "a": 1 /* mine */ }', '{ "a": 1, /* mine */ "z": "deny" }'],
+      ['{ "a": 1, /* mine */ }', '{ "a": 1, /* mine */ "z": "deny", }'],
+      ['{"a": 1}', '{"a": 1, "z": "deny"}'],
+    ]) {
+      const added = set(text, ['z'], 'deny');
+      assert.equal(added, want, text);
+      assert.equal(remove(added, ['z']), text, text);
+    }
+  });
+
+  it('an empty one-line container holding a comment gets the entry after the comment, on that line, and back', () => {
+    const text = '{"s": { /* none yet */ }}';
+    const added = set(text, ['s', 'x'], 'off');
+    assert.equal(added, '{"s": { /* none yet */ "x": "off" }}');
+    assert.equal(remove(added, ['s', 'x']), text);
+  });
+
+  it('the text an empty container held is put back only where just whitespace differs', () => {
+    assert.equal(restoreEmptyContainer('{\n  "env": {}\n}\n', ['env'], '\n  ', FILE), '{\n  "env": {\n  }\n}\n');
+    assert.equal(restoreEmptyContainer('{ "env": {} }', ['env'], ' /* none */ ', FILE), '{ "env": { /* none */ } }');
+    assert.equal(restoreEmptyContainer('{ }', [], '\n', FILE), '{\n}');
+    // the user put something of their own there since: left alone
+    assert.equal(restoreEmptyContainer('{ "env": { /* mine */ } }', ['env'], ' ', FILE), '{ "env": { /* mine */ } }');
+    assert.equal(restoreEmptyContainer('{ "env": {"a": 1} }', ['env'], ' ', FILE), '{ "env": {"a": 1} }');
+    assert.equal(emptyContainerText('{ "env": { } }', ['env']), ' ');
+    assert.equal(emptyContainerText('{ "env": {} }', ['env']), undefined);
+    assert.equal(emptyContainerText('{ "env": {"a": 1} }', ['env']), undefined);
   });
 });

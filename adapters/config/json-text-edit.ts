@@ -59,8 +59,15 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   if (kids.length === 0) {
     const { indent } = lineIndent(t.text, node.offset);
     const inner = t.text.slice(node.offset + 1, close);
-    if (inner.trim() === '' && onOneLine(t.text, node.parent?.parent)) return t.text.slice(0, node.offset + 1) + entry(null) + t.text.slice(close);
+    const compact = onOneLine(t.text, node.parent?.parent);
+    if (inner.trim() === '' && compact) return t.text.slice(0, node.offset + 1) + entry(null) + t.text.slice(close);
     if (inner.trim() === '') return t.text.slice(0, node.offset + 1) + t.eol + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
+    // a one-line container holding a comment, in a one-line object: the entry goes after the
+    // comment on that line, one space away (what removal takes back), nothing is reflowed
+    if (compact && !inner.includes('\n')) {
+      const head = inner.trimEnd();
+      return t.text.slice(0, node.offset + 1) + head + ' ' + entry(null) + inner.slice(head.length) + t.text.slice(close);
+    }
     // an empty container holding comments: they stay, and the entry goes on a line after them
     const head = t.text.slice(0, close).replace(/[ \t]*$/, '');
     return head + (head.endsWith('\n') ? '' : t.eol) + indent + u + entry(indent + u) + t.eol + indent + t.text.slice(close);
@@ -68,22 +75,61 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   const last = kids[kids.length - 1];
   const { indent, ownLine } = lineIndent(t.text, last.offset);
   const end = last.offset + last.length;
+  // the user's comment at the end of the last entry's line stays on that line: the entry goes on
+  // the next line, after a comma put right after the value (or with its own trailing comma when
+  // the user's entry has one), so removing it gives that line back as it was
+  const commented = commentAfter(t.text, end, close, ownLine);
+  if (commented) {
+    // with the user's trailing comma, the entry gets one of its own; else a comma goes right after the value
+    const [before, after] = commented.comma ? [t.text.slice(0, commented.at), ','] : [t.text.slice(0, end) + ',' + t.text.slice(end, commented.at), ''];
+    return before + (ownLine ? t.eol + indent : ' ') + entry(ownLine ? indent : null) + after + t.text.slice(commented.at);
+  }
   return t.text.slice(0, end) + (ownLine ? ',' + t.eol + indent : ', ') + entry(ownLine ? indent : null) + t.text.slice(end);
+}
+
+/**
+ * Comments of the user's after offset `from` (the end of a container's last child): where an
+ * entry goes so they stay with that child, and whether a comma comes first. On separate lines:
+ * the end of the child's line (before its line break), when a comment is on it; on one line: just
+ * after the last comment before the closing bracket. Undefined when there is no such comment, or
+ * anything but a comma, comments and blanks follows.
+ */
+function commentAfter(text: string, from: number, to: number, ownLine: boolean): { at: number; comma: boolean } | undefined {
+  const scanner = jsoncLib().createScanner(text.slice(from, to), false);
+  let comma = false;
+  let commentEnd: number | undefined;
+  for (let kind = scanner.scan(); kind !== SCAN_EOF; kind = scanner.scan()) {
+    if (kind === SCAN_TRIVIA) continue;
+    if (kind === SCAN_COMMA && !comma && commentEnd === undefined) comma = true;
+    else if (kind === SCAN_LINE_COMMENT || kind === SCAN_BLOCK_COMMENT) commentEnd = from + scanner.getTokenOffset() + scanner.getTokenLength();
+    else if (kind === SCAN_LINE_BREAK && ownLine) {
+      // a line ending is \n or \r\n: the entry goes before it
+      return commentEnd === undefined ? undefined : { at: from + scanner.getTokenOffset(), comma };
+    } else return undefined;
+  }
+  return !ownLine && commentEnd !== undefined ? { at: commentEnd, comma } : undefined;
 }
 
 /** Cuts child `i` of container `node` together with its separator. */
 function cutChild(t: Text, node: Node, i: number): string {
   const kids = node.children!;
   if (kids.length === 1) {
+    const open = node.offset + 1;
     const close = node.offset + node.length - 1;
     const kid = kids[0];
-    // the child's own line, and the line break after it
+    let end = kid.offset + kid.length;
+    const comma = commaIn(t.text, end, close);
+    if (comma !== undefined && onlyBlank(t.text.slice(end, comma))) end = comma + 1;
+    // nothing but whitespace around it: back to the empty container `{}` (observe-json.ts puts
+    // back the whitespace it held before, when it recorded that)
+    if (onlyBlank(t.text.slice(open, kid.offset)) && onlyBlank(t.text.slice(end, close))) return t.text.slice(0, open) + t.text.slice(close);
+    // comments of the user's are around it, and stay: the child's own line goes when it is alone there
     const lineStart = t.text.lastIndexOf('\n', kid.offset - 1) + 1;
-    const after = /^[ \t]*\r?\n/.exec(t.text.slice(kid.offset + kid.length, close));
-    const rest = t.text.slice(node.offset + 1, lineStart) + (after ? t.text.slice(kid.offset + kid.length + after[0].length, close) : '');
-    // nothing but whitespace around it: back to the empty container `{}`; comments there stay
-    if (rest.trim() === '' || lineStart <= node.offset || t.text.slice(lineStart, kid.offset).trim() !== '') return t.text.slice(0, node.offset + 1) + t.text.slice(close);
-    return t.text.slice(0, lineStart) + t.text.slice(kid.offset + kid.length + (after ? after[0].length : 0));
+    const after = /^[ \t]*\r?\n/.exec(t.text.slice(end, close));
+    if (lineStart > node.offset && onlyBlank(t.text.slice(lineStart, kid.offset)) && after) return t.text.slice(0, lineStart) + t.text.slice(end + after[0].length);
+    // else only the child, with the space insertLast put between it and a comment before it
+    const spaced = t.text[kid.offset - 1] === ' ' && !onlyBlank(t.text.slice(open, kid.offset));
+    return t.text.slice(0, kid.offset - (spaced ? 1 : 0)) + t.text.slice(end);
   }
   const kid = kids[i];
   const start = kid.offset;
@@ -116,6 +162,10 @@ function cutChild(t: Text, node: Node, i: number): string {
 
 // jsonc-parser's SyntaxKind values (a const enum, not importable at run time)
 const SCAN_COMMA = 5;
+const SCAN_LINE_COMMENT = 12;
+const SCAN_BLOCK_COMMENT = 13;
+const SCAN_LINE_BREAK = 14;
+const SCAN_TRIVIA = 15;
 const SCAN_EOF = 17;
 
 const onlyBlank = (s: string): boolean => s.trim() === '';
@@ -202,4 +252,31 @@ export function removeJsonItem(text: string, path: JsonPath, index: number, eol:
   const cur = getPath(parseJsonConfig(text, file), path);
   if (node?.type !== 'array' || !Array.isArray(cur) || index < 0 || index >= cur.length) return text;
   return verified(t, cutChild(t, node, index), path, cur.filter((_, i) => i !== index));
+}
+
+/** The text between the brackets of the empty object or list at `path` ([]: the document), or undefined when it is absent, not empty or holds nothing. */
+export function emptyContainerText(text: string, path: JsonPath): string | undefined {
+  if (text.trim() === '') return undefined;
+  const node = path.length === 0 ? root({ text, eol: '\n', file: '' }) : findNodeAtLocation(root({ text, eol: '\n', file: '' }), path);
+  if (!node || (node.type !== 'object' && node.type !== 'array') || (node.children ?? []).length > 0) return undefined;
+  const inner = text.slice(node.offset + 1, node.offset + node.length - 1);
+  return inner === '' ? undefined : inner;
+}
+
+/**
+ * Puts `inner` back between the brackets of the empty container at `path`, when what is there
+ * now is blank or differs from it in whitespace only (what removing Forge's last entry from it
+ * left), so a user's `{ }`, `{\n  }` or `{ /* none yet *\/ }` comes back byte for byte; a comment
+ * of the user's there now is left alone.
+ */
+export function restoreEmptyContainer(text: string, path: JsonPath, inner: string, file: string): string {
+  if (text.trim() === '') return text;
+  const node = path.length === 0 ? root({ text, eol: '\n', file }) : findNodeAtLocation(root({ text, eol: '\n', file }), path);
+  if (!node || (node.type !== 'object' && node.type !== 'array') || (node.children ?? []).length > 0) return text;
+  const now = text.slice(node.offset + 1, node.offset + node.length - 1);
+  const bare = (s: string) => s.replace(/\s+/g, '');
+  if (now === inner || (now.trim() !== '' && bare(now) !== bare(inner))) return text;
+  const out = text.slice(0, node.offset + 1) + inner + text.slice(node.offset + node.length - 1);
+  // whitespace and the comments it held before: the settings are the same
+  return isDeepStrictEqual(parseJsonConfig(out, file), parseJsonConfig(text, file)) ? out : text;
 }

@@ -3,7 +3,7 @@ import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
 import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
-import { appendJsonItem, removeJsonItem, removeJsonText, setJsonText } from './json-text-edit.js';
+import { appendJsonItem, emptyContainerText, removeJsonItem, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
 import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
 import { noteWrite, readWriteNote, withNotedEntries } from './write-note.js';
 
@@ -23,7 +23,11 @@ export interface ObserveEntry {
   value: unknown;
   /** a user's own different value is fine (e.g. an export interval) and is left as it is */
   tunable?: boolean;
+  /** other values that work as well (e.g. OTLP/JSON, which the observer also reads): the user's choice, reported as info at most */
+  accepts?: unknown[];
 }
+
+const accepted = (want: ObserveEntry, now: unknown): boolean => now !== undefined && (want.accepts ?? []).some((a) => isDeepStrictEqual(a, now));
 
 export interface ObserveArrayItem {
   /** the list, e.g. ['hooks', 'PreToolUse'] */
@@ -31,9 +35,18 @@ export interface ObserveArrayItem {
   value: unknown;
 }
 
+/** An object or list that was empty when Forge added its first entry, with the text between its brackets then. */
+export interface EmptiedContainer {
+  path: string[];
+  /** e.g. " " of `{ }`, or "\n  " of `{\n  }`: given back when Forge's last entry leaves it */
+  text: string;
+}
+
 /** A ManagedConfigEdit plus the list items Forge added. */
 export interface ObserveConfigEdit extends ManagedConfigEdit {
   items: ObserveArrayItem[];
+  /** containers Forge's first entry went into while they were empty (whitespace or comments only) */
+  emptied?: EmptiedContainer[];
 }
 
 export interface ObserveJsonDesired {
@@ -55,11 +68,19 @@ function userKept(file: string, path: string[], cur: unknown, ours: unknown): Di
     hint: `Delete "${key(path)}" from ${file} and run \`sf observe update\` if you want Forge's setting back.` };
 }
 
+/** A value of the user's that works as well as Forge's: kept, and said once as info. */
+function acceptedValue(file: string, path: string[], cur: unknown, ours: unknown, host?: string): Diagnostic {
+  return { code: 'SF_OBSERVE_USER_VALUE', severity: 'info', file,
+    message: `${host ? `${host}: ` : ''}"${key(path)}" in ${file} is ${JSON.stringify(cur)}, not Forge's ${JSON.stringify(ours)}; the observer accepts that as well, so your value is used`,
+    hint: `to go back to Forge's value, delete "${key(path)}" from ${file} and run \`sf observe update\`` };
+}
+
 interface Plan {
   text: string;
   managed: ManagedEntry[];
   items: ObserveArrayItem[];
   created: string[][];
+  emptied: EmptiedContainer[];
   diagnostics: Diagnostic[];
 }
 
@@ -70,14 +91,25 @@ export function planObserveJson(text: string, file: string, eol: string, previou
   const fatal: string[] = [];
   const managed: ManagedEntry[] = [];
   let created = [...(previous?.created ?? [])];
+  const emptied = (Array.isArray(previous?.emptied) ? previous.emptied : []).filter((e) => Array.isArray(e?.path) && typeof e.text === 'string');
   let out = text;
   const cur = (p: string[]) => getPath(parseJsonConfig(out, file), p);
+  // the empty container the entry goes into keeps its inner text on record (`{ }`, `{\n  }`):
+  // removing Forge's last entry from it gives that back, not `{}`
+  const noteEmpty = (p: string[]) => {
+    let at = p.length - 1;
+    while (at > 0 && cur(p.slice(0, at)) === undefined) at--;
+    const container = p.slice(0, at);
+    const inner = emptyContainerText(out, container);
+    if (inner !== undefined && !emptied.some((e) => same(e.path, container))) emptied.push({ path: container, text: inner });
+  };
   const set = (p: string[], v: unknown) => {
     for (let i = 1; i < p.length; i++) {
       const parent = cur(p.slice(0, i));
       if (parent === undefined) created.push(p.slice(0, i));
       else if (!isJsonObject(parent)) throw new SfError('SF_E_CONFIG', `${file}: "${key(p.slice(0, i))}" is not an object, so Forge cannot add "${key(p)}"`, { location: { file, pointer: key(p.slice(0, i)) }, hint: `Write "${key(p.slice(0, i))}" as an object and run the command again; the file was not changed.` });
     }
+    if (cur(p) === undefined) noteEmpty(p);
     out = setJsonText(out, p, v, eol, file);
   };
   for (const prev of previous?.managed ?? []) {
@@ -95,6 +127,8 @@ export function planObserveJson(text: string, file: string, eol: string, previou
       managed.push({ skillId: OBSERVE_OWNER, path: want.path, value: want.value });
     } else if (isDeepStrictEqual(now, want.value)) {
       // the user's own identical setting: used as it is, never removed by Forge
+    } else if (accepted(want, now)) {
+      diagnostics.push(acceptedValue(file, want.path, now, want.value));
     } else if (owned || want.tunable) {
       diagnostics.push(userKept(file, want.path, now, want.value));
     } else {
@@ -109,7 +143,11 @@ export function planObserveJson(text: string, file: string, eol: string, previou
   }
   const items = reconcileItems(() => parseJsonConfig(out, file), (t) => (out = t), () => out, previous?.items ?? [], desired.items, eol, file, created);
   created = pruneCreated(() => out, (t) => (out = t), created, eol, file);
-  return { text: out, managed, items, created, diagnostics };
+  for (const e of emptied) out = restoreEmptyContainer(out, e.path, e.text, file);
+  // kept while the container is there (Forge's entries may still be in it)
+  const doc2 = parseJsonConfig(out, file);
+  const kept = emptied.filter((e) => e.path.length === 0 || getPath(doc2, e.path) !== undefined);
+  return { text: out, managed, items, created, emptied: kept, diagnostics };
 }
 
 function reconcileItems(doc: () => JsonObject, write: (t: string) => void, text: () => string, previous: ObserveArrayItem[], desired: ObserveArrayItem[], eol: string, file: string, created: string[][]): ObserveArrayItem[] {
@@ -161,7 +199,7 @@ export async function reconcileObserveJson(file: string, backupDir: string, form
     const next = textToWrite(origin, snap, plan.text, empty);
     result = {
       diagnostics: plan.diagnostics,
-      edit: owns ? { file, backup: owned?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items } : undefined,
+      edit: owns ? { file, backup: owned?.backup, format, ...origin, managed: plan.managed, created: plan.created, items: plan.items, ...(plan.emptied.length ? { emptied: plan.emptied } : {}) } : undefined,
     };
     return next;
   }, false, async (_written, backup) => {
@@ -181,6 +219,10 @@ export function diagnoseObserveJson(text: string, file: string, previous: Observ
     if (isDeepStrictEqual(now, want.value)) continue;
     const owned = previous?.managed.some((m) => same(m.path, want.path));
     if (now !== undefined && !owned && want.tunable) continue;
+    if (accepted(want, now)) {
+      out.push(acceptedValue(file, want.path, now, want.value, host));
+      continue;
+    }
     out.push({ code: 'SF_OBSERVE_DRIFT', severity: 'error', file,
       message: `${host}: "${key(want.path)}" is ${now === undefined ? 'missing' : JSON.stringify(now)} in ${file} (observability needs ${JSON.stringify(want.value)})`,
       // update puts back what is missing, but keeps a value someone changed (Forge's or the user's own)

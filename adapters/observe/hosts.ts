@@ -52,9 +52,9 @@ export async function applyHosts(
   const outcomes: HostOutcome[] = [];
   for (const a of adapters) {
     try {
-      const started = Date.now();
+      const missing = await missingDirs(a.targets(ctx), ctx.home);
       const { record, diagnostics } = await a.apply(ctx, records[a.id]);
-      const createdDirs = await dirsCreatedFor(record, ctx.home, started, records[a.id]?.createdDirs);
+      const createdDirs = await dirsCreated(missing, records[a.id]?.createdDirs);
       next[a.id] = createdDirs.length > 0 ? { ...record, createdDirs } : record;
       await persist?.(next);
       outcomes.push({ agent: a.id, displayName: a.displayName, status: diagnostics.some((d) => d.severity === 'error') ? 'failed' : 'applied', diagnostics });
@@ -78,6 +78,12 @@ export async function removeHosts(ctx: ObserveContext, records: HostRecords, ids
     }
     try {
       const diagnostics = await a.remove(ctx, rec);
+      // an error: some of Forge's settings are still in place; the host stays recorded, so a
+      // later uninstall (once the user fixed what the error names) can finish it
+      if (diagnostics.some((d) => d.severity === 'error')) {
+        outcomes.push({ agent: id, displayName: a.displayName, status: 'failed', diagnostics });
+        continue;
+      }
       // deepest first; a directory that holds anything (the user's files) stays
       for (const dir of [...(rec.createdDirs ?? [])].sort((x, y) => y.length - x.length)) await rmdir(dir).catch(() => undefined);
       delete next[id];
@@ -106,21 +112,27 @@ export async function diagnoseHosts(ctx: ObserveContext, records: HostRecords): 
   return out;
 }
 
-/**
- * The directories below `home` that hold a path of `record` and were created by this apply (born
- * after it started; a second of slack for coarse file system clocks), plus those an earlier apply
- * created that still exist. Uninstall removes them when empty, so a host that was never installed
- * is not "detected" afterwards because its config directory is there.
- */
-async function dirsCreatedFor(record: ObserveHostRecord, home: string, startedMs: number, earlier: readonly string[] = []): Promise<string[]> {
-  const paths = [...record.jsonEdits.map((e) => e.file), ...record.tomlEdits.map((e) => e.file), ...record.files.map((f) => f.path)];
+const isDir = (dir: string) => stat(dir).then((s) => s.isDirectory(), () => false);
+
+/** The directories below `home` on the way to `paths` that do not exist yet (looked at just before an apply). */
+async function missingDirs(paths: readonly string[], home: string): Promise<string[]> {
   const out = new Set<string>();
-  for (const dir of earlier) if (await stat(dir).then((s) => s.isDirectory(), () => false)) out.add(dir);
   for (const path of paths) {
     for (let dir = dirname(path); dir !== home && dir.startsWith(`${home}${sep}`); dir = dirname(dir)) {
-      const born = await stat(dir).then((s) => s.birthtimeMs, () => 0);
-      if (born > 0 && born >= startedMs - 1000) out.add(dir);
+      if (await stat(dir).then(() => false, () => true)) out.add(dir);
     }
   }
+  return [...out];
+}
+
+/**
+ * The directories an apply created: those missing just before it that exist now (not ones the
+ * user made before the install, however shortly before), plus those an earlier apply created
+ * that still exist. Uninstall removes them when empty, so a host that was never installed is not
+ * "detected" afterwards because its config directory is there.
+ */
+async function dirsCreated(missingBefore: readonly string[], earlier: readonly string[] = []): Promise<string[]> {
+  const out = new Set<string>();
+  for (const dir of [...earlier, ...missingBefore]) if (await isDir(dir)) out.add(dir);
   return [...out].sort();
 }

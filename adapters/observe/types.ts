@@ -57,9 +57,11 @@ export interface ObserveHostAdapter {
   readonly signal: string;
   /** the fidelity the host's skill evidence gets, and any blind spot */
   readonly fidelity: string;
+  /** the files `apply` writes for `ctx` (config, plugin): the directories it creates for them are recorded */
+  targets(ctx: ObserveContext): string[];
   /** installs or re-applies Forge's settings, merging into the user's config (idempotent) */
   apply(ctx: ObserveContext, previous?: ObserveHostRecord): Promise<ObserveApplyResult>;
-  /** removes exactly what `record` says Forge put there */
+  /** removes exactly what `record` says Forge put there; an error diagnostic means some of it is still in place (the host stays recorded) */
   remove(ctx: ObserveContext, record: ObserveHostRecord): Promise<Diagnostic[]>;
   /** drift: settings or files missing, changed or replaced by another installer */
   diagnose(ctx: ObserveContext, record: ObserveHostRecord | undefined): Promise<Diagnostic[]>;

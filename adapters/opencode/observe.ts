@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { assertLandsInHome } from '../../core/fs/contained.js';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
 import { FORGE_VERSION } from '../../core/version.js';
 import { pathExists } from '../config/detect.js';
 import { diagnoseManagedFile, removeManagedFile, writeManagedFile } from '../observe/managed-file.js';
+import { assertWriteStaysInHome } from '../observe/home-links.js';
 import type { ObserveContext, ObserveHostAdapter } from '../observe/types.js';
 import { createOpenCodeAdapter } from './adapter.js';
 import { renderOpenCodePlugin } from './observe-plugin.js';
@@ -28,10 +28,11 @@ export const opencodeObserveAdapter: ObserveHostAdapter = {
   signal: 'a Forge plugin posting skill tool events (skill name, call id, load result, byte count) to the observer',
   fidelity: 'exact: the plugin reports the directory each skill was loaded from',
   detect: (ctx) => createOpenCodeAdapter().detect(hostCtx(ctx)),
+  targets: (ctx) => [opencodePluginPath(ctx)],
 
   async apply(ctx, previous) {
     const path = opencodePluginPath(ctx);
-    assertLandsInHome(path, ctx.home, 'the OpenCode plugin file');
+    assertWriteStaysInHome(path, ctx.home, 'the OpenCode plugin file');
     const res = await writeManagedFile(path, renderOpenCodePlugin(ctx.port, join(ctx.spoolDir, 'opencode.jsonl'), FORGE_VERSION), 0o644, previous?.files.find((f) => f.path === path), ctx.backupDir);
     return {
       record: { agent: 'opencode', version: FORGE_VERSION, appliedAt: new Date().toISOString(), port: ctx.port, jsonEdits: [], tomlEdits: [], files: res.file ? [res.file] : [] },

@@ -1,26 +1,28 @@
-import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { encodeExportResponse } from '../telemetry/otlp/encode.js';
 import type { Target } from './destinations.js';
+import { ensureDirectory, fileAttempt, openForAppend } from './file-write.js';
 import { sendOtlp } from './http-send.js';
 import type { CanaryResult } from './store.js';
 
 /**
  * A per-destination canary that proves reachability and credentials without writing telemetry:
  * an empty ExportLogsServiceRequest to an OTLP/HTTP destination (valid per the OTLP spec, so no
- * record is stored), or an append-mode open of a file destination. Never throws.
+ * record is stored), or an append-mode open of a file destination (same deadline). Never throws.
  */
 export async function runCanary(target: Target, timeoutMs = 5000): Promise<CanaryResult> {
   const start = Date.now();
   const done = (ok: boolean, extra: Partial<CanaryResult> = {}): CanaryResult => ({ ok, at: start, latencyMs: Date.now() - start, ...extra });
   if (target.kind === 'file') {
     try {
-      await mkdir(dirname(target.path), { recursive: true });
-      const fh = await open(target.path, 'a', 0o600);
-      await fh.close();
+      await fileAttempt(target.path, async () => {
+        await ensureDirectory(dirname(target.path));
+        const fh = await openForAppend(target.path);
+        await fh.close();
+      }, { timeoutMs });
       return done(true);
     } catch (e) {
-      return done(false, { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+      return done(false, { error: (e as Error).message });
     }
   }
   let headers: Record<string, string>;

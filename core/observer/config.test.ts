@@ -3,7 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { tempDir } from '../../test-support/index.js';
-import { DEFAULT_OBSERVE_CONFIG, parseObserveConfig, readObserveConfig, updateObserveConfig } from './config.js';
+import { DEFAULT_OBSERVE_CONFIG, parseObserveConfig, readObserveConfig, readObserveConfigLeniently, removeFromObserveConfig, updateObserveConfig } from './config.js';
 
 const bad = (raw: unknown, pointer: RegExp) => assert.throws(() => parseObserveConfig(raw), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG' && pointer.test(e.message));
 
@@ -51,9 +51,35 @@ describe('observe config ($SF_HOME/config.json "observe")', () => {
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       await assert.rejects(updateObserveConfig(file, (o) => ({ ...o, receiver: { port: -1 } })), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG');
       assert.equal(JSON.parse(await readFile(file, 'utf8')).observe.receiver, undefined, 'an invalid edit is not written');
-      // a truncated file says where JSON broke
+      // a broken file says where JSON broke, as line:column, and what broke there
       await writeFile(file, '{"observe": ');
-      await assert.rejects(readObserveConfig(file), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG' && /is not a JSON object \(.*JSON/.test(e.message));
+      await assert.rejects(readObserveConfig(file), (e) => e instanceof SfError && e.code === 'SF_E_CONFIG' && e.message === `${file}:1:13: not valid JSON: unexpected end of JSON input`);
+      await writeFile(file, '{\n  "observe": {\n    "links": [],\n    oops\n  }\n}\n');
+      await assert.rejects(readObserveConfig(file), (e) => {
+        assert.ok(e instanceof SfError && e.code === 'SF_E_CONFIG');
+        assert.match(e.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:5: not valid JSON: (expected double-quoted property name|unexpected token)`));
+        assert.doesNotMatch(e.message, /position|not a JSON object/);
+        assert.deepEqual({ line: e.location?.line, column: e.location?.column }, { line: 4, column: 5 });
+        return true;
+      });
+      await writeFile(file, '[1]');
+      await assert.rejects(readObserveConfig(file), (e) => e instanceof SfError && e.message === `${file}: the top level is not a JSON object`);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('a bad destination names the command that removes it, and that command works while the config does not validate', async () => {
+    assert.throws(() => parseObserveConfig({ destinations: [{ name: 'x', type: 'otlp', endpoint: 'ftp://a' }] }), (e) => e instanceof SfError && /`sf observe destination remove x`/.test(e.hint ?? ''));
+    const tmp = await tempDir();
+    try {
+      const file = join(tmp.path, 'config.json');
+      await writeFile(file, JSON.stringify({ observe: { destinations: [{ name: 'x', type: 'otlp', endpoint: 'ftp://a' }, { name: 'ok', type: 'file', path: '/tmp/ok.jsonl' }], batch: { maxRecords: 0 } } }));
+      assert.equal((await readObserveConfigLeniently(file)).problem?.code, 'SF_E_CONFIG');
+      const { config, problem } = await removeFromObserveConfig(file, (o) => ({ ...o, destinations: (o.destinations as { name: string }[]).filter((d) => d.name !== 'x') }));
+      assert.match(problem?.message ?? '', /observe\.batch\.maxRecords/, 'what is still wrong comes back');
+      assert.deepEqual(config, DEFAULT_OBSERVE_CONFIG);
+      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).observe.destinations.map((d: { name: string }) => d.name), ['ok'], 'written although another key is still wrong');
     } finally {
       await tmp.cleanup();
     }

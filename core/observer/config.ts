@@ -1,8 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SfError, hasErrno } from '../errors/index.js';
+import { SfError, hasErrno, isSfError } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withFileLock } from '../fs/file-lock.js';
+import { lineColumn } from '../text/line-column.js';
 import { FILE_ROTATION_LIMITS, type FileRotation } from './file-rotation.js';
 
 /**
@@ -84,28 +85,26 @@ export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
 const DEST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function bad(pointer: string, message: string, file: string): never {
+/** `hint`: how to fix it when that is not editing the file by hand (a destination: remove it with its command). */
+function bad(pointer: string, message: string, file: string, hint?: string): never {
   const at = pointer ? `observe.${pointer}` : 'observe';
-  const hint = pointer.startsWith('destinations')
-    ? 'fix the entry or remove it with `sf observe destination remove`'
-    : `fix "${at}" in ${file} by hand (or remove it to get the default)`;
-  throw new SfError('SF_E_CONFIG', `${file}: ${at}: ${message}`, { location: { file, pointer: at }, hint });
+  throw new SfError('SF_E_CONFIG', `${file}: ${at}: ${message}`, { location: { file, pointer: at }, hint: hint ?? `fix "${at}" in ${file} by hand (or remove it to get the default)` });
 }
 
-function checkRef(v: unknown, at: string, file: string): void {
+function checkRef(v: unknown, at: string, file: string, hint?: string): void {
   const o = v as Record<string, unknown>;
   if (typeof v === 'string') return;
   if (o && typeof o.env === 'string' && ENV_NAME.test(o.env)) return;
   if (o && typeof o.file === 'string' && o.file.startsWith('/')) return;
-  bad(at, 'must be a string, {"env": "NAME"} or {"file": "/absolute/path"}', file);
+  bad(at, 'must be a string, {"env": "NAME"} or {"file": "/absolute/path"}', file, hint);
 }
 
-function checkRotation(v: unknown, at: string, file: string): void {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) bad(at, 'must be an object {"maxMegabytes": N, "maxBackups": N}', file);
+function checkRotation(v: unknown, at: string, file: string, hint?: string): void {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) bad(at, 'must be an object {"maxMegabytes": N, "maxBackups": N}', file, hint);
   for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
     const limits = FILE_ROTATION_LIMITS[k as keyof typeof FILE_ROTATION_LIMITS];
-    if (!limits) bad(`${at}.${k}`, 'is not a rotation setting (maxMegabytes, maxBackups)', file);
-    if (!Number.isInteger(value) || (value as number) < limits.min || (value as number) > limits.max) bad(`${at}.${k}`, `must be a whole number from ${limits.min} to ${limits.max}`, file);
+    if (!limits) bad(`${at}.${k}`, 'is not a rotation setting (maxMegabytes, maxBackups)', file, hint);
+    if (!Number.isInteger(value) || (value as number) < limits.min || (value as number) > limits.max) bad(`${at}.${k}`, `must be a whole number from ${limits.min} to ${limits.max}`, file, hint);
   }
 }
 
@@ -113,18 +112,20 @@ function checkDestination(d: unknown, i: number, file: string): DestinationConfi
   const o = (d ?? {}) as Record<string, unknown>;
   const at = `destinations[${i}]`;
   if (typeof o.name !== 'string' || !DEST_NAME.test(o.name)) bad(`${at}.name`, 'must be a lowercase name (a-z, 0-9, _ and -)', file);
+  // `destination remove` works on a config.json with a bad entry: the way out this hint names
+  const fix = `fix the entry in ${file}, or remove it: \`sf observe destination remove ${o.name}\``;
   if (o.type === 'file') {
-    if (typeof o.path !== 'string' || !o.path.startsWith('/')) bad(`${at}.path`, 'must be an absolute path', file);
-    if (o.rotation !== undefined) checkRotation(o.rotation, `${at}.rotation`, file);
+    if (typeof o.path !== 'string' || !o.path.startsWith('/')) bad(`${at}.path`, 'must be an absolute path', file, fix);
+    if (o.rotation !== undefined) checkRotation(o.rotation, `${at}.rotation`, file, fix);
   } else if (o.type === 'hub' || o.type === 'otlp') {
-    if (typeof o.endpoint !== 'string' || !/^https?:\/\/[^\s]+$/.test(o.endpoint)) bad(`${at}.endpoint`, 'must be an http(s) URL', file);
-    if (/^https?:\/\/[^/]*@/.test(o.endpoint as string)) bad(`${at}.endpoint`, 'must not contain credentials; use a header reference', file);
-    if (o.protocol !== undefined && o.protocol !== 'protobuf' && o.protocol !== 'json') bad(`${at}.protocol`, 'must be "protobuf" or "json"', file);
+    if (typeof o.endpoint !== 'string' || !/^https?:\/\/[^\s]+$/.test(o.endpoint)) bad(`${at}.endpoint`, 'must be an http(s) URL', file, fix);
+    if (/^https?:\/\/[^/]*@/.test(o.endpoint as string)) bad(`${at}.endpoint`, 'must not contain credentials; use a header reference', file, fix);
+    if (o.protocol !== undefined && o.protocol !== 'protobuf' && o.protocol !== 'json') bad(`${at}.protocol`, 'must be "protobuf" or "json"', file, fix);
     if (o.type === 'hub') {
-      if (typeof o.credential !== 'object' || o.credential === null) bad(`${at}.credential`, 'must be {"env": "NAME"} or {"file": "/absolute/path"}', file);
-      checkRef(o.credential, `${at}.credential`, file);
-    } else for (const [k, v] of Object.entries((o.headers ?? {}) as Record<string, unknown>)) checkRef(v, `${at}.headers.${k}`, file);
-  } else bad(`${at}.type`, 'must be "hub", "otlp" or "file"', file);
+      if (typeof o.credential !== 'object' || o.credential === null) bad(`${at}.credential`, 'must be {"env": "NAME"} or {"file": "/absolute/path"}', file, fix);
+      checkRef(o.credential, `${at}.credential`, file, fix);
+    } else for (const [k, v] of Object.entries((o.headers ?? {}) as Record<string, unknown>)) checkRef(v, `${at}.headers.${k}`, file, fix);
+  } else bad(`${at}.type`, 'must be "hub", "otlp" or "file"', file, fix);
   return o as unknown as DestinationConfig;
 }
 
@@ -164,7 +165,7 @@ export function parseObserveConfig(raw: unknown, file = 'config.json'): ObserveC
   const destinations = Array.isArray(o.destinations) ? o.destinations.map((x: unknown, i: number) => checkDestination(x, i, file)) : [];
   const names = new Set<string>();
   for (const x of destinations) {
-    if (names.has(x.name)) bad('destinations', `two destinations are named "${x.name}"`, file);
+    if (names.has(x.name)) bad('destinations', `two destinations are named "${x.name}"`, file, `rename one of them in ${file}, or remove both: \`sf observe destination remove ${x.name}\``);
     names.add(x.name);
   }
   const links: RepositoryLink[] = Array.isArray(o.links) ? o.links : [];
@@ -195,15 +196,21 @@ async function readWhole(file: string): Promise<Record<string, unknown>> {
     if (hasErrno(e, 'ENOENT')) return {};
     throw e;
   }
-  let why = 'the top level is not an object';
+  let v: unknown;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    v = JSON.parse(text) as unknown;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    why = e.message;
+    // "Expected ',' or '}' after property value in JSON at position 52": where, as line:column
+    const at = /at position (\d+)/.exec(e.message);
+    const { line, column } = lineColumn(text, at ? Number(at[1]) : text.length);
+    const reason = e.message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
+    throw new SfError('SF_E_CONFIG', `${file}:${line}:${column}: not valid JSON: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`, {
+      location: { file, line, column }, hint: 'fix the file by hand (or move it away); `sf observe uninstall` works without it',
+    });
   }
-  throw new SfError('SF_E_CONFIG', `${file} is not a JSON object (${why})`, { location: { file }, hint: 'fix the file by hand or move it away' });
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  throw new SfError('SF_E_CONFIG', `${file}: the top level is not a JSON object`, { location: { file, line: 1, column: 1 }, hint: 'fix the file by hand or move it away' });
 }
 
 /** Reads and validates the `observe` key of config.json (defaults when absent). */
@@ -212,17 +219,52 @@ export async function readObserveConfig(configFile: string): Promise<ObserveConf
 }
 
 /**
- * Read-modify-write of the `observe` key (the raw JSON object, so unknown keys survive), keeping
- * every other key of config.json. The result is validated before it is written (0600, atomic).
+ * The observe config for a command that must work while it is invalid (`uninstall`,
+ * `destination remove`: the ways out): the defaults, plus the problem to mention.
  */
-export async function updateObserveConfig(configFile: string, edit: (observe: Record<string, unknown>) => Record<string, unknown>): Promise<ObserveConfig> {
+export async function readObserveConfigLeniently(configFile: string): Promise<{ config: ObserveConfig; problem?: SfError }> {
+  try {
+    return { config: await readObserveConfig(configFile) };
+  } catch (e) {
+    if (!isSfError(e, 'SF_E_CONFIG')) throw e;
+    return { config: DEFAULT_OBSERVE_CONFIG, problem: e };
+  }
+}
+
+type ObserveEdit = (observe: Record<string, unknown>) => Record<string, unknown>;
+
+async function readModifyWrite<T>(configFile: string, edit: ObserveEdit, check: (next: Record<string, unknown>) => T): Promise<T> {
   await mkdir(dirname(configFile), { recursive: true, mode: 0o700 });
   // one read-modify-write at a time: ten `destination add` at once kept eight (each wrote the file it read)
   return withFileLock(`${configFile}.sf-lock`, async () => {
     const whole = await readWhole(configFile);
     const next = edit(structuredClone((whole.observe as Record<string, unknown>) ?? {}));
-    const parsed = parseObserveConfig(next, configFile);
+    const parsed = check(next);
     await writeFileAtomic(configFile, JSON.stringify({ ...whole, observe: next }, null, 2) + '\n', { mode: 0o600 });
     return parsed;
   }, { what: configFile, waitMs: 30_000 });
+}
+
+/**
+ * Read-modify-write of the `observe` key (the raw JSON object, so unknown keys survive), keeping
+ * every other key of config.json. The result is validated before it is written (0600, atomic).
+ */
+export function updateObserveConfig(configFile: string, edit: ObserveEdit): Promise<ObserveConfig> {
+  return readModifyWrite(configFile, edit, (next) => parseObserveConfig(next, configFile));
+}
+
+/**
+ * The same for an edit that only takes something out (`destination remove`): written even when
+ * the result is still invalid elsewhere (taking out a bad entry must not wait for the others to
+ * be fixed); the problem left, if any, comes back with the config.
+ */
+export function removeFromObserveConfig(configFile: string, edit: ObserveEdit): Promise<{ config: ObserveConfig; problem?: SfError }> {
+  return readModifyWrite(configFile, edit, (next) => {
+    try {
+      return { config: parseObserveConfig(next, configFile) };
+    } catch (e) {
+      if (!isSfError(e, 'SF_E_CONFIG')) throw e;
+      return { config: DEFAULT_OBSERVE_CONFIG, problem: e };
+    }
+  });
 }

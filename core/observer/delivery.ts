@@ -1,8 +1,8 @@
-import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jsonObjectToProtobuf } from '../telemetry/otlp/encode.js';
 import type { Target } from './destinations.js';
 import { DEFAULT_FILE_ROTATION, rotateIfFull, type FileRotation } from './file-rotation.js';
+import { ensureDirectory, fileAttempt, openForAppend } from './file-write.js';
 import { sendOtlp, type SendResult } from './http-send.js';
 import type { ObserverStore, QueueItem } from './store.js';
 
@@ -34,9 +34,9 @@ export function backoffMs(attempts: number, base: number, max: number): number {
  * queue retries and `sf observe doctor` reports).
  */
 export async function appendToFileDestination(path: string, line: string, rotation: FileRotation = DEFAULT_FILE_ROTATION): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await ensureDirectory(dirname(path));
   await rotateIfFull(path, Buffer.byteLength(line) + 1, rotation);
-  const fh = await open(path, 'a', 0o600);
+  const fh = await openForAppend(path);
   try {
     const { mode } = await fh.stat();
     if (mode & 0o077) {
@@ -54,11 +54,12 @@ export async function appendToFileDestination(path: string, line: string, rotati
 
 async function deliver(target: Target, item: QueueItem, abort: AbortSignal): Promise<SendResult> {
   if (target.kind === 'file') {
+    // a deadline like an OTLP attempt's, and cut short by stop(): the file system may hang too
     try {
-      await appendToFileDestination(target.path, item.body, target.rotation);
+      await fileAttempt(target.path, () => appendToFileDestination(target.path, item.body, target.rotation), { abort });
       return { kind: 'ok', status: 0 };
     } catch (e) {
-      return { kind: 'retry', error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+      return { kind: 'retry', error: (e as Error).message };
     }
   }
   let headers: Record<string, string>;

@@ -27,6 +27,20 @@ describe('destination specs of sf observe', () => {
     assert.throws(() => checkEndpoint('http://127.0.0.1:18500/v1/logs'), (e) => isSfError(e, 'SF_E_USAGE') && /names the logs signal path/.test(e.message) && /otlp:http:\/\/127\.0\.0\.1:18500;/.test(e.hint ?? ''));
     assert.equal(checkEndpoint('http://127.0.0.1:18500/v1'), 'http://127.0.0.1:18500/v1');
     assert.throws(() => parseHeaderEnv(['Authorization=Bearer sk-SECRET1']), (e) => isSfError(e, 'SF_E_USAGE') && !`${e.message}${e.hint}`.includes('sk-SECRET1') && e.message.includes('Authorization=…'));
+    // each message blames the half that is wrong
+    const message = (arg: string) => {
+      try {
+        parseHeaderEnv([arg]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    assert.equal(message('Bad Header=OTEL_AUTH'), `--header-env: "Bad Header" is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, no spaces)`);
+    assert.equal(message('Authorization'), '--header-env Authorization needs "=ENVVAR": the environment variable that holds the value of the Authorization header');
+    assert.equal(message('=OTEL_AUTH'), '--header-env =… has no header name before "="');
+    assert.match(message('Authorization=1BAD'), /^--header-env Authorization=…: the part after "=" must name an environment variable/);
+    for (const leak of ['Authorization: Bearer sk-SECRET2=x', 'Bearer sk-SECRET2']) assert.doesNotMatch(message(leak), /SECRET2/, leak);
   });
 
   it('expands ~ in a file destination and refuses a directory', async () => {

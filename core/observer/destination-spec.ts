@@ -67,14 +67,21 @@ export function checkEndpoint(url: string): string {
 /** Parses repeated `Header=ENVVAR` into header references (values are read only when sending). */
 export function parseHeaderEnv(values: readonly string[]): Record<string, HeaderValue> {
   const out: Record<string, HeaderValue> = {};
+  const hint = 'e.g. --header-env Authorization=OTEL_AUTH (the variable holds the whole header value; the value itself never goes on the command line)';
   for (const v of values) {
+    // never echo what may be a secret: the part after "=" (often the value itself, pasted instead
+    // of a variable name), or a header written "Name: value"
     const i = v.indexOf('=');
-    const header = i > 0 ? v.slice(0, i) : '';
-    const env = v.slice(i + 1);
-    // never echo the value: what follows "=" is often the secret itself, pasted instead of a variable name
-    if (!HEADER.test(header) || !ENV.test(env)) {
-      usage(`--header-env ${header ? `${header}=…` : '(no header name)'} is not HEADER=ENVVAR: the part after "=" must name an environment variable`, 'e.g. --header-env Authorization=OTEL_AUTH (the variable holds the whole header value; the value itself never goes on the command line)');
+    if (i < 0) {
+      usage(HEADER.test(v) ? `--header-env ${v} needs "=ENVVAR": the environment variable that holds the value of the ${v} header` : '--header-env needs HEADER=ENVVAR; what was given has no "=" (not shown: it may hold a secret)', hint);
     }
+    const header = v.slice(0, i);
+    const env = v.slice(i + 1);
+    if (header === '') usage('--header-env =… has no header name before "="', hint);
+    if (!HEADER.test(header)) {
+      usage(header.includes(':') ? '--header-env: the part before "=" is not an HTTP header name: it holds a ":" (write Header=ENVVAR, not "Header: value"; not shown: it may hold a secret)' : `--header-env: "${header}" is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, no spaces)`, hint);
+    }
+    if (!ENV.test(env)) usage(`--header-env ${header}=…: the part after "=" must name an environment variable (letters, digits and _, not starting with a digit), not hold the value`, hint);
     out[header] = { env };
   }
   return out;

@@ -29,10 +29,15 @@ export const destinationAddCommand = command({
     const state = await loadObserveState();
     const [planned] = await planDestinations([a.spec], state.config, { headers: parseHeaderEnv(a.headerEnv), tokenEnv: a.tokenEnv, protocol: a.protocol, rotation: fileRotationOptions(a), cwd: process.cwd(), env: process.env }, checkName(a.name));
     const { configs, deviceId } = await realizeDestinations([planned], state.paths.home);
-    const config = await updateObserveConfig(state.paths.config, (o) => ({ ...mergeDestinations(o, configs), ...(deviceId ? { deviceId } : {}) }));
+    // add or replace: decided under the config lock, as the write is
+    let action: 'add' | 'replace' = 'add';
+    const config = await updateObserveConfig(state.paths.config, (o) => {
+      if (Array.isArray(o.destinations) && (o.destinations as { name?: unknown }[]).some((x) => x?.name === a.name)) action = 'replace';
+      return { ...mergeDestinations(o, configs), ...(deviceId ? { deviceId } : {}) };
+    });
     const d = config.destinations.find((x) => x.name === a.name)!;
-    if (a.json) return printJson({ action: planned.action, destination: d });
-    out(`${planned.action === 'add' ? 'added' : 'replaced'} destination ${sanitize(d.name)}: ${sanitize(describeDestination(d))}`);
+    if (a.json) return printJson({ action, destination: d });
+    out(`${action === 'add' ? 'added' : 'replaced'} destination ${sanitize(d.name)}: ${sanitize(describeDestination(d))}`);
     const missing = d.type === 'otlp' ? Object.values(d.headers ?? {}).filter((v) => typeof v === 'object' && 'env' in v && !process.env[v.env]) : [];
     for (const m of missing) out(`note: $${(m as { env: string }).env} is not set in this shell; the observer must have it in its environment (for the user service: ${sanitize(state.paths.home)}/observer.env)`);
     restartNote((await probeObserver(state)).running);

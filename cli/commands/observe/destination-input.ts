@@ -36,6 +36,7 @@ const sameTarget = (a: DestinationConfig, b: DestinationConfig) =>
 
 async function build(spec: DestinationSpec, name: string, o: DestinationOptions): Promise<{ config: DestinationConfig; createCredential?: PlannedDestination['createCredential'] }> {
   if (o.rotation && spec.kind !== 'file') throw new SfError('SF_E_USAGE', `--max-megabytes and --max-backups apply to file destinations, not ${spec.kind}`, { hint: 'leave them out, or give a file:PATH destination' });
+  if (o.protocol && spec.kind === 'file') throw new SfError('SF_E_USAGE', '--protocol applies to otlp and hub destinations; a file destination always holds OTLP/JSON lines', { hint: 'leave --protocol out' });
   if (spec.kind === 'file') return { config: fileDestination(name, spec.target!, o.cwd, o.rotation) };
   if (spec.kind === 'otlp') return { config: otlpDestination(name, spec.target!, o.headers, o.protocol) };
   const hub = await hubForObserve(spec.target ? checkEndpoint(spec.target) : undefined, o.env);
@@ -48,10 +49,15 @@ async function build(spec: DestinationSpec, name: string, o: DestinationOptions)
 
 /** Plans the destinations for `raw` specs against the configured ones. */
 export async function planDestinations(raw: readonly string[], current: ObserveConfig, o: DestinationOptions, forcedName?: string): Promise<PlannedDestination[]> {
+  const specs = raw.map(parseDestinationSpec);
+  refuseUnused(specs, o);
   const taken = new Set(current.destinations.map((d) => d.name));
+  const named = new Set<string>();
   const out: PlannedDestination[] = [];
-  for (const r of raw) {
-    const spec = parseDestinationSpec(r);
+  for (const spec of specs) {
+    // a name given twice is a mistake, not two destinations (one renamed behind the user's back)
+    if (spec.name && named.has(spec.name)) throw new SfError('SF_E_USAGE', `two destinations are named "${spec.name}"`, { hint: 'give each --destination NAME=... its own name' });
+    if (spec.name) named.add(spec.name);
     const base = forcedName ?? spec.name ?? (spec.kind === 'file' ? 'local' : spec.kind);
     const probe = await build(spec, base, o);
     const existing = current.destinations.find((d) => (spec.name || forcedName ? d.name === base : sameTarget(d, probe.config)));
@@ -66,6 +72,17 @@ export async function planDestinations(raw: readonly string[], current: ObserveC
     out.push({ action: existing ? 'update' : 'add', config, ...(createCredential ? { createCredential } : {}) });
   }
   return out;
+}
+
+/** Options for a kind of destination that none of `specs` is: refused, not silently ignored. */
+function refuseUnused(specs: readonly DestinationSpec[], o: DestinationOptions): void {
+  const has = (k: DestinationSpec['kind']) => specs.some((s) => s.kind === k);
+  if (Object.keys(o.headers).length && !has('otlp')) {
+    throw new SfError('SF_E_USAGE', '--header-env applies to an otlp destination, and none is given here', { hint: 'give it with the OTLP destination it belongs to (--destination NAME=otlp:URL), or use `sf observe destination add NAME otlp:URL --header-env H=VAR`' });
+  }
+  if (o.tokenEnv && !has('hub')) {
+    throw new SfError('SF_E_USAGE', '--token-env applies to a hub destination, and none is given here', { hint: 'give it with the hub destination (--destination hub or hub:URL), or leave it out' });
+  }
 }
 
 /** Creates hub device credentials; returns the final configs and a device id (for forge.device.id). */

@@ -89,6 +89,23 @@ describe('sf observe destination and link', function () {
     assert.equal((await sf(['observe', 'destination', 'remove', 'forge'])).code, 3);
   });
 
+  it('options that do not apply are refused, not ignored; a name given twice in one install is an error', async () => {
+    const before = JSON.stringify(config());
+    const cases: [string[], RegExp][] = [
+      [['observe', 'destination', 'add', 'f2', 'file:f2.jsonl', '--protocol', 'json'], /--protocol applies to otlp and hub destinations/],
+      [['observe', 'destination', 'add', 'f2', 'file:f2.jsonl', '--header-env', 'Authorization=X'], /--header-env applies to an otlp destination, and none is given here/],
+      [['observe', 'destination', 'add', 'o2', 'otlp:https://o.example.com', '--token-env', 'X'], /--token-env applies to a hub destination/],
+      [['observe', 'install', '--agents', 'none', '--no-service', '--header-env', 'Authorization=X'], /--header-env applies to an otlp destination/],
+      [['observe', 'install', '--agents', 'none', '--no-service', '--destination', 'a=file:a.jsonl', '--destination', 'a=file:b.jsonl'], /two destinations are named "a"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sf(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+    assert.equal(JSON.stringify(config()), before, 'nothing was written');
+  });
+
   it('a hub destination with --token-env stores only the variable name', async () => {
     const r = await sf(['observe', 'destination', 'add', 'forge2', `hub:${hub.url}`, '--token-env', 'FORGE_DEVICE_TOKEN']);
     assert.equal(r.code, 0, r.stderr);

@@ -30,6 +30,14 @@ const probe = (s: ObserverStatus, spoolLines = 0): ObserverProbe => ({ running: 
 const codes = (f: { code: string }[]) => f.map((d) => d.code).sort();
 
 describe('sf observe doctor: observer findings', () => {
+  it('nothing installed and no observer: one info that says so, no error (a dead observer is no problem then)', () => {
+    const f = observerFindings(config, undefined, { running: false, live: false, spool: { files: 0, lines: 0, bytes: 0 } });
+    assert.deepEqual(f.map((d) => [d.code, d.severity]), [['SF_OBSERVE_NOT_INSTALLED', 'info']]);
+    assert.match(f[0].message, /not installed on this machine, and no observer runs: nothing to check/);
+    // an observer started by hand without an install is still checked
+    assert.ok(codes(observerFindings(config, undefined, probe(status()))).includes('SF_OBSERVE_NOT_INSTALLED'));
+  });
+
   it('a healthy observer with working destinations has no findings', () => {
     assert.deepEqual(observerFindings(config, record, probe(status()), true), []);
   });

@@ -72,6 +72,10 @@ export interface DoctorExtras {
 }
 
 export function observerFindings(config: ObserveConfig, record: ObserveInstallRecord | undefined, probe: ObserverProbe, serviceActive?: boolean, extras: DoctorExtras = {}): Diagnostic[] {
+  // nothing installed and no observer running: nothing to check, and nothing wrong
+  if (!record && !probe.running) {
+    return [{ code: 'SF_OBSERVE_NOT_INSTALLED', severity: 'info', message: 'observability is not installed on this machine, and no observer runs: nothing to check', hint: 'run `sf observe install` to see the plan, then again with --yes' }];
+  }
   const out: Diagnostic[] = [];
   const start = record?.service?.kind === 'systemd' ? 'systemctl --user start sf-observer.service' : '`sf observe daemon` (or `sf observe install --yes` for a user service)';
   const port = config.receiver.port;
@@ -121,10 +125,16 @@ export function observerFindings(config: ObserveConfig, record: ObserveInstallRe
     const drops = destinationDrops(d);
     if (drops) out.push({ code: 'SF_OBSERVE_DROPPED', severity: 'warning', message: `destination ${d.name} dropped ${d.dropped} record(s): ${drops}`, hint: 'drops happen when the queue is full, records are too old, or the destination rejects them' });
     const problem = destinationProblem(d);
-    if (problem) out.push({ code: 'SF_OBSERVE_DESTINATION_DOWN', severity: 'error', message: `destination ${d.name} ${problem}`, hint: 'check the endpoint, and that credential references (environment variables, files) are available to the observer' });
+    if (problem) out.push({ code: 'SF_OBSERVE_DESTINATION_DOWN', severity: 'error', message: `destination ${d.name} ${problem}`, hint: destinationHint(d.name, d.type) });
   }
   if (probe.spool.lines > 0) out.push({ code: 'SF_OBSERVE_SPOOLED', severity: 'warning', message: `${probe.spool.lines} hook/plugin message(s) were spooled while the observer was unreachable`, hint: 'they are replayed when the observer starts; keep it running' });
   return out;
+}
+
+/** What to do about a failing destination: a file has a path to fix, an endpoint a network and credentials. */
+function destinationHint(name: string, type: 'hub' | 'otlp' | 'file'): string {
+  if (type === 'file') return `make sure the file's directory exists (or can be created) and is writable by you, or choose another path: \`sf observe destination add ${name} file:<path>\`, then restart the observer`;
+  return 'check the endpoint, and that credential references (environment variables, files) are available to the observer';
 }
 
 /** A setting whose user value is documented to win (docs/observe.md: "tunable: your own value wins"). */

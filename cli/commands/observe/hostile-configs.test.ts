@@ -70,6 +70,24 @@ describe('sf observe install with hostile host configs', function () {
     assert.equal(await readFile(join(outside, 'settings.json'), 'utf8'), '{}\n');
   });
 
+  it('a config directory linked out of the home directory is refused by that link\'s path, not a file under it', async () => {
+    const store = join(tmp.path, 'store', 'opencode');
+    await mkdir(store, { recursive: true });
+    await mkdir(join(home, '.config'), { recursive: true });
+    await symlink(store, join(home, '.config', 'opencode'));
+    const r = await sf(['observe', 'install', '--yes', '--agents', 'opencode,claude-code', '--no-service', '--port', '14998', '--json']);
+    assert.equal(r.code, 1);
+    const agents = JSON.parse(r.stdout).agents as { agent: string; status: string; diagnostics: { errorCode?: string; message: string; file?: string }[] }[];
+    const refused = agents.find((a) => a.agent === 'opencode')!;
+    assert.equal(refused.status, 'failed');
+    assert.equal(refused.diagnostics[0].errorCode, 'SF_E_UNSAFE_PATH');
+    assert.equal(refused.diagnostics[0].file, join(home, '.config', 'opencode'));
+    assert.match(refused.diagnostics[0].message, new RegExp(`^OpenCode: ${join(home, '.config', 'opencode').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a symbolic link out of your home directory .* \\(to .*store/opencode\\), so the OpenCode plugin file .*forge-observe\\.js would be written there; refusing$`));
+    assert.equal(agents.find((a) => a.agent === 'claude-code')!.status, 'applied');
+    const { readdir } = await import('node:fs/promises');
+    assert.deepEqual(await readdir(store), [], 'nothing written through the link');
+  });
+
   it('update after CLAUDE_CONFIG_DIR changed takes Forge\'s settings out of the old file (they stayed there unrecorded)', async () => {
     const alt = join(home, 'alt-claude');
     await mkdir(alt);

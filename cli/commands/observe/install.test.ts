@@ -156,6 +156,16 @@ describe('sf observe install and uninstall in a fresh home', function () {
   afterEach(() => tmp.cleanup());
   const sf = (args: string[]) => runSf(args, { env: { HOME: home, SF_HOME: join(home, '.sf'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', PATH: '/usr/bin:/bin' }, cwd: home });
 
+  it('doctor on a machine where nothing is installed says so and exits 0', async () => {
+    const text = await sf(['observe', 'doctor']);
+    assert.equal(text.code, 0, text.stdout);
+    assert.match(text.stdout, /observability is not installed on this machine, and no observer runs: nothing to check/);
+    assert.doesNotMatch(text.stdout, /SF_OBSERVE_DEAD/);
+    const json = await sf(['observe', 'doctor', '--json']);
+    assert.equal(json.code, 0);
+    assert.equal(JSON.parse(json.stdout).ok, true);
+  });
+
   it('an install that fails after editing a host has recorded the edit, so uninstall still takes Forge\'s Claude Code settings out', async () => {
     const settings = join(home, '.claude', 'settings.json');
     await mkdir(join(home, '.claude'), { recursive: true });
@@ -180,5 +190,23 @@ describe('sf observe install and uninstall in a fresh home', function () {
     for (const dir of ['.claude', '.codex', join('.config', 'opencode')]) assert.equal(existsSync(join(home, dir)), false, dir);
     const { plan } = JSON.parse((await sf(['observe', 'install', '--json'])).stdout) as { plan: { agents: { agent: string; present: boolean }[] } };
     assert.deepEqual(plan.agents.filter((a) => a.present).map((a) => a.agent), []);
+  });
+
+  it('a config directory the user made just before the install is the user\'s: uninstall leaves it, only what install made goes', async () => {
+    // made a moment before: within the second the old birth-time check allowed
+    await mkdir(join(home, '.codex'));
+    await mkdir(join(home, '.config', 'opencode'), { recursive: true });
+    const installed = await sf(['observe', 'install', '--agents', 'claude-code,codex,opencode', '--no-service', '--port', '14996', '--yes']);
+    assert.equal(installed.code, 0, installed.stderr);
+    const record = JSON.parse(readFileSync(join(home, '.sf', 'observe', 'install.json'), 'utf8')) as { hosts: Record<string, { createdDirs?: string[] }> };
+    assert.deepEqual(record.hosts.codex.createdDirs, undefined);
+    assert.deepEqual(record.hosts.opencode.createdDirs, [join(home, '.config', 'opencode', 'plugins')]);
+    assert.deepEqual(record.hosts['claude-code'].createdDirs, [join(home, '.claude')]);
+    const removed = await sf(['observe', 'uninstall', '--yes']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(existsSync(join(home, '.codex')), 'the user\'s ~/.codex stays');
+    assert.ok(existsSync(join(home, '.config', 'opencode')), 'the user\'s ~/.config/opencode stays');
+    assert.ok(!existsSync(join(home, '.config', 'opencode', 'plugins')), 'the plugins directory install made goes');
+    assert.ok(!existsSync(join(home, '.claude')));
   });
 });

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { FORGE_VERSION } from '../../../core/version.js';
 import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
-import { out, printJson } from '../../output/print.js';
+import { err, out, printJson } from '../../output/print.js';
 import { CONTENT_OPT_IN, METADATA_ONLY } from './explain.js';
 import type { ServiceOutcome } from './service-step.js';
 import { lines, loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
@@ -81,6 +81,10 @@ export const installCommand = command({
     const applied = await applyHosts(state.ctx, hosts.map((h) => h.adapter), state.record?.hosts ?? {}, (recorded) => writeInstallRecord(state.paths.home, recordOf(recorded)));
     const service: ServiceOutcome = a.noService ? { kind: 'none', enabled: false, message: 'not installed (--no-service)' } : await installUserService(state, state.record?.service);
     await writeInstallRecord(state.paths.home, recordOf(applied.records, service.record ?? state.record?.service));
+    // a unit the service step (re)started loads what was just written; any other running observer keeps what it loaded
+    const restarted = service.kind === 'systemd' && service.enabled;
+    const observer = restarted ? undefined : await (await import('./observer-state.js')).observerAfterChange(state, config);
+    const systemd = (service.record ?? state.record?.service)?.kind === 'systemd';
     const failed = applied.outcomes.some((o) => o.status === 'failed');
     if (failed) process.exitCode = 1;
     const result = {
@@ -89,6 +93,7 @@ export const installCommand = command({
       agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })),
       destinations: config.destinations.map((d) => ({ name: d.name, type: d.type, target: describeDestination(d) })),
       service: { kind: service.kind, enabled: service.enabled, message: service.message },
+      observer: observer ?? { restarted: true, restartNeeded: false },
     };
     if (a.json) return printJson(result);
     lines(METADATA_ONLY);
@@ -96,7 +101,10 @@ export const installCommand = command({
     for (const o of applied.outcomes) out(`${o.status === 'applied' ? 'observing' : o.status}: ${o.displayName}`);
     reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
     for (const d of result.destinations) out(`destination ${d.name}: ${d.target}`);
-    out(`observer: 127.0.0.1:${state.ctx.port}; service: ${service.message}`);
+    const { describeObserverAfterChange } = await import('./observer-state.js');
+    const running = describeObserverAfterChange(state.ctx.port, observer, systemd, Object.keys(applied.records).length > 0);
+    out(`${running.line}; service: ${service.message}`);
+    if (running.note) err(running.note);
     if (result.collector) out(`collector: otelcol-contrib ${result.collector.binary ?? ''}; inspectable config ${result.collector.config}`);
     reportDiagnostics(result.collector?.diagnostics ?? []);
     if (!config.content.enabled) out('content collection: off (metadata only); `sf observe install --content --yes` turns it on');

@@ -61,11 +61,14 @@ export const unlinkCommand = command({
     const abs = path ? await realpath(resolve(path)).catch(() => resolve(path)) : undefined;
     const [{ updateObserveConfig }, { probeObserver }] = await Promise.all([import('../../../core/observer/config.js'), import('./observer-state.js')]);
     const state = await loadObserveState();
-    const before = state.config.links.length;
-    const config = await updateObserveConfig(state.paths.config, (o) => ({
-      ...o, links: ((o.links as RepositoryLink[] | undefined) ?? []).filter((l) => !(abs && l.path === abs) && !(repo && l.repository === repo)),
-    }));
-    const removed = before - config.links.length;
+    // counted under the config lock: a `link` landing meanwhile changes what was read before it
+    let removed = 0;
+    const config = await updateObserveConfig(state.paths.config, (o) => {
+      const links = (o.links as RepositoryLink[] | undefined) ?? [];
+      const kept = links.filter((l) => !(abs && l.path === abs) && !(repo && l.repository === repo));
+      removed = links.length - kept.length;
+      return { ...o, links: kept };
+    });
     if (removed === 0) {
       const what = [abs && `of ${abs}`, repo && `to ${repo}`].filter(Boolean).join(' or ');
       throw new SfError('SF_E_NOT_FOUND', `there is no repository link ${what}`, {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Diagnostic } from '../../../core/errors/index.js';
+import type { Diagnostic, SfError } from '../../../core/errors/index.js';
 import type { ObserveConfig } from '../../../core/observer/config.js';
 import type { ObserverPaths } from '../../../core/observer/paths.js';
 import type { ObserveInstallRecord } from '../../../adapters/observe/record.js';
@@ -12,19 +12,27 @@ export interface ObserveState {
   env: NodeJS.ProcessEnv;
   paths: ObserverPaths;
   config: ObserveConfig;
+  /** lenient loading only: why config.json could not be used (`config` is then the defaults) */
+  configProblem?: SfError;
   record?: ObserveInstallRecord;
   ctx: ObserveContext;
 }
 
-/** Loads the state; modules are imported here, not at CLI start-up (see cli/commands/index.ts). */
-export async function loadObserveState(env: NodeJS.ProcessEnv = process.env, port?: number): Promise<ObserveState> {
-  const [{ readObserveConfig }, { observerPaths }, { readInstallRecord }, { observeContext }] = await Promise.all([
+/**
+ * Loads the state; modules are imported here, not at CLI start-up (see cli/commands/index.ts).
+ * `lenient`: a config.json that does not parse or validate does not stop the command (the ways
+ * out, `uninstall` and `destination remove`, need only the install record or the raw file); the
+ * hosts' port is then the one the install record has.
+ */
+export async function loadObserveState(env: NodeJS.ProcessEnv = process.env, port?: number, { lenient = false } = {}): Promise<ObserveState> {
+  const [{ readObserveConfig, readObserveConfigLeniently }, { observerPaths }, { readInstallRecord }, { observeContext }] = await Promise.all([
     import('../../../core/observer/config.js'), import('../../../core/observer/paths.js'), import('../../../adapters/observe/record.js'), import('../../../adapters/observe/registry.js'),
   ]);
   const paths = observerPaths(env);
-  const config = await readObserveConfig(paths.config);
+  const { config, problem } = lenient ? await readObserveConfigLeniently(paths.config) : { config: await readObserveConfig(paths.config), problem: undefined };
   const record = await readInstallRecord(paths.home);
-  return { env, paths, config, record, ctx: observeContext(env, port ?? config.receiver.port) };
+  const hostsPort = port ?? (problem ? record?.port ?? config.receiver.port : config.receiver.port);
+  return { env, paths, config, ...(problem ? { configProblem: problem } : {}), record, ctx: observeContext(env, hostsPort) };
 }
 
 /**

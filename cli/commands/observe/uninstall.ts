@@ -4,7 +4,7 @@ import { agentOption, agentOptions } from '../../args.js';
 import { hasErrno } from '../../../core/errors/index.js';
 import { removeFileDurable } from '../../../core/fs/atomic.js';
 import type { ObserveHostId } from '../../../adapters/observe/types.js';
-import { out, printJson } from '../../output/print.js';
+import { err, out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
 
@@ -26,7 +26,9 @@ export const uninstallCommand = command({
     const [{ removeUserService }, { removeHosts }, { installRecordPath, writeInstallRecord }, { parseObserveAgents }] = await Promise.all([
       import('../../../core/observer/user-service.js'), import('../../../adapters/observe/hosts.js'), import('../../../adapters/observe/record.js'), import('../../../adapters/observe/registry.js'),
     ]);
-    const state = await loadObserveState();
+    // a config.json with a mistake in it must not keep the user from uninstalling: the record is enough
+    const state = await loadObserveState(process.env, undefined, { lenient: true });
+    if (state.configProblem) err(`note: ${state.configProblem.message}; uninstall does not need it and goes on`);
     const record = state.record;
     if (!record) {
       if (a.json) return printJson({ removed: false, reason: 'not installed' });

@@ -1,7 +1,7 @@
 import { command, flag } from 'cmd-ts';
 import { SfError } from '../../../core/errors/index.js';
 import { FORGE_VERSION } from '../../../core/version.js';
-import { out, printJson } from '../../output/print.js';
+import { err, out, printJson } from '../../output/print.js';
 import { loadObserveState, observeMutation, reportDiagnostics } from './shared.js';
 
 /**
@@ -27,9 +27,14 @@ export const updateCommand = command({
       ...(service?.record ? { service: service.record } : {}),
     });
     if (applied.outcomes.some((o) => o.status === 'failed')) process.exitCode = 1;
-    if (json) return printJson({ port: state.ctx.port, agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), ...(service ? { service: service.message } : {}) });
+    // the hosts now point at the configured port: does the running observer listen there?
+    const { describeObserverAfterChange, observerAfterChange } = await import('./observer-state.js');
+    const observer = service?.kind === 'systemd' && service.enabled ? undefined : await observerAfterChange(state, state.config);
+    const running = describeObserverAfterChange(state.ctx.port, observer, (service?.record ?? state.record.service)?.kind === 'systemd');
+    if (json) return printJson({ port: state.ctx.port, agents: applied.outcomes.map((o) => ({ agent: o.agent, status: o.status, diagnostics: o.diagnostics })), ...(service ? { service: service.message } : {}), observer: observer ?? { restarted: true, restartNeeded: false } });
     for (const o of applied.outcomes) out(`${o.status === 'applied' ? 'updated' : o.status}: ${o.displayName}`);
     reportDiagnostics(applied.outcomes.flatMap((o) => o.diagnostics));
     if (service) out(`service: ${service.message}`);
+    if (running.note) err(running.note);
   }),
 });
