@@ -66,6 +66,28 @@ describe('observer LMDB store', () => {
     }
   });
 
+  it('a partial success that rejected nothing is a warning: it clears the last error and is kept as the last warning', async () => {
+    const tmp = await tempDir();
+    try {
+      const store = await ObserverStore.open(join(tmp.path, 'q.lmdb'));
+      store.enqueue('d', { signal: 'logs', body: '{}', records: 3 }, 100);
+      store.enqueue('d', { signal: 'logs', body: '{}', records: 2 }, 100);
+      const first = store.head('d')!;
+      store.markSending('d', first.key);
+      store.retry('d', first.key, 0, 'HTTP 503');
+      store.markSending('d', first.key);
+      store.ack('d', first.key, { rejected: 0, errorMessage: '2 enum values kept although the registry does not define them' });
+      const s = store.stats('d');
+      assert.deepEqual(
+        { delivered: s.delivered, dropped: s.dropped, lastError: s.lastError, lastWarning: s.lastWarning },
+        { delivered: 3, dropped: 0, lastError: undefined, lastWarning: 'partial success: 2 enum values kept although the registry does not define them' },
+      );
+      await store.close();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('never drops the item being sent to make room: its delivery counts as delivered', async () => {
     const tmp = await tempDir();
     try {

@@ -60,6 +60,9 @@ export interface DestinationStats {
   droppedBy: Record<string, number>;
   lastError?: string;
   lastErrorAt?: number;
+  /** the message of the last partial success that rejected nothing (OTLP: a warning, e.g. the hub kept unknown enum values) */
+  lastWarning?: string;
+  lastWarningAt?: number;
   lastSuccessAt?: number;
   canary?: CanaryResult;
 }
@@ -220,7 +223,9 @@ export class ObserverStore {
   /**
    * The destination accepted the item. Records a partial success rejected count as dropped
    * (never more than the item held, whatever the destination claims), and its message is the
-   * last error; a full success clears the last error.
+   * last error. A message with nothing rejected is a warning in OTLP (the receiver kept every
+   * record, e.g. with values it does not know): it is the last warning, and like a full success
+   * it clears the last error.
    */
   ack(dest: string, key: string, partial?: { rejected: number; errorMessage?: string }): void {
     this.doneSending(dest, key);
@@ -238,11 +243,12 @@ export class ObserverStore {
         }
         const now = Date.now();
         s.lastSuccessAt = now;
-        if (rejected || partial?.errorMessage) Object.assign(s, { lastError: `partial success: ${(partial?.errorMessage || `${rejected} record(s) rejected`).slice(0, 300)}`, lastErrorAt: now });
+        if (rejected) Object.assign(s, { lastError: `partial success: ${(partial?.errorMessage || `${rejected} record(s) rejected`).slice(0, 300)}`, lastErrorAt: now });
         else {
           // the destination works now: an earlier error is history, not its state
           delete s.lastError;
           delete s.lastErrorAt;
+          if (partial?.errorMessage) Object.assign(s, { lastWarning: `partial success: ${partial.errorMessage.slice(0, 300)}`, lastWarningAt: now });
         }
       });
     });

@@ -19,7 +19,7 @@ export const statusCommand = command({
       return {
         name: d.name, type: d.type, target: describeDestination(d),
         queued: live?.queued ?? null, delivered: live?.delivered ?? null, retried: live?.retried ?? null, dropped: live?.dropped ?? null,
-        droppedBy: live?.droppedBy ?? {}, canary: live?.canary ?? null, lastError: live?.lastError ?? null,
+        droppedBy: live?.droppedBy ?? {}, canary: live?.canary ?? null, lastError: live?.lastError ?? null, lastWarning: live?.lastWarning ?? null,
         // what is wrong now (an error or failed canary older than a later delivery is not)
         problem: live ? destinationProblem(live) ?? null : null,
         // the table's state column: the problem, else what doctor reports as SF_OBSERVE_DROPPED, else ok
