@@ -16,8 +16,9 @@ export const hubServeCommand = command({
   handler: async ({ port, host, data, baseUrl }) => {
     const { startHub } = await import('../../../hub/serve.js');
     const hub = await startHub({ dataDir: resolve(data ?? defaultHubDataDir()), port, host, baseUrl });
-    out(`forge hub listening on ${hub.url} (data: ${resolve(data ?? defaultHubDataDir())})`);
-    await new Promise<void>((done) => {
+    // the handlers go in before the banner: whoever waits for 'listening on' may send SIGTERM at
+    // once, and a signal with no handler yet would kill the hub without closing its storage
+    const stopped = new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -26,6 +27,8 @@ export const hubServeCommand = command({
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    out(`forge hub listening on ${hub.url} (data: ${resolve(data ?? defaultHubDataDir())})`);
+    await stopped;
     out('forge hub stopped');
   },
 });
