@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { hasErrno, SfError } from '../errors/index.js';
 import type { InstallationCache } from '../library/db.js';
 import { userHome, sfPaths, type SfPaths } from '../library/paths.js';
 import type { AdapterRegistry } from './adapter-lookup.js';
@@ -61,6 +62,47 @@ export function resolveScope(option: Scope | undefined, session: Pick<Session, '
   const root = findProjectRoot(session.cwd, session.home);
   if (option === 'project') return { scope: 'project', projectRoot: root ?? session.cwd };
   return root ? { scope: 'project', projectRoot: root } : { scope: 'user' };
+}
+
+/**
+ * The project `sf skit remove --project <path>` names: the project around `path` when it exists,
+ * else `path` itself (a project that was deleted or moved is recorded under its old root).
+ */
+export function explicitProjectRoot(path: string, session: Pick<Session, 'cwd' | 'home'>): string {
+  const abs = resolve(session.cwd, path);
+  if (projectRootGone(abs)) return realParent(abs);
+  const real = realpathSync(abs);
+  return findProjectRoot(real, session.home) ?? real;
+}
+
+/** `path` with its nearest existing ancestor resolved through links, as cwd-derived roots were recorded. */
+function realParent(path: string): string {
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(existsSync(parent) ? realpathSync(parent) : realParent(parent), basename(path));
+}
+
+/**
+ * Whether a recorded project root is no longer there (deleted, moved, a removed git worktree).
+ * Such an installation is reported, never repaired: a repair would create the directory again.
+ */
+export function projectRootGone(root: string): boolean {
+  try {
+    return !statSync(root).isDirectory();
+  } catch (e) {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return true;
+    throw e;
+  }
+}
+
+/** Whether two paths are one directory (by name, or through a link). */
+function sameDir(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** The HostContext adapters get for a scope. */

@@ -17,6 +17,8 @@ export interface RemoveInput {
   force: boolean;
   /** targets whose hosts now read elsewhere than recorded (hostMoves): removed where recorded, and said so */
   moved?: readonly HostMove[];
+  /** the installation's project root is gone (projectRootGone): only what lies outside it is cleaned up, and that is said */
+  projectGone?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
   const used = stillUsed(state.owners ?? PathOwners.of(state.installations), before, after);
   const notes: string[] = movedNotes(before, removed, input.moved ?? []);
+  if (input.projectGone) notes.push(`the project ${before.projectRoot} is gone; forgot ${before.skitId} there${agents ? ` for ${removed.map((t) => t.agent).join(', ')}` : ''} (nothing was created in its place)`);
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
