@@ -56,11 +56,23 @@ export function findProjectRoot(cwd: string, home: string): string | null {
   }
 }
 
-/** Where a command acts: --scope when given, else the project around cwd, else the user scope. */
+/**
+ * Where a command acts: --scope when given, else the project around cwd, else the user scope.
+ * `--scope project` outside any repository takes cwd as the project, but never the home
+ * directory: its skill directories are the user scope's (SF_E_USAGE).
+ */
 export function resolveScope(option: Scope | undefined, session: Pick<Session, 'cwd' | 'home'>): { scope: Scope; projectRoot?: string } {
   if (option === 'user') return { scope: 'user' };
   const root = findProjectRoot(session.cwd, session.home);
-  if (option === 'project') return { scope: 'project', projectRoot: root ?? session.cwd };
+  if (option === 'project') {
+    const projectRoot = root ?? session.cwd;
+    if (sameDir(projectRoot, session.home)) {
+      throw new SfError('SF_E_USAGE', `--scope project needs a project, and ${projectRoot} is your home directory: its skill directories (~/.claude/skills, ...) are the user scope's`, {
+        hint: 'run the command inside a project (a directory below your home, usually a git repository), or use --scope user to install for every project',
+      });
+    }
+    return { scope: 'project', projectRoot };
+  }
   return root ? { scope: 'project', projectRoot: root } : { scope: 'user' };
 }
 
