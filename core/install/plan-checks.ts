@@ -241,8 +241,12 @@ export function assertUnmodified(paths: readonly string[], observations: Observa
   if (force) return;
   const changed = paths.flatMap((path) => (observations.paths[path]?.localChanges ?? []).map((f) => `${path}/${f}`));
   if (changed.length === 0) return;
+  // what --force does differs: a removal deletes the edited files, an update or reinstall replaces them with the release's
+  const forced = /^(remove|disable) /.test(verb)
+    ? 'or pass --force to go ahead, which deletes these files (no copy is kept)'
+    : 'or pass --force to replace them with the release\'s files';
   throw new SfError('SF_E_MODIFIED', `refusing to ${verb}: installed files were modified locally:\n  ${changed.join('\n  ')}`, {
-    hint: 'copy your edits elsewhere (or into the SKIT source), or pass --force to overwrite them',
+    hint: `copy your edits elsewhere (or into the SKIT source) first, ${forced}`,
     data: { files: changed },
   });
 }
