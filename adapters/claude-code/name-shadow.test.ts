@@ -56,6 +56,26 @@ describe('claude-code adapter: same-named skills that skillOverrides (keyed by n
     assert.deepEqual(findingsOf(doctor.stdout), [], doctor.stdout);
   });
 
+  it('the same SKIT at another release in the other scope is one skill, said as info: doctor is clean from both sides', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, ...userScope])).code, 0);
+    await writeTree(sb.source, { 'skills/review/SKILL.md': skillMarkdown('review', 'two') });
+    const project = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes', '--json']);
+    assert.equal(project.code, 0, project.stderr);
+    const userReview = join(sb.home, '.claude', 'skills', 'review');
+    const found = diagnosticsOf(project.stdout).filter((d) => d.file === userReview) as (Finding & { severity: string })[];
+    assert.deepEqual(found.map((d) => d.severity), ['info'], project.stdout);
+    assert.match(found[0].message, /another release of it installed by Forge in the user scope/);
+    assert.match(found[0].message, /it uses that user-scope copy, not this project's/);
+
+    const doctor = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(doctor.code, 0, doctor.stdout);
+    const shadows = findingsOf(doctor.stdout) as (Finding & { severity: string })[];
+    assert.deepEqual([...new Set(shadows.map((f) => f.skitId))], ['acme/kit'], doctor.stdout);
+    assert.ok(shadows.length > 0 && shadows.every((f) => f.severity === 'info'), doctor.stdout);
+    assert.ok(shadows.some((f) => f.file === join(sb.project, '.claude', 'skills', 'review')), 'the user installation sees the project\'s too');
+    assert.equal((JSON.parse(doctor.stdout) as { clean: boolean }).clean, true);
+  });
+
   it('looks in the current directory and its parents up to the repository root, not above it', async () => {
     const sub = join(sb.project, 'pkg', 'app');
     const nested = join(sub, '.claude', 'skills', 'review');

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext, ProjectedSkill, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { bundleHex, sfPaths } from '../../core/library/paths.js';
@@ -66,6 +66,10 @@ export async function claudeNameShadows(req: ProjectionRequest, record: Projecti
       const names = namesGoneBy(found);
       for (const s of req.skills.filter((k) => names.includes(k.name))) {
         if (await isSameRelease(found, s, bundleDir)) continue;
+        if (found.storeLink !== undefined && sameSkill(storedSkillOf(found.storeLink, store), req.skitId, s.name)) {
+          out.push(otherRelease(s, found.dir, root === userRoot ? 'user' : 'project', record, ctx));
+          continue;
+        }
         const whose = found.storeLink !== undefined ? `, installed by Forge in the ${root === userRoot ? 'user' : 'project'} scope` : ' that Forge does not manage';
         const where = root === userRoot || root === record.skillRoot ? '' : `, when it runs in ${ctx.cwd},`;
         out.push({ code: 'SF_ADAPTER_NAME_SHADOW', severity: 'warning', file: found.dir,
@@ -75,4 +79,32 @@ export async function claudeNameShadows(req: ProjectionRequest, record: Projecti
     }
   }
   return out;
+}
+
+/** The SKIT and skill a link into the store shows (`<store>/<hex>/skills/<name>`), from the entry's manifest; undefined when unreadable. */
+function storedSkillOf(storeLink: string, store: string): { skitId: string; name: string } | undefined {
+  const parts = relative(store, storeLink).split(sep);
+  if (parts.length !== 3 || parts[1] !== 'skills') return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(store, parts[0], 'manifest.json'), 'utf8')) as { skitId?: unknown };
+    return typeof manifest.skitId === 'string' ? { skitId: manifest.skitId, name: parts[2] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sameSkill = (stored: { skitId: string; name: string } | undefined, skitId: string, name: string) => stored !== undefined && stored.skitId === skitId && stored.name === name;
+
+/**
+ * The same skill of the same SKIT at another release, installed by Forge in the other scope (the
+ * user's at v1, a project's at v2, as with npm's global and local packages): one skill to Claude
+ * Code, which takes a personal (user-scope) skill before a project's of the same name. Said, as
+ * info: there is nothing to repair, and nothing for doctor to keep failing on.
+ */
+function otherRelease(s: ProjectedSkill, dir: string, foundIn: 'user' | 'project', record: ProjectionRecord, ctx: HostContext): Diagnostic {
+  const used = foundIn === 'user' ? `that user-scope copy, not this project's` : record.scope === 'user' ? `this user-scope copy, not the project's` : 'one of the two';
+  const where = foundIn === 'project' && record.scope === 'user' && ctx.cwd ? `, when it runs in ${ctx.cwd},` : '';
+  return { code: 'SF_ADAPTER_NAME_SHADOW', severity: 'info', file: dir,
+    message: `Claude Code${where} also sees ${s.skillId} at ${dir}, another release of it installed by Forge in the ${foundIn} scope; to Claude Code they are one skill, and it uses ${used} (a personal skill comes before a project's of the same name)`,
+    hint: `nothing to repair; to have one release everywhere, update or remove one of the two installations (\`sf skit list\` shows both). skillOverrides go by name, so turning ${s.name} off in one scope also turns it off in the other where Claude Code sees both.` };
 }

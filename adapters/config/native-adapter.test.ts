@@ -112,6 +112,15 @@ for (const c of cases) {
       assert.deepEqual((await c.adapter.diagnose(f.request(['beta']), fixed, f.ctx())).filter((d) => d.severity === 'error'), []);
     });
 
+    it('never creates a project that is gone: setEnablement (a doctor repair) fails with SF_E_NOT_FOUND, and unproject leaves it gone', async () => {
+      const record = await c.adapter.project(f.request(['beta']), f.ctx());
+      await rm(f.project, { recursive: true });
+      await assert.rejects(c.adapter.setEnablement(f.request(['beta']), record, f.ctx()), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND') && /sf skit remove acme\/kit --project/.test(e.hint ?? ''));
+      await assert.rejects(c.adapter.project(f.request([]), f.ctx()), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND'));
+      await c.adapter.unproject(record, f.ctx());
+      assert.equal(existsSync(f.project), false, 'the project directory was created again');
+    });
+
     it('a same-named skill directory Forge does not own fails with SF_E_NAME_COLLISION and changes nothing', async () => {
       const mine = join(c.skillRoot(f), 'beta');
       await write(join(mine, 'SKILL.md'), '---\nname: beta\ndescription: my own\n---\n');

@@ -4,8 +4,9 @@ import { assertLandsInHome, assertLandsInProject, landingPath } from '../../core
 import { sfPaths } from '../../core/library/paths.js';
 import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
-import { projectSkillDirs } from '../shared/project.js';
+import { cleanStaleStaging, projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
+import { assertProjectThere } from '../shared/project-root.js';
 import { checkDestinations } from './collisions.js';
 import { isManagedConfigEdit, mergeEditsByFile, type ManagedConfigEdit } from './managed.js';
 
@@ -72,6 +73,7 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
   /** The checks of `apply` and its config plan, written nowhere. `skillRoot`: the recorded one for setEnablement, else the context's. */
   const plan = async (req: ProjectionRequest, ctx: HostContext, previous?: ProjectionRecord, skillRoot = spec.skillRoot(ctx)) => {
     const file = spec.control.file(ctx);
+    assertProjectThere(ctx, req.skitId);
     if (ctx.scope === 'project' && ctx.projectRoot) {
       assertLandsInProject(skillRoot, ctx.projectRoot, `the ${spec.displayName} skill directory`);
       assertLandsInProject(file, ctx.projectRoot, `the ${spec.displayName} config file`);
@@ -101,6 +103,8 @@ export function createNativeAdapter(spec: NativeHostSpec): HostAdapter {
     }
     const mode = projectionModeFrom(ctx.env);
     const targets = req.skills.map((skill) => ({ skillId: skill.skillId, sourceDir: skill.sourceDir, dest: destMap.get(skill.skillId)! }));
+    // what an interrupted projection left next to the root goes, as the generic adapter does (doctor's repair relies on it)
+    await cleanStaleStaging(skillRoot);
     const modes = await projectSkillDirs(targets, { mode, link: spec.link });
     const paths: ProjectedPath[] = targets.map((t, i) => ({ skillId: t.skillId, path: t.dest, mode: modes[i] }));
     return {

@@ -8,6 +8,7 @@ import { diagnoseProjection } from '../shared/drift.js';
 import { projectionModeFrom, type LinkOps } from '../shared/fs-ops.js';
 import { cleanStaleStaging, projectSkillDirs } from '../shared/project.js';
 import { removeProjectedPath } from '../shared/remove.js';
+import { assertProjectThere } from '../shared/project-root.js';
 import { checkDestinations } from '../config/collisions.js';
 import type { GenericAgentEntry } from './agents.js';
 import { expandAgentPath, userSkillDir } from './paths.js';
@@ -71,6 +72,7 @@ export function createGenericAdapter(entry: GenericAgentEntry, options: GenericA
    * is written.
    */
   const enabledDests = async (req: ProjectionRequest, ctx: HostContext, root: string, previous?: ProjectionRecord) => {
+    assertProjectThere(ctx, req.skitId);
     if (ctx.scope === 'project' && ctx.projectRoot) assertLandsInProject(root, ctx.projectRoot, `the ${entry.displayName} skill directory`);
     const enabled = req.skills.filter((skill) => skill.enabled);
     const dests = await checkDestinations({ ...req, skills: enabled }, root, storeRoot(ctx), previous);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { lstat, mkdir, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../../core/errors/index.js';
 import { adapterFixture, type AdapterFixture } from '../../test-support/adapter-fixture.js';
@@ -65,6 +66,17 @@ describe('adapters/generic: the agents table and the generic adapter', () => {
       assert.deepEqual(await a.diagnose(fx.request(['alpha']), onlyBeta, ctx), []);
       await a.unproject(onlyBeta, ctx);
       assert.deepEqual(await readdir(rec.skillRoot), []);
+    });
+
+    it('never creates a project that is gone (SF_E_NOT_FOUND), but a new skill root inside an existing project is made', async () => {
+      const a = windsurf();
+      const ctx = fx.ctx('project');
+      const rec = await a.project(fx.request(), ctx);
+      await rm(fx.project, { recursive: true });
+      await assert.rejects(a.setEnablement(fx.request(['beta']), rec, ctx), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND'));
+      await assert.rejects(a.project(fx.request(), ctx), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND'));
+      await a.unproject(rec, ctx);
+      assert.equal(existsSync(fx.project), false);
     });
 
     it('uses the global directory for the user scope and detects the agent by its home folder', async () => {

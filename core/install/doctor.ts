@@ -7,7 +7,8 @@ import { Library } from '../library/db.js';
 import { bundleHex } from '../library/paths.js';
 import { ensureStored, removeStoreEntry, storeBackups } from '../library/store.js';
 import { recordScopeKey, type InstallationRecord, type IntentRecord } from '../library/types.js';
-import { hostContext, type Session } from './context.js';
+import { hostContext, projectRootGone, type Session } from './context.js';
+import { shellArg } from './find-installation.js';
 import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { crossHostExposure } from './cross-host.js';
 import { checkConfigTemps } from './doctor-temp.js';
@@ -40,6 +41,14 @@ export interface DoctorReport {
 const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_STORE_CORRUPT']);
 /** The user's own entry in Forge's place: never repaired, not even with --force, and no reason to leave the rest of its target unrepaired. */
 const THEIRS = 'SF_DRIFT_FOREIGN';
+/**
+ * Findings about what the user (or the host) has, which projecting the installation again cannot
+ * change: a same-named skill of theirs, their own config entry, an entry Forge let go of. They
+ * neither call for a repair nor are fixed by one.
+ */
+const NOT_REPAIRABLE = new Set([THEIRS, 'SF_ADAPTER_NAME_SHADOW', 'SF_ADAPTER_USER_OVERRIDE', 'SF_ADAPTER_CONFIG_DRIFT']);
+/** A project root that is no longer there (deleted, moved, a removed worktree). */
+export const PROJECT_GONE = 'SF_DRIFT_PROJECT_GONE';
 
 /**
  * `sf skit doctor [--fix] [--force]`: interrupted commands, store entries (missing, modified,
@@ -128,6 +137,8 @@ async function pooled<T, R>(items: readonly T[], limit: number, fn: (item: T) =>
 
 async function checkInstallation(session: Session, lib: Library, inst: InstallationRecord, options: DoctorOptions): Promise<DoctorFinding[]> {
   const about = { skitId: inst.skitId, scope: recordScopeKey(inst) };
+  // nothing of a gone project is checked or repaired: every repair would create its directory again
+  if (inst.scope === 'project' && inst.projectRoot && projectRootGone(inst.projectRoot)) return [projectGoneFinding(inst)];
   const store = await checkStoreEntry(session.paths, inst);
   const findings: DoctorFinding[] = store.diagnostics.map((d) => ({ ...d, ...about }));
   let storeBroken = findings.length > 0;
@@ -161,7 +172,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     findings.push(...drift);
     // links into a store entry that is not there would only dangle again: not repaired, not called fixed;
     // agents that disagree in one directory: a repair for one undoes the other's, so neither is made
-    const repairs = drift.filter((d) => d.code !== THEIRS);
+    const repairs = drift.filter((d) => !NOT_REPAIRABLE.has(d.code) && d.severity !== 'info');
     if (!options.fix || repairs.length === 0 || storeBroken || conflicting) continue;
     if (!options.force && repairs.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // the user's entries are left out of the repair, so it can go ahead around them
@@ -181,11 +192,44 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
       continue;
     }
     targets = targets.map((t) => (t.agent === record.agent ? fixed : t));
-    for (const d of repairs) d.fixed = true;
+    // fixed is what the repair made go away, checked again: a finding it could not mend stays open
+    session.memo?.clear();
+    const left = new Set((await adapter.diagnose(request, fixed, ctx)).map(findingKey));
+    for (const d of repairs) if (!left.has(findingKey(d))) d.fixed = true;
   }
   if (targets !== inst.targets) lib.commit({ put: [{ ...inst, targets, updatedAt: session.now() }] });
   for (const d of await crossHostExposure(session, inst)) findings.push({ ...d, ...about });
   return findings;
+}
+
+const findingKey = (d: Diagnostic) => `${d.code}\u0000${d.file ?? ''}\u0000${d.message}`;
+
+/** SF_DRIFT_PROJECT_GONE: said once per installation, with the command that forgets it. */
+function projectGoneFinding(inst: InstallationRecord): DoctorFinding {
+  const root = inst.projectRoot!;
+  const agents = inst.targets.map((t) => t.agent).join(', ') || 'no agent';
+  return {
+    code: PROJECT_GONE,
+    severity: 'warning',
+    message: `the project ${root} is gone (deleted or moved); ${inst.skitId} is still recorded there for ${agents}, and doctor neither checks nor recreates it`,
+    file: root,
+    hint: `\`sf skit remove ${inst.skitId} --project ${shellArg(root)}\` forgets it (and takes its entries out of config files outside the project); if the project moved, install the SKIT again from its new place`,
+    skitId: inst.skitId,
+    scope: recordScopeKey(inst),
+  };
+}
+
+/**
+ * A finding with its keys in the order docs/cli-json.md lists them (code, severity, message,
+ * file, hint, skitId, agent, scope, fixed), then the ones some diagnostics add (line, column,
+ * errorCode); keys without a value are left out.
+ */
+export function orderedFinding(f: DoctorFinding): DoctorFinding {
+  const order = ['code', 'severity', 'message', 'file', 'hint', 'skitId', 'agent', 'scope', 'fixed', 'line', 'column', 'errorCode'] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (f[k] !== undefined) out[k] = f[k];
+  for (const [k, v] of Object.entries(f)) if (!(k in out) && v !== undefined) out[k] = v;
+  return out as unknown as DoctorFinding;
 }
 
 /** Agents of `inst` that share one directory, by name or through a link, but need different skills there. */

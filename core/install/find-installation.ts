@@ -1,6 +1,7 @@
 import { SfError } from '../errors/index.js';
 import { recordScopeKey, type InstallationRecord } from '../library/types.js';
 import { didYouMean } from '../text/suggest.js';
+import { projectRootGone } from './context.js';
 
 /** The installation answering to `idOrAlias` in one scope, or undefined. Pure. */
 export function findInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord | undefined {
@@ -13,11 +14,33 @@ export function findInScope(installations: readonly InstallationRecord[], scopeK
 export function requireInScope(installations: readonly InstallationRecord[], scopeKey: string, idOrAlias: string): InstallationRecord {
   const found = findInScope(installations, scopeKey, idOrAlias);
   if (found) return found;
-  const elsewhere = installations.filter((i) => i.skitId === idOrAlias || i.aliases.includes(idOrAlias)).map((i) => describeScope(recordScopeKey(i)));
+  const elsewhere = installations.filter((i) => i.skitId === idOrAlias || i.aliases.includes(idOrAlias)).map((i) => recordScopeKey(i));
   const here = installations.filter((i) => recordScopeKey(i) === scopeKey).flatMap((i) => [i.skitId, ...i.aliases]);
   throw new SfError('SF_E_NOT_INSTALLED', `${idOrAlias} is not installed ${describeScope(scopeKey)}${elsewhere.length > 0 ? '' : didYouMean(idOrAlias, here)}`, {
-    hint: elsewhere.length > 0 ? `it is installed ${elsewhere.join(', ')}; use --scope or run from that project` : 'see `sf skit list` for what is installed',
+    hint: elsewhere.length > 0 ? `it is installed ${elsewhere.map((key) => `${describeScope(key)} (${reachScope(key)})`).join(', ')}` : 'see `sf skit list` for what is installed',
   });
+}
+
+/**
+ * How a command reaches the installations of a scope from anywhere: `--scope user`, or the
+ * project's directory to run it from (`sf skit remove` also takes `--project <root>`).
+ */
+export function reachScope(scopeKey: string): string {
+  if (scopeKey === 'user') return 'add --scope user';
+  const root = scopeKey.slice('project:'.length);
+  // read only on this error path: a project that is gone cannot be run from
+  if (projectRootGone(root)) return `that project is gone: \`sf skit remove\` with --project ${shellArg(root)} forgets it`;
+  return `run it from ${root}; \`sf skit remove\` takes --project ${shellArg(root)} from anywhere`;
+}
+
+/** The flags of `sf skit remove` that select the installation of `scopeKey`, wherever it runs. */
+export function removeScopeArgs(scopeKey: string): string {
+  return scopeKey === 'user' ? '--scope user' : `--project ${shellArg(scopeKey.slice('project:'.length))}`;
+}
+
+/** A path or value as one shell word, quoted only when it needs to be. */
+export function shellArg(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `for the user` / `in project /path`. */

@@ -3,7 +3,8 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../test-support/index.js';
 import type { InstallationRecord } from '../library/types.js';
-import { PathOwners, stillUsed } from './plan-checks.js';
+import { SfError } from '../errors/index.js';
+import { PathOwners, stillUsed, updateInsteadOfCollision } from './plan-checks.js';
 
 /** An installation of `skitId` recording `paths` for each agent. */
 const inst = (skitId: string, targets: Record<string, string[]>): InstallationRecord =>
@@ -64,5 +65,35 @@ describe('PathOwners: the paths installations record, indexed once', () => {
     } finally {
       await tmp.cleanup();
     }
+  });
+});
+
+describe('updateInsteadOfCollision: a provisional git install of the same repository at another ref', () => {
+  const collision = (owner: Record<string, unknown>) =>
+    new SfError('SF_E_NAME_COLLISION', 'cannot install provisional/b:foo: /p/.claude/skills/foo belongs to provisional/a', {
+      hint: 'two SKITs cannot project a skill with the same name into one skill directory; remove provisional/a first',
+      data: { owner: { skitId: 'provisional/a', scope: 'project', agent: 'claude-code', projectRoot: '/p', scopeKey: 'project:/p', ...owner } },
+    });
+
+  it('names `sf skit update <id> --version <ref>`, with the flag or directory that reaches the owner\'s scope', () => {
+    const e = collision({ provisionalSource: 'https://example.com/r.git#v1:skills' });
+    const here = updateInsteadOfCollision(e, 'https://example.com/r.git#v2:skills', undefined, 'project:/p');
+    assert.match(here.hint ?? '', /`sf skit update provisional\/a --version v2`$/);
+    assert.equal(here.message, e.message);
+    assert.equal(here.code, 'SF_E_NAME_COLLISION');
+    // --version gives the ref as well as #ref
+    assert.match(updateInsteadOfCollision(e, 'https://example.com/r.git#:skills', 'v3', 'project:/p').hint ?? '', /--version v3`/);
+    const user = collision({ scope: 'user', projectRoot: undefined, scopeKey: 'user', provisionalSource: 'https://example.com/r.git' });
+    assert.match(updateInsteadOfCollision(user, 'https://example.com/r.git#v2', undefined, 'project:/q').hint ?? '', /--version v2 --scope user`/);
+    assert.match(updateInsteadOfCollision(e, 'https://example.com/r.git#v2:skills', undefined, 'project:/q').hint ?? '', /--version v2` \(run it from \/p\)/);
+  });
+
+  it('leaves any other collision as it was: another repository, subpath or the same ref, a SKIT with its own id, no ref asked', () => {
+    const e = collision({ provisionalSource: 'https://example.com/r.git#v1' });
+    for (const source of ['https://example.com/other.git#v2', 'https://example.com/r.git#v2:sub', 'https://example.com/r.git#v1', 'https://example.com/r.git', '/local/dir']) {
+      assert.equal(updateInsteadOfCollision(e, source, undefined, 'project:/p'), e, source);
+    }
+    const named = collision({});
+    assert.equal(updateInsteadOfCollision(named, 'https://example.com/r.git#v2', undefined, 'project:/p'), named, 'an owner with an id of its own is another SKIT');
   });
 });

@@ -1,5 +1,7 @@
 import { SfError } from '../errors/index.js';
-import type { InstallationRecord } from '../library/types.js';
+import { scopeKey, type InstallationRecord } from '../library/types.js';
+import { looksLikeGit, parseGitSource, type GitSpec } from '../sources/git-spec.js';
+import { removeScopeArgs, shellArg } from './find-installation.js';
 import type { HostMove, ProjectedPath } from './host-adapter.js';
 import type { Observations, TargetSpec } from './plan-types.js';
 import { basename } from 'node:path';
@@ -15,6 +17,10 @@ export interface PathOwner {
   skitId: string;
   scope: string;
   agent: string;
+  /** the installation's project (project scope) */
+  projectRoot?: string;
+  /** the recorded source of a provisional installation, whose id is derived from it (ref included) */
+  provisionalSource?: string;
 }
 
 /**
@@ -61,7 +67,12 @@ export class PathOwners {
       for (const { path } of t.paths) {
         const owners = this.byPath.get(path) ?? [];
         if (owners.length === 0) this.byPath.set(path, owners);
-        owners.push({ record, owner: { skitId: record.skitId, scope: record.scope, agent: t.agent } });
+        const owner: PathOwner = {
+          skitId: record.skitId, scope: record.scope, agent: t.agent,
+          ...(record.projectRoot !== undefined ? { projectRoot: record.projectRoot } : {}),
+          ...(record.provisional ? { provisionalSource: record.source.canonical } : {}),
+        };
+        owners.push({ record, owner });
         const named = this.byName.get(basename(path)) ?? new Set<string>();
         this.byName.set(basename(path), named.add(path));
       }
@@ -123,12 +134,7 @@ export function assertNoCollisions(
   for (const p of wanted) {
     if (isMine(p.path)) continue;
     const owner = owners.find(p.path, before)?.owner;
-    if (owner) {
-      throw new SfError('SF_E_NAME_COLLISION', `cannot install ${p.skillId}: ${p.path} belongs to ${owner.skitId} (installed for ${owner.agent})`, {
-        location: { file: p.path },
-        hint: `two SKITs cannot project a skill with the same name into one skill directory; remove ${owner.skitId} first (\`sf skit remove ${owner.skitId}\`) or install for another agent or scope`,
-      });
-    }
+    if (owner) throw ownedElsewhere(p, owner);
     const seen = observations.paths[p.path];
     if (!seen || seen.kind === 'absent' || (seen.kind === 'symlink' && seen.intoStore)) continue;
     throw new SfError('SF_E_NAME_COLLISION', `cannot install ${p.skillId}: ${p.path} already exists and was not installed by Forge`, {
@@ -136,6 +142,59 @@ export function assertNoCollisions(
       hint: 'nothing was changed; move or rename that directory if you want Forge to manage this skill, or install for another agent or scope',
     });
   }
+}
+
+/**
+ * SF_E_NAME_COLLISION for a skill directory another installation owns, naming it with its scope,
+ * and a remove command that selects it from anywhere (`--scope user`, `--project <root>`). The
+ * same SKIT in another scope whose skill directory is this one (a user scope reached from a
+ * project, through CLAUDE_CONFIG_DIR say) is not "two SKITs". `data.owner` lets the caller say
+ * more (updateInsteadOfCollision).
+ */
+function ownedElsewhere(p: ProjectedPath, owner: PathOwner): SfError {
+  const key = scopeKey(owner.scope === 'user' ? 'user' : 'project', owner.projectRoot);
+  const remove = `\`sf skit remove ${owner.skitId} ${removeScopeArgs(key)}\``;
+  const same = skitOfSkill(p.skillId) === owner.skitId;
+  const where = key === 'user' ? 'in the user scope' : `in project ${owner.projectRoot}`;
+  return new SfError('SF_E_NAME_COLLISION', `cannot install ${p.skillId}: ${p.path} belongs to ${owner.skitId}, installed ${where} for ${owner.agent}${same ? ', which uses this skill directory too' : ''}`, {
+    location: { file: p.path },
+    hint: same
+      ? `one SKIT is installed once per skill directory, and ${owner.skitId} already is there ${where}: use that installation, or remove it first (${remove})`
+      : `two SKITs cannot project a skill with the same name into one skill directory; remove ${owner.skitId} first (${remove}) or install for another agent or scope`,
+    data: { file: p.path, owner: { ...owner, scopeKey: key } },
+  });
+}
+
+/** `owner/name` of a skill id `owner/name:skill`. */
+const skitOfSkill = (skillId: string) => skillId.slice(0, skillId.lastIndexOf(':'));
+
+/**
+ * A collision with a provisional installation of the same git repository at another ref is an
+ * upgrade asked for the way install.md describes (`sf add skit url#v2` of an installed `url#v1`);
+ * the ref is part of a provisional id, so the two are two SKITs, and removing the old one would
+ * lose its settings: the hint names `sf skit update <id> --version <ref>`, which keeps them.
+ * `source`/`version`: what was asked for; `here`: the scope key the command acts in. Any other
+ * error comes back as it is.
+ */
+export function updateInsteadOfCollision(e: SfError, source: string, version: string | undefined, here: string): SfError {
+  const owner = e.data?.owner as (PathOwner & { scopeKey: string }) | undefined;
+  if (e.code !== 'SF_E_NAME_COLLISION' || !owner?.provisionalSource || !looksLikeGit(source) || !looksLikeGit(owner.provisionalSource)) return e;
+  let asked: GitSpec;
+  let installed: GitSpec;
+  try {
+    asked = parseGitSource(source, version);
+    installed = parseGitSource(owner.provisionalSource);
+  } catch {
+    return e;
+  }
+  if (asked.ref === undefined || asked.base !== installed.base || asked.subpath !== installed.subpath || asked.ref === installed.ref) return e;
+  const from = owner.scopeKey === here ? '' : owner.scopeKey === 'user' ? ' --scope user' : '';
+  const elsewhere = owner.scopeKey !== here && owner.scopeKey !== 'user' ? ` (run it from ${owner.scopeKey.slice('project:'.length)})` : '';
+  return new SfError('SF_E_NAME_COLLISION', e.message, {
+    ...(e.location ? { location: e.location } : {}),
+    hint: `${owner.skitId} is ${installed.base} at ${installed.ref ?? 'its default branch'}; a ref is part of a provisional id, so ${asked.ref} would be another SKIT. To move ${owner.skitId} to ${asked.ref} and keep its settings: \`sf skit update ${owner.skitId} --version ${shellArg(asked.ref)}${from}\`${elsewhere}`,
+    data: e.data,
+  });
 }
 
 /** Why a recorded path is not Forge's any more, in doctor's words (SF_DRIFT_FOREIGN). */
@@ -182,8 +241,12 @@ export function assertUnmodified(paths: readonly string[], observations: Observa
   if (force) return;
   const changed = paths.flatMap((path) => (observations.paths[path]?.localChanges ?? []).map((f) => `${path}/${f}`));
   if (changed.length === 0) return;
+  // what --force does differs: a removal deletes the edited files, an update or reinstall replaces them with the release's
+  const forced = /^(remove|disable) /.test(verb)
+    ? 'or pass --force to go ahead, which deletes these files (no copy is kept)'
+    : 'or pass --force to replace them with the release\'s files';
   throw new SfError('SF_E_MODIFIED', `refusing to ${verb}: installed files were modified locally:\n  ${changed.join('\n  ')}`, {
-    hint: 'copy your edits elsewhere (or into the SKIT source), or pass --force to overwrite them',
+    hint: `copy your edits elsewhere (or into the SKIT source) first, ${forced}`,
     data: { files: changed },
   });
 }

@@ -17,6 +17,8 @@ export interface RemoveInput {
   force: boolean;
   /** targets whose hosts now read elsewhere than recorded (hostMoves): removed where recorded, and said so */
   moved?: readonly HostMove[];
+  /** the installation's project root is gone (projectRootGone): only what lies outside it is cleaned up, and that is said */
+  projectGone?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
   const after = remaining.length > 0 ? { ...before, targets: remaining, updatedAt: env.now } : null;
   const used = stillUsed(state.owners ?? PathOwners.of(state.installations), before, after);
   const notes: string[] = movedNotes(before, removed, input.moved ?? []);
+  if (input.projectGone) notes.push(`the project ${before.projectRoot} is gone; forgot ${before.skitId} there${agents ? ` for ${removed.map((t) => t.agent).join(', ')}` : ''} (nothing was created in its place)`);
 
   const steps: Step[] = removed.map((t) => ({
     kind: 'unproject',
@@ -58,8 +61,13 @@ export function planRemove(state: PlanState, input: RemoveInput, env: PlanEnv): 
       if (now.skills.length !== was.skills.length) steps.push({ kind: 'enablement', target: specOf(t, input.nativeAgents.includes(t.agent)), request: now, record: t });
     }
   }
+  // a link's files are the store entry's: removing the link loses nothing while the entry stays
+  // (another installation uses it, or agents of this one remain), so only copies and the links
+  // into an entry this removal deletes are checked for edits
+  const entryStays = after !== null || state.installations.some((i) => i !== before && i.bundleHash === before.bundleHash);
   const deleted = steps.flatMap((s) => (s.kind === 'unproject' ? s.record.paths.map((p) => p.path) : []));
-  assertUnmodified(deleted, state.observations, input.force, `remove ${before.skitId}`);
+  const lost = entryStays ? deleted.filter((p) => state.observations.paths[p]?.kind !== 'symlink') : deleted;
+  assertUnmodified(lost, state.observations, input.force, `remove ${before.skitId}`);
 
   const events = removed.map((t) =>
     inventoryEvent({ action: 'removed', record: before, agent: t.agent, now: env.now, id: env.newId(), installerVersion: env.installerVersion }),

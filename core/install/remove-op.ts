@@ -1,5 +1,6 @@
 import { parseSkillRef, requireInScope } from './find-installation.js';
-import { resolveScope, type Session } from './context.js';
+import { explicitProjectRoot, projectRootGone, resolveScope, type Session } from './context.js';
+import { SfError } from '../errors/index.js';
 import type { HostAdapter, Scope } from './host-adapter.js';
 import { planEnv, runMutation, type MutationResult } from './mutate.js';
 import { planEnablement } from './plan-enablement.js';
@@ -13,6 +14,8 @@ import { join } from 'node:path';
 export interface RemoveRequest {
   id: string;
   scope?: Scope;
+  /** the project the installation is recorded in (`--project`), also one that is gone; instead of `scope` */
+  project?: string;
   /** remove only these targets */
   agents?: HostAdapter[];
   force?: boolean;
@@ -20,7 +23,10 @@ export interface RemoveRequest {
 
 /** `sf skit remove`: unprojects the installation (or some targets) and forgets it. */
 export async function removeSkit(session: Session, req: RemoveRequest): Promise<MutationResult> {
-  const { scope, projectRoot } = resolveScope(req.scope, session);
+  if (req.project !== undefined && req.scope === 'user') {
+    throw new SfError('SF_E_USAGE', '--project and --scope user cannot be combined', { hint: 'use --project <path> for a project installation, or --scope user for the user\'s' });
+  }
+  const { scope, projectRoot } = req.project !== undefined ? { scope: 'project' as const, projectRoot: explicitProjectRoot(req.project, session) } : resolveScope(req.scope, session);
   const key = scopeKey(scope, projectRoot);
   return runMutation(
     session,
@@ -31,7 +37,10 @@ export async function removeSkit(session: Session, req: RemoveRequest): Promise<
       const observations = await survey(session.paths, [], before);
       return planRemove(
         { installations, observations },
-        { skitId: req.id, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false, moved: hostMoves(session, before.targets) },
+        {
+          skitId: req.id, scopeKey: key, agents: req.agents?.map((a) => a.id), nativeAgents: nativeAgentIds(session), force: req.force ?? false, moved: hostMoves(session, before.targets),
+          projectGone: before.scope === 'project' && before.projectRoot !== undefined && projectRootGone(before.projectRoot),
+        },
         planEnv(session),
       );
     },

@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { installSandbox, rootContents, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { writeTree } from '../../../test-support/index.js';
+import { installSandbox, rootContents, skillMarkdown, type InstallSandbox } from '../../../test-support/skit-install.js';
 
 interface Report {
   clean: boolean;
@@ -120,5 +122,70 @@ describe('sf skit doctor: detection and --fix', () => {
     assert.match(fixed.report.findings.find((f) => f.code === 'SF_DRIFT_INTERRUPTED')!.message, /rolled-forward/);
     assert.equal((await doctor()).code, 0);
     assert.match(await readFile(join(windsurf, 'review', 'SKILL.md'), 'utf8'), /v2/);
+  });
+});
+
+describe('sf skit doctor --fix: only what a repair mended is fixed', () => {
+  let sb: InstallSandbox;
+  const doctor = async (...args: string[]) => {
+    const r = await sb.sf(['skit', 'doctor', '--json', ...args]);
+    return { code: r.code, report: JSON.parse(r.stdout) as Report };
+  };
+  beforeEach(async () => {
+    sb = await installSandbox('sf-doctor-fixed-');
+    // the user's own "review" in Claude Code's user skill root, which skillOverrides (by name) also reach
+    await writeTree(join(sb.home, '.claude', 'skills', 'review'), { 'SKILL.md': skillMarkdown('review', 'mine') });
+    // and their own switch that keeps "lint" off, which Forge never edits
+    await writeTree(join(sb.project, '.claude'), { 'settings.local.json': '{ "skillOverrides": { "lint": "off" } }\n' });
+    const r = await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  afterEach(() => sb.cleanup());
+
+  it('a name shadow and a user override stay open after --fix (exit 1, not clean), while a missing link next to them is fixed', async () => {
+    await rm(join(sb.project, '.claude', 'skills', 'summarize'));
+    const before = await doctor();
+    assert.deepEqual(before.report.findings.map((f) => f.code).sort(), ['SF_ADAPTER_NAME_SHADOW', 'SF_ADAPTER_USER_OVERRIDE', 'SF_DRIFT_MISSING']);
+
+    const fixed = await doctor('--fix');
+    assert.equal(fixed.code, 1, JSON.stringify(fixed.report));
+    assert.equal(fixed.report.clean, false);
+    assert.deepEqual(fixed.report.findings.map((f) => [f.code, f.fixed ?? false]).sort(), [
+      ['SF_ADAPTER_NAME_SHADOW', false],
+      ['SF_ADAPTER_USER_OVERRIDE', false],
+      ['SF_DRIFT_MISSING', true],
+    ]);
+    const again = await doctor();
+    assert.equal(again.code, 1);
+    assert.deepEqual(again.report.findings.map((f) => f.code).sort(), ['SF_ADAPTER_NAME_SHADOW', 'SF_ADAPTER_USER_OVERRIDE']);
+
+    // the text says the same: what was fixed, and that problems remain
+    const text = await sb.sf(['skit', 'doctor', '--fix']);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /warning {2}SF_ADAPTER_NAME_SHADOW/);
+    assert.match(text.stdout, /problems remain: 2 warnings left/);
+    assert.doesNotMatch(text.stdout, /everything is in order/);
+  });
+
+  it('a staging leftover next to a Claude Code skill root is deleted by the repair, not only called fixed', async () => {
+    const leftover = join(sb.project, '.claude', '.sf-tmp', 'review.new.999999999.abcd');
+    await mkdir(leftover, { recursive: true });
+    const fixed = await doctor('--fix');
+    assert.ok(fixed.report.findings.some((f) => f.code === 'SF_DRIFT_STAGING_LEFTOVER' && f.fixed), JSON.stringify(fixed.report));
+    assert.equal(existsSync(leftover), false);
+    assert.ok(!(await doctor()).report.findings.some((f) => f.code === 'SF_DRIFT_STAGING_LEFTOVER'));
+  });
+
+  it('--json lists each finding\'s keys in the order docs/cli-json.md gives', async () => {
+    await rm(join(sb.project, '.claude', 'skills', 'summarize'));
+    const r = await sb.sf(['skit', 'doctor', '--json', '--fix']);
+    const documented = ['code', 'severity', 'message', 'file', 'hint', 'skitId', 'agent', 'scope', 'fixed'];
+    const findings = (JSON.parse(r.stdout) as { findings: Record<string, unknown>[] }).findings;
+    assert.ok(findings.length >= 3);
+    for (const f of findings) {
+      const keys = Object.keys(f).filter((k) => documented.includes(k));
+      assert.deepEqual(keys, documented.filter((k) => k in f), JSON.stringify(f));
+    }
+    assert.deepEqual(Object.keys(findings.find((f) => f.code === 'SF_DRIFT_MISSING')!), ['code', 'severity', 'message', 'file', 'hint', 'skitId', 'agent', 'scope', 'fixed']);
   });
 });

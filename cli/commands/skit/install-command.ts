@@ -51,8 +51,18 @@ export async function runInstall(args: InstallArgs): Promise<void> {
     else printChange(action, outcome.record, outcome.plan.notes);
   } catch (e) {
     if (!args.json && isSfError(e, 'SF_E_VALIDATION') && Array.isArray(e.data?.diagnostics)) printDiagnostics(e.data.diagnostics as Diagnostic[], 'stderr');
+    if (isSfError(e, 'SF_E_NAME_COLLISION')) throw await updateInstead(e, args, session);
     throw e;
   }
+}
+
+/** A collision with a provisional install of the same repository at another ref: the hint names the update that keeps its settings. */
+async function updateInstead(e: SfError, args: InstallArgs, session: Awaited<ReturnType<typeof cliSession>>): Promise<SfError> {
+  const { updateInsteadOfCollision } = await import('../../../core/install/plan-checks.js');
+  const { resolveScope } = await import('../../../core/install/context.js');
+  const { scopeKey } = await import('../../../core/library/types.js');
+  const { scope, projectRoot } = resolveScope(parseScope(args.scope), session);
+  return updateInsteadOfCollision(e, args.source, args.version, scopeKey(scope, projectRoot));
 }
 
 /** Asks on the terminal before an install changes anything. */

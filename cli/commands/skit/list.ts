@@ -29,13 +29,16 @@ export const listCommand = command({
     const { isEnabled } = await import('../../../core/install/enablement.js');
     const { releaseLabel } = await import('../../../core/install/requests.js');
     const { recordJson } = await import('./render.js');
+    const { projectRootGone } = await import('../../../core/install/context.js');
+    // a project deleted or moved since: its record stays until `sf skit remove --project` (doctor says so too)
+    const gone = (r: { scope: string; projectRoot?: string }) => r.scope === 'project' && r.projectRoot !== undefined && projectRootGone(r.projectRoot);
     const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
     const records = lib ? lib.listInstallations() : [];
     const interrupted = lib ? lib.listIntents().length : 0;
     await lib?.close();
     records.sort((a, b) => compareIds(a.skitId, b.skitId) || compareIds(a.scope, b.scope));
     if (json) {
-      printJson(records.map(recordJson));
+      printJson(records.map((r) => ({ ...recordJson(r), ...(gone(r) ? { projectGone: true } : {}) })));
       return;
     }
     if (records.length === 0) out('no SKITs installed (install one with `sf add skit <source>`)');
@@ -44,10 +47,11 @@ export const listCommand = command({
         ['SKIT', 'RELEASE', 'SCOPE', 'AGENTS', 'SKILLS'],
         records.map((r) => {
           const on = r.skills.filter((s) => r.targets.some((t) => isEnabled(r.enablement, s, t.agent))).length;
-          return [r.skitId, releaseLabel(r.release, r.bundleHash), r.scope === 'user' ? 'user' : `project ${r.projectRoot}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
+          return [r.skitId, releaseLabel(r.release, r.bundleHash), r.scope === 'user' ? 'user' : `project ${r.projectRoot}${gone(r) ? ' (gone)' : ''}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
         }),
       );
     }
     if (interrupted > 0) err(`warning: ${interrupted} interrupted command(s); run \`sf skit doctor --fix\``);
+    if (!json && records.some(gone)) err('warning: a project marked (gone) was deleted or moved; `sf skit remove <id> --project <path>` forgets its installation');
   },
 });

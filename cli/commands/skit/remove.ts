@@ -12,13 +12,14 @@ export const removeCommand = command({
     id: positional({ type: string, displayName: 'owner/name', description: 'installed SKIT id or alias' }),
     ...agentOptions('agent', 'only for these agents: id[,id...]'),
     scope: option({ long: 'scope', type: optional(string), description: 'project or user (default: the project around the current directory, else user)' }),
+    project: option({ long: 'project', type: optional(string), description: 'the project the SKIT is installed in, from anywhere (also a project that was deleted or moved)' }),
     force: flag({ long: 'force', description: 'remove locally modified skill directories too' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async (a) => {
     const { removeSkit } = await import('../../../core/install/remove-op.js');
     const session = await cliSession();
-    const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
+    const result = await removeSkit(session, { id: a.id, scope: parseScope(a.scope), project: a.project, agents: await parseTargetAgents(agentOption(a)), force: a.force });
     const removedAgents = result.plan.steps.flatMap((s) => (s.kind === 'unproject' ? [s.target.agent] : []));
     if (a.json) {
       // skit: the record that stays, for agents not removed; left out when none stays. notes: the

@@ -54,4 +54,24 @@ describe('sf add skit: reusing a store entry that was changed through a link', (
     assert.doesNotMatch(r.stdout, /had been changed/);
     assert.deepEqual(await readdir(join(sb.sfHome, 'backups')).catch(() => []), []);
   });
+
+  it('remove in project B goes ahead after an edit made through project A\'s link (the entry stays for A); the last remove refuses and says what --force does', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'])).code, 0);
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--agent', 'claude-code', '--yes'], { cwd: projectB })).code, 0);
+    const reviewA = join(sb.project, '.claude', 'skills', 'review', 'SKILL.md');
+    await appendFile(reviewA, 'edited in project A\n');
+
+    const inB = await sb.sf(['skit', 'remove', 'acme/kit'], { cwd: projectB });
+    assert.equal(inB.code, 0, inB.stderr);
+    assert.deepEqual(await readdir(join(projectB, '.claude', 'skills')).catch(() => []), []);
+    assert.match(await readFile(reviewA, 'utf8'), /edited in project A/, 'A still sees its edit');
+
+    // removing A as well would delete the store entry, and the edit with it
+    const inA = await sb.sf(['skit', 'remove', 'acme/kit']);
+    assert.equal(inA.code, 4, inA.stderr);
+    assert.match(inA.stderr, /SF_E_MODIFIED/);
+    assert.match(inA.stderr, /--force to go ahead, which deletes these files/);
+    assert.doesNotMatch(inA.stderr, /overwrite/);
+    assert.equal((await sb.sf(['skit', 'remove', 'acme/kit', '--force'])).code, 0);
+  });
 });
