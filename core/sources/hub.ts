@@ -5,6 +5,7 @@ import { HubClient } from '../hub-client/client.js';
 import type { HubTarget } from '../hub-client/credentials.js';
 import { downloadRelease, fetchRelease, parseSkitRef, quarantineWarning } from '../hub-client/release.js';
 import { identity } from './identity.js';
+import { hubCanonical } from './origin.js';
 import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
 
 /**
@@ -15,10 +16,13 @@ import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceReso
  * - hub URLs of a known hub: the release URL `<hub>/r/owner/name/<version>` (also `.tgz`) and
  *   the SKIT URL `<hub>/s/owner/name` (latest release).
  *
- * `options.version` overrides the version of the source text. The release archive is downloaded
- * from its immutable URL, its sha256 and bundle hash are checked against the hub's record, and it
- * is unpacked into `options.workDir`. The canonical source is the SKIT URL `<hub>/s/owner/name`
- * (no version, no credentials), so `sf skit update` re-resolves it to the newest release.
+ * `options.version` overrides the version of the source text (`latest`: the latest release). The
+ * release archive is downloaded from its immutable URL, its sha256 and bundle hash are checked
+ * against the hub's record, and it is unpacked into `options.workDir`. The canonical source (no
+ * credentials) pins a version that was asked for: the release URL `<hub>/r/owner/name/<version>`,
+ * which `sf skit update` resolves to that release again, as a git source keeps its ref. Without a
+ * version it is the SKIT URL `<hub>/s/owner/name`, which update resolves to the newest release
+ * (see origin.ts).
  */
 
 export interface HubResolverOptions {
@@ -73,13 +77,16 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
       const ref = parse(input, options.hubs);
       if (!ref) throw new SfError('SF_E_SOURCE', `"${input}" is not a hub source`, { hint: 'use owner/name[@version]' });
       const client = new HubClient(ref.hub, { fetch: options.fetch ?? ro.fetch });
+      const asked = ro.version ?? ref.version;
       // checked by fetchRelease: the id, the exact version asked for, a version that is a path-safe semver
-      const release = await fetchRelease(client, ref.id, ro.version ?? ref.version);
+      const release = await fetchRelease(client, ref.id, asked);
       await mkdir(ro.workDir, { recursive: true, mode: SCRATCH_MODE });
       const dir = join(ro.workDir, `hub-${release.skitId.replace('/', '-')}-${release.version}`);
       await downloadRelease(client, release, dir);
-      const canonical = `${ref.hub.url}/s/${release.skitId}`;
-      const ids = identity(canonical);
+      const pinned = asked !== undefined && asked !== 'latest';
+      const canonical = hubCanonical(ref.hub.url, release.skitId, pinned ? release.version : undefined);
+      // one identity for the SKIT, pinned or not
+      const ids = identity(hubCanonical(ref.hub.url, release.skitId));
       // a single-skill release has no README descriptor: its id comes from the hub, not from a fingerprint
       const single = release.skills.length === 1 && release.skills[0].path === '';
       return {
