@@ -87,11 +87,27 @@ export interface Plan {
   gcCandidates: string[];
   /** human-readable notes (an alias recorded, nothing to do, ...) */
   notes: string[];
+  /** an install or update that moves to an older release than the one installed (versions or version-like git tags) */
+  downgrade?: { from: string; to: string };
+  /**
+   * Installed skill directories with local edits that a forced install or update replaces or
+   * deletes: the command copies each to $SF_HOME/backups/edits/ before the plan is applied.
+   */
+  overwrites?: EditedPath[];
   /**
    * Config edits the adapters reported while the plan was applied, per agent, in order: a
    * rollback treats their entries as Forge's even when the step that wrote them failed later.
    */
   attempted?: Record<string, ConfigEdit[]>;
+}
+
+/** An installed skill directory whose files differ from the release it was installed from. */
+export interface EditedPath {
+  agent: string;
+  skillId: string;
+  path: string;
+  /** the changed, added and missing files, relative to `path` */
+  files: string[];
 }
 
 /** Inputs every planner needs besides state. */
