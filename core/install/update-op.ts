@@ -13,15 +13,18 @@ import { prepareRelease } from './prepare.js';
 import { survey } from './survey.js';
 import { nativeAgentIds } from './targets.js';
 import { targetsNow } from './requests.js';
-import { join } from 'node:path';
+import { backUpEdits, keepsEditedCopies } from './install-op.js';
+import { isAbsolute, join } from 'node:path';
 
 export interface UpdateRequest {
   /** SKIT ids or aliases; 'all' for every installation in the scope */
   ids: string[] | 'all';
   scope?: Scope;
   force?: boolean;
-  /** a version (hub) or git ref to move to; default: the recorded source again (its ref, or the latest) */
+  /** a version (hub; `latest` unpins) or git ref to move to, for one id; default: the recorded source again (its ref or pinned version, or the latest) */
   version?: string;
+  /** another source for one installation (it moved, or is published elsewhere now): its settings and aliases are kept */
+  source?: string;
   resolvers?: ResolveOptions['resolvers'];
 }
 
@@ -40,6 +43,7 @@ export interface UpdateOutcome {
  * them) unless forced; the other SKITs are still updated.
  */
 export async function updateSkits(session: Session, req: UpdateRequest): Promise<UpdateOutcome[]> {
+  assertOneIdFor(req);
   const { scope, projectRoot } = resolveScope(req.scope, session);
   const key = scopeKey(scope, projectRoot);
   const lib = await Library.open(session.paths, { create: false, readOnly: true });
@@ -66,13 +70,24 @@ export async function updateSkits(session: Session, req: UpdateRequest): Promise
 }
 
 /**
+ * --version and --source name one SKIT's release or place: given to a whole scope, each SKIT would
+ * move to whatever its own source calls that (every git SKIT to its own `v1`).
+ */
+function assertOneIdFor(req: UpdateRequest): void {
+  for (const [option, value] of [['--version', req.version], ['--source', req.source]] as const) {
+    if (value === undefined || (req.ids !== 'all' && req.ids.length === 1)) continue;
+    throw new SfError('SF_E_USAGE', `${option} needs one SKIT id`, { hint: `sf skit update <owner/name> ${option} ${value}` });
+  }
+}
+
+/**
  * Refuses to move an installation to a lower release version by itself: when the newest release a
  * hub offers is older than the installed one (the newer ones were quarantined or yanked), `update`
  * keeps what is installed and says so. An explicit --version moves anywhere.
  */
 export function refuseDowngrade(inst: InstallationRecord, to: string | undefined, req: UpdateRequest): void {
   const from = inst.release.version;
-  if (req.version !== undefined || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) >= 0) return;
+  if (req.version !== undefined || req.source !== undefined || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) >= 0) return;
   throw new SfError('SF_E_CONFLICT', `the newest release the source offers for ${inst.skitId} is ${to}, older than the installed ${from}; not downgrading`, {
     hint: `newer releases may have been quarantined or withdrawn (see \`sf skit doctor\`); to move to ${to} anyway: sf skit update ${inst.skitId} --version ${to}`,
   });
@@ -87,13 +102,13 @@ interface Pass {
 async function updateOne({ session, owners }: Pass, inst: InstallationRecord, req: UpdateRequest): Promise<{ result: MutationResult; diagnostics: Diagnostic[] }> {
   session.progress(`updating ${inst.skitId}`);
   // a git source names its ref in the source string: --version moves that ref (a hub source takes it as the version)
-  const git = inst.source.kind === 'git';
-  const source = git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical;
+  const git = inst.source.kind === 'git' && req.source === undefined;
+  const source = req.source ?? (git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical);
   const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers }).catch((e: unknown) => {
     // a recorded local path that is gone has moved or been deleted: "check the path" does not help
-    if (isSfError(e, 'SF_E_NOT_FOUND') && inst.source.kind.startsWith('local')) {
+    if (isSfError(e, 'SF_E_NOT_FOUND') && req.source === undefined && isLocalPath(inst)) {
       throw new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is gone`, {
-        hint: `if it moved, install it from the new place (sf add skit <new path>); \`sf skit remove ${inst.skitId}\` drops the installation`,
+        hint: `if it moved: sf skit update ${inst.skitId} --source <new path> (keeps its enable/disable settings); \`sf skit remove ${inst.skitId}\` drops the installation`,
       });
     }
     throw e;
@@ -109,7 +124,7 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
         const { targets, moved } = targetsNow(session, before);
         const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));
         const observations = await survey(session.paths, candidates, before);
-        return planInstall(
+        const plan = planInstall(
           { installations, observations, owners: owners.sync(installations) },
           {
             op: 'update',
@@ -120,10 +135,14 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
             nativeAgents: nativeAgentIds(session),
             force: req.force ?? false,
             replaces: before.skitId,
+            repoint: req.source !== undefined,
             moved,
+            keepEditedCopies: keepsEditedCopies(session),
           },
           planEnv(session),
         );
+        await backUpEdits(session, plan);
+        return plan;
       },
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
     );
@@ -131,4 +150,9 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
   } finally {
     await prep.cleanup();
   }
+}
+
+/** A recorded source that is a path on this machine (a directory or an archive file), as opposed to a URL. */
+function isLocalPath(inst: InstallationRecord): boolean {
+  return inst.source.kind.startsWith('local') || (inst.source.kind === 'archive' && isAbsolute(inst.source.canonical));
 }
