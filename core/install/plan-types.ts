@@ -30,6 +30,8 @@ export interface PreparedRelease {
   source: SourceRecord;
   /** the review of the release's declarations, for the telemetry of the install or update that brings it */
   audit?: PreparedAudit;
+  /** hub: the newest installable release, when it lies beyond the range the update followed (said in a note) */
+  newer?: string;
 }
 
 /** What the survey found at one absolute path (nothing is followed). */
