@@ -2,8 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../errors/index.js';
 import { compareSemver, parseSemver } from '../skit/semver.js';
 import { isValidSkitId } from '../skit/skit-id.js';
-import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord, type ReleaseRef } from '../library/types.js';
-import { describeSource, hubPin, sourceOrigin } from '../sources/origin.js';
+import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord, type ReleaseRef, type SourceRecord } from '../library/types.js';
+import { caretOf, describeCaret, satisfiesCaret } from '../sources/caret.js';
+import { describeSource, hubRange, sourceOrigin } from '../sources/origin.js';
 import { isEnabled, pruneOverrides } from './enablement.js';
 import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
@@ -167,20 +168,40 @@ function defaultFlipNotes(before: InstallationRecord | null, after: Installation
   return notes;
 }
 
-/** A hub install that became pinned to a version, or stopped being pinned: said, with the way back. */
-function pinNotes(before: InstallationRecord | null, after: InstallationRecord): string[] {
-  const [was, now] = [before && hubPin(before.source), hubPin(after.source)];
-  if (was === now) return [];
-  if (now) return [`${after.skitId} is pinned to ${now}: \`sf skit update\` keeps it there (\`sf skit update ${after.skitId} --version latest\` follows the latest release again)`];
-  return after.source.kind === 'hub' ? [`${after.skitId} is no longer pinned to ${was}: \`sf skit update\` moves it to the latest release`] : [];
+/**
+ * The source to record. A hub record written before ranges has none and follows `^<its
+ * version>`: the same range resolved again is no change to it (an update with nothing to do
+ * stays "unchanged"), so it is written only with the next release.
+ */
+function recordedSource(before: InstallationRecord | null, source: SourceRecord): SourceRecord {
+  if (!before || before.source.range !== undefined || source.range === undefined || source.range !== hubRange(before.source, before.release)) return source;
+  return isDeepStrictEqual(withoutRange(source), before.source) ? before.source : source;
 }
 
-/** An update that followed the latest release across a major version (nothing pinned it): said, with the way back. */
+function withoutRange(source: SourceRecord): Omit<SourceRecord, 'range'> {
+  const { range: _range, ...rest } = source;
+  return rest;
+}
+
+/** A hub installation whose caret range changed (`--version`, or `sf add skit` of another version): the range `update` follows now. */
+function rangeNotes(before: InstallationRecord | null, after: InstallationRecord): string[] {
+  const [was, now] = [before && hubRange(before.source, before.release), hubRange(after.source, after.release)];
+  if (!before || !now || was === now) return [];
+  return [`${after.skitId} follows ${now} now (${describeCaret(now)}): \`sf skit update\` takes its newest release in that range`];
+}
+
+/** A move past the range the installation followed (a new major version, asked for with --version): said, with the way back. */
 function majorNote(before: InstallationRecord | null, after: InstallationRecord): string[] {
   const [from, to] = [before?.release.version, after.release.version];
-  const [a, b] = [from ? parseSemver(from) : null, to ? parseSemver(to) : null];
-  if (!a || !b || b.major <= a.major || hubPin(after.source)) return [];
-  return [`${after.skitId}: ${from} -> ${to} is a new major version, which may change what its skills do; to go back and stay on ${from}: sf skit update ${after.skitId} --version ${from}`];
+  if (after.source.kind !== 'hub' || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) <= 0 || satisfiesCaret(to, caretOf(from))) return [];
+  return [`${after.skitId}: ${from} -> ${to} is a new major version, which may change what its skills do; to go back: sf skit update ${after.skitId} --version ${from}`];
+}
+
+/** `sf skit update` found a newer release than its range allows: said, with the command that moves to it. */
+function newerNote(prepared: PreparedRelease, after: InstallationRecord): string[] {
+  const range = hubRange(after.source, after.release);
+  if (!prepared.newer || !range) return [];
+  return [`${after.skitId}: ${prepared.newer} is available, a new major version beyond ${range} (which may change what its skills do), so \`sf skit update\` does not move to it; to take it: sf skit update ${after.skitId} --version ${prepared.newer} (or --version latest)`];
 }
 
 /** `v1.2` / `1.2.3` as numbers; undefined for a ref that is not version-like (a branch, a commit). */
@@ -258,7 +279,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     skills: skitId === prepared.skitId ? prepared.skills : prepared.skills.map((k) => ({ ...k, id: `${skitId}:${k.name}` })),
     enablement: carriedOverrides(before, prepared, notes),
     targets: [],
-    source: prepared.source,
+    source: recordedSource(before, prepared.source),
     installerVersion: env.installerVersion,
     installedAt: before?.installedAt ?? env.now,
     updatedAt: env.now,
@@ -331,11 +352,11 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     for (const t of after.targets) {
       events.push(inventoryEvent({ action: 'updated', record: after, agent: t.agent, previous: before, now: env.now, id: env.newId(), installerVersion: env.installerVersion }));
     }
-  } else if (before && !isDeepStrictEqual(before.source, after.source)) {
+  } else if (before && !isDeepStrictEqual(withoutRange(before.source), withoutRange(after.source))) {
     // the same tree from another place: the record now points there, so it is not "up to date"
     if (!originChange) notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
   } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(upToDate(input.op, before, after));
-  notes.push(...moveNotes(before, after, input.moved ?? []), ...defaultFlipNotes(before, after), ...pinNotes(before, after), ...majorNote(before, after));
+  notes.push(...moveNotes(before, after, input.moved ?? []), ...defaultFlipNotes(before, after), ...rangeNotes(before, after), ...majorNote(before, after), ...newerNote(prepared, after));
   // releases of two different places are not older or newer than each other
   const downgrade = before && !originChange ? downgradeOf(before.release, after.release) : undefined;
   return {
@@ -357,8 +378,8 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
 function upToDate(op: InstallInput['op'], before: InstallationRecord | null, after: InstallationRecord): string {
   if (!before) return `${after.skitId} has nothing to install`;
   if (op === 'install') return `${after.skitId} is already installed and up to date`;
-  const pin = hubPin(after.source);
-  return `${after.skitId} is up to date (${releaseLabel(after.release, after.bundleHash)}${pin ? ', pinned' : ''})`;
+  const range = hubRange(after.source, after.release);
+  return `${after.skitId} is up to date (${releaseLabel(after.release, after.bundleHash)}${range ? `, range ${range}` : ''})`;
 }
 
 /** The touched paths whose files were edited, once each (agents sharing a directory record it twice), with the files. */

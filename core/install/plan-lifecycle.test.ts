@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { isSfError } from '../errors/index.js';
 import type { InstallationRecord, SourceRecord } from '../library/types.js';
-import { hubPin, sourceOrigin } from '../sources/origin.js';
+import { hubRange, sourceOrigin } from '../sources/origin.js';
 import { planEnablement } from './plan-enablement.js';
 import { downgradeOf, planInstall, type InstallInput } from './plan-install.js';
 import type { Observations, PlanEnv, PreparedRelease, TargetSpec } from './plan-types.js';
 
-/** The planners over an installation's life: sources that change, defaults that flip, pins, edits. */
+/** The planners over an installation's life: sources that change, defaults that flip, hub ranges, edits. */
 
 const H = (c: string) => `sha256:${c.repeat(64)}`;
 const env = (): PlanEnv => {
@@ -17,11 +17,13 @@ const CLAUDE: TargetSpec = { agent: 'claude-code', scope: 'project', projectRoot
 const WINDSURF: TargetSpec = { agent: 'windsurf', scope: 'project', projectRoot: '/p', skillRoot: '/p/.windsurf/skills', nativeEnablement: false };
 const none: Observations = { paths: {} };
 const GIT: SourceRecord = { kind: 'git', canonical: 'file:///repos/kit#v1', fingerprint: 'a'.repeat(64), ref: 'v1' };
-const HUB = (version?: string): SourceRecord => ({
+/** A hub source as the resolver reports it for `version`, following `range` (none: a record written before ranges). */
+const HUB = (version: string, range?: string): SourceRecord => ({
   kind: 'hub',
-  canonical: version ? `http://hub.test/r/acme/kit/${version}` : 'http://hub.test/s/acme/kit',
+  canonical: 'http://hub.test/s/acme/kit',
   fingerprint: 'b'.repeat(64),
-  ...(version ? { ref: version } : {}),
+  ref: version,
+  ...(range ? { range } : {}),
 });
 
 interface Spec {
@@ -33,6 +35,8 @@ interface Spec {
   hashes?: Record<string, string>;
   source?: SourceRecord;
   release?: PreparedRelease['release'];
+  /** hub: the newer release beyond the range the resolver followed */
+  newer?: string;
 }
 const prepared = (s: Spec = {}): PreparedRelease => ({
   skitId: 'acme/kit',
@@ -47,6 +51,7 @@ const prepared = (s: Spec = {}): PreparedRelease => ({
     defaultEnabled: s.defaults?.[name] ?? true,
   })),
   source: s.source ?? GIT,
+  ...(s.newer ? { newer: s.newer } : {}),
 });
 const input = (over: Partial<InstallInput> = {}): InstallInput => ({
   op: 'install', prepared: prepared(), scope: 'project', projectRoot: '/p', targets: [WINDSURF], nativeAgents: ['claude-code'], force: false, ...over,
@@ -77,7 +82,7 @@ describe('core/install planners over an installation\'s life (pure)', () => {
         );
       }
       // a hub install replaced by a directory claiming its id: the same
-      const hub = installed({ source: HUB(), release: { version: '1.0.0' } });
+      const hub = installed({ source: HUB('1.0.0', '^1.0.0'), release: { version: '1.0.0' } });
       assert.throws(() => planInstall({ installations: [hub], observations: none }, input({ prepared: prepared({ bundle: 'b' }) }), env()), (e: unknown) => isSfError(e, 'SF_E_CONFLICT'));
     });
 
@@ -94,7 +99,7 @@ describe('core/install planners over an installation\'s life (pure)', () => {
 
     it('the same origin is no conflict: another ref of the repository, another version on the hub, another archive of the directory', () => {
       planInstall({ installations: [installed()], observations: none }, input({ prepared: prepared({ bundle: 'b', source: { ...GIT, canonical: 'file:///repos/kit#v2', ref: 'v2' } }) }), env());
-      planInstall({ installations: [installed({ source: HUB('1.0.0') })], observations: none }, input({ prepared: prepared({ bundle: 'b', source: HUB() }) }), env());
+      planInstall({ installations: [installed({ source: HUB('1.0.0', '^1.0.0') })], observations: none }, input({ prepared: prepared({ bundle: 'b', source: HUB('2.0.0', '^2.0.0') }) }), env());
       const archive = (name: string) => ({ kind: 'archive', canonical: `/releases/${name}`, fingerprint: 'd'.repeat(64) });
       planInstall({ installations: [installed({ source: archive('kit-1.0.tgz') })], observations: none }, input({ prepared: prepared({ bundle: 'b', source: archive('kit-1.1.tgz') }) }), env());
     });
@@ -141,17 +146,40 @@ describe('core/install planners over an installation\'s life (pure)', () => {
     });
   });
 
-  describe('hub pins, versions and downgrades (D8, O8)', () => {
-    it('says when an install becomes pinned or stops being pinned, and when an unpinned update crosses a major version', () => {
-      const pinned = planInstall({ installations: [], observations: none }, input({ prepared: prepared({ source: HUB('1.0.0'), release: { version: '1.0.0' } }) }), env());
-      assert.ok(pinned.notes.includes('acme/kit is pinned to 1.0.0: `sf skit update` keeps it there (`sf skit update acme/kit --version latest` follows the latest release again)'), JSON.stringify(pinned.notes));
-      const stays = update(pinned.after!, { source: HUB('1.0.0'), release: { version: '1.0.0' } });
-      assert.deepEqual(stays.notes, ['acme/kit is up to date (1.0.0, pinned)']);
-      const latest = update(pinned.after!, { bundle: 'b', source: HUB(), release: { version: '2.0.0' } });
-      assert.ok(latest.notes.includes('acme/kit is no longer pinned to 1.0.0: `sf skit update` moves it to the latest release'), JSON.stringify(latest.notes));
-      assert.ok(latest.notes.includes('acme/kit: 1.0.0 -> 2.0.0 is a new major version, which may change what its skills do; to go back and stay on 1.0.0: sf skit update acme/kit --version 1.0.0'), JSON.stringify(latest.notes));
-      const minor = update(latest.after!, { bundle: 'c', source: HUB(), release: { version: '2.1.0' } });
-      assert.ok(!minor.notes.some((n) => /major|pinned/.test(n)), JSON.stringify(minor.notes));
+  describe('hub ranges, versions and downgrades (D8, O8)', () => {
+    const hub = (version: string, range = `^${version}`, bundle = version) => ({ bundle, source: HUB(version, range), release: { version } });
+
+    it('records the caret range; a move within it says nothing about ranges, one to another range says which range update follows now', () => {
+      const first = installed(hub('1.0.0'));
+      assert.equal(first.source.range, '^1.0.0');
+      const stays = update(first, hub('1.0.0'));
+      assert.deepEqual(stays.notes, ['acme/kit is up to date (1.0.0, range ^1.0.0)']);
+      const minor = update(first, hub('1.1.0', '^1.0.0'));
+      assert.equal(minor.after!.source.range, '^1.0.0');
+      assert.ok(!minor.notes.some((n) => /range|major/.test(n)), JSON.stringify(minor.notes));
+      const latest = update(first, hub('2.0.0'));
+      assert.ok(latest.notes.includes('acme/kit follows ^2.0.0 now (>=2.0.0 <3.0.0): `sf skit update` takes its newest release in that range'), JSON.stringify(latest.notes));
+      assert.ok(latest.notes.includes('acme/kit: 1.0.0 -> 2.0.0 is a new major version, which may change what its skills do; to go back: sf skit update acme/kit --version 1.0.0'), JSON.stringify(latest.notes));
+      const zero = update(installed(hub('0.2.3')), hub('0.3.0'));
+      assert.ok(zero.notes.some((n) => n.startsWith('acme/kit: 0.2.3 -> 0.3.0 is a new major version')), JSON.stringify(zero.notes));
+    });
+
+    it('says when a newer major version is beyond the range update followed, with the command that takes it', () => {
+      const plan = update(installed(hub('1.0.0')), { ...hub('1.0.0'), newer: '2.0.0' });
+      assert.ok(plan.notes.includes('acme/kit: 2.0.0 is available, a new major version beyond ^1.0.0 (which may change what its skills do), so `sf skit update` does not move to it; to take it: sf skit update acme/kit --version 2.0.0 (or --version latest)'), JSON.stringify(plan.notes));
+    });
+
+    it('a record written before ranges follows ^<its version>: the same release again is no change, the next one records the range', () => {
+      const old = installed({ source: HUB('1.0.0'), release: { version: '1.0.0' }, bundle: '1.0.0' });
+      assert.equal(old.source.range, undefined);
+      assert.equal(hubRange(old.source, old.release), '^1.0.0');
+      const same = update(old, hub('1.0.0'));
+      assert.equal(same.steps.length, 0);
+      assert.deepEqual(same.after!.source, old.source, 'nothing to write: the update stays unchanged');
+      assert.deepEqual(same.notes, ['acme/kit is up to date (1.0.0, range ^1.0.0)']);
+      const next = update(old, hub('1.1.0', '^1.0.0'));
+      assert.equal(next.after!.source.range, '^1.0.0');
+      assert.ok(!next.notes.some((n) => /range|major/.test(n)), JSON.stringify(next.notes));
     });
 
     it('an update with nothing to do says so in its own words; an install in the words of install', () => {
@@ -168,16 +196,19 @@ describe('core/install planners over an installation\'s life (pure)', () => {
       assert.deepEqual(downgradeOf({ ref: 'v1.10' }, { ref: 'v1.9.3' }), { from: 'v1.10', to: 'v1.9.3' });
       assert.equal(downgradeOf({ ref: 'v1' }, { ref: 'v1.0.1' }), undefined);
       assert.equal(downgradeOf({ ref: 'main' }, { ref: 'dev' }), undefined);
-      const before = installed({ source: HUB(), release: { version: '2.0.0' } });
-      assert.deepEqual(update(before, { bundle: 'b', source: HUB('1.0.1'), release: { version: '1.0.1' } }).downgrade, { from: '2.0.0', to: '1.0.1' });
-      assert.equal(update(before, { bundle: 'b', source: HUB(), release: { version: '2.1.0' } }).downgrade, undefined);
+      const before = installed({ source: HUB('2.0.0', '^2.0.0'), release: { version: '2.0.0' } });
+      const down = update(before, { bundle: 'b', source: HUB('1.0.1', '^1.0.1'), release: { version: '1.0.1' } });
+      assert.deepEqual(down.downgrade, { from: '2.0.0', to: '1.0.1' });
+      assert.ok(down.notes.includes('acme/kit follows ^1.0.1 now (>=1.0.1 <2.0.0): `sf skit update` takes its newest release in that range'), JSON.stringify(down.notes));
+      assert.ok(!down.notes.some((n) => /new major/.test(n)), JSON.stringify(down.notes));
+      assert.equal(update(before, { bundle: 'b', source: HUB('2.1.0', '^2.0.0'), release: { version: '2.1.0' } }).downgrade, undefined);
     });
 
-    it('a hub source is pinned when its canonical form is a release URL; its origin is the SKIT, pinned or not', () => {
-      assert.equal(hubPin(HUB('1.0.0')), '1.0.0');
-      assert.equal(hubPin(HUB()), undefined);
-      assert.equal(hubPin({ kind: 'archive', canonical: 'http://hub.test/r/acme/kit/1.0.0' }), undefined);
-      assert.equal(sourceOrigin(HUB('1.0.0')), sourceOrigin(HUB()));
+    it('a hub source follows its recorded range, else ^<its version>; its origin is the SKIT, whatever the release or range', () => {
+      assert.equal(hubRange(HUB('1.1.0', '^1.0.0'), { version: '1.1.0' }), '^1.0.0');
+      assert.equal(hubRange(HUB('1.1.0'), { version: '1.1.0' }), '^1.1.0');
+      assert.equal(hubRange(GIT, {}), undefined);
+      assert.equal(sourceOrigin(HUB('1.0.0', '^1.0.0')), sourceOrigin(HUB('2.0.0', '^2.0.0')));
       assert.equal(sourceOrigin(GIT), sourceOrigin({ ...GIT, canonical: 'file:///repos/kit#main' }));
       assert.notEqual(sourceOrigin(GIT), sourceOrigin({ ...GIT, canonical: 'file:///repos/kit#v1:sub', subpath: 'sub' }));
       assert.equal(sourceOrigin({ kind: 'local-dir', canonical: '/k' }), sourceOrigin({ kind: 'local-skill', canonical: '/k' }));

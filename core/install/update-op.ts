@@ -3,6 +3,7 @@ import { compareSemver, parseSemver } from '../skit/semver.js';
 import { InstallationCache, Library } from '../library/db.js';
 import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/types.js';
 import { withGitRef, type ResolveOptions } from '../sources/index.js';
+import { hubRange } from '../sources/origin.js';
 import { resolveScope, type Session } from './context.js';
 import { requireInScope } from './find-installation.js';
 import type { Scope } from './host-adapter.js';
@@ -21,7 +22,11 @@ export interface UpdateRequest {
   ids: string[] | 'all';
   scope?: Scope;
   force?: boolean;
-  /** a version (hub; `latest` unpins) or git ref to move to, for one id; default: the recorded source again (its ref or pinned version, or the latest) */
+  /**
+   * a version or git ref to move to, for one id: a hub install takes that release (`latest`: the
+   * latest) and follows `^<it>` from then on. Default: the recorded source again: a git source
+   * at its ref, a hub source at the newest release within its caret range.
+   */
   version?: string;
   /** another source for one installation (it moved, or is published elsewhere now): its settings and aliases are kept */
   source?: string;
@@ -39,7 +44,7 @@ export interface UpdateOutcome {
 
 /**
  * `sf skit update`: re-resolves each installation's recorded source and moves it to what the
- * source now holds. Locally modified installed files stop that SKIT's update (SF_E_MODIFIED names
+ * source now holds (a hub source: the newest installable release within its caret range). Locally modified installed files stop that SKIT's update (SF_E_MODIFIED names
  * them) unless forced; the other SKITs are still updated.
  */
 export async function updateSkits(session: Session, req: UpdateRequest): Promise<UpdateOutcome[]> {
@@ -88,7 +93,8 @@ function assertOneIdFor(req: UpdateRequest): void {
 export function refuseDowngrade(inst: InstallationRecord, to: string | undefined, req: UpdateRequest): void {
   const from = inst.release.version;
   if (req.version !== undefined || req.source !== undefined || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) >= 0) return;
-  throw new SfError('SF_E_CONFLICT', `the newest release the source offers for ${inst.skitId} is ${to}, older than the installed ${from}; not downgrading`, {
+  const range = hubRange(inst.source, inst.release);
+  throw new SfError('SF_E_CONFLICT', `the newest release the source offers for ${inst.skitId}${range ? ` within ${range}` : ''} is ${to}, older than the installed ${from}; not downgrading`, {
     hint: `newer releases may have been quarantined or withdrawn (see \`sf skit doctor\`); to move to ${to} anyway: sf skit update ${inst.skitId} --version ${to}`,
   });
 }
@@ -104,7 +110,9 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
   // a git source names its ref in the source string: --version moves that ref (a hub source takes it as the version)
   const git = inst.source.kind === 'git' && req.source === undefined;
   const source = req.source ?? (git && req.version !== undefined ? withGitRef(inst.source.canonical, req.version) : inst.source.canonical);
-  const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, resolvers: req.resolvers }).catch((e: unknown) => {
+  // a hub source stays within its caret range unless a version or another source is asked for
+  const range = req.version === undefined && req.source === undefined ? hubRange(inst.source, inst.release) : undefined;
+  const prep = await prepareRelease(session, source, { version: git ? undefined : req.version, range, resolvers: req.resolvers }).catch((e: unknown) => {
     // a recorded local path that is gone has moved or been deleted: "check the path" does not help
     if (isSfError(e, 'SF_E_NOT_FOUND') && req.source === undefined && isLocalPath(inst)) {
       throw new SfError('SF_E_NOT_FOUND', `the recorded source of ${inst.skitId}, ${inst.source.canonical}, is gone`, {

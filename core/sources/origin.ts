@@ -1,12 +1,12 @@
+import { caretOf } from './caret.js';
+
 /**
  * Where a recorded source comes from, apart from which release of it: pure string work on the
- * canonical source, so planners and list output can use it without loading any resolver.
+ * recorded source, so planners and list output can use it without loading any resolver.
  *
- * A hub install that named its version (`owner/name@1.0.0`, a release URL, `--version 1.0.0`) is
- * pinned to it, as a git source is to the ref it names: its canonical source is the release URL
- * `<hub>/r/owner/name/<version>`, which `sf skit update` resolves to that release again. Without a
- * version (or with `--version latest`) it is the SKIT URL `<hub>/s/owner/name`, which resolves to
- * the latest release. Records written before pins existed name the SKIT URL: they stay unpinned.
+ * A hub install's canonical source is the SKIT URL `<hub>/s/owner/name`, whichever release it
+ * holds; the caret range `sf skit update` follows is the source's own `range` field (see
+ * caret.ts): `^<version>` of the version `sf add skit` or `sf skit update --version` installed.
  */
 
 /** The fields of a recorded source (the library's SourceRecord) these functions read. */
@@ -14,24 +14,25 @@ export interface RecordedSource {
   kind: string;
   canonical: string;
   subpath?: string;
+  range?: string;
 }
 
-const RELEASE_URL = /\/r\/([^/]+\/[^/]+)\/([^/]+)$/;
-
-/** The canonical source of a hub SKIT: pinned to `version` when given, else following the latest release. */
-export function hubCanonical(hub: string, id: string, version?: string): string {
-  return version === undefined ? `${hub}/s/${id}` : `${hub}/r/${id}/${encodeURIComponent(version)}`;
-}
-
-/** The version a hub source is pinned to, else undefined (an unpinned hub source, or any other kind). */
-export function hubPin(source: RecordedSource): string | undefined {
-  if (source.kind !== 'hub') return undefined;
-  const m = RELEASE_URL.exec(source.canonical);
-  return m ? decodeURIComponent(m[2]) : undefined;
+/** The canonical source of a hub SKIT, whichever release is installed. */
+export function hubCanonical(hub: string, id: string): string {
+  return `${hub}/s/${id}`;
 }
 
 /**
- * The place a source's releases come from, whatever release it names: a hub SKIT (pinned or not),
+ * The caret range a hub installation follows: the recorded one, or `^<installed version>` for a
+ * record written before ranges were recorded; undefined for any other kind of source.
+ */
+export function hubRange(source: RecordedSource, release: { version?: string }): string | undefined {
+  if (source.kind !== 'hub') return undefined;
+  return source.range ?? (release.version ? caretOf(release.version) : undefined);
+}
+
+/**
+ * The place a source's releases come from, whatever release it names: a hub SKIT (any release),
  * a git repository and subpath (any ref), a local directory, the directory or URL folder that
  * holds release archives (`kit-1.0.tgz` and `kit-1.1.tgz` side by side), a SKILL.md URL. Two
  * sources with different origins are different publishers as far as Forge can tell, whatever id
@@ -39,7 +40,6 @@ export function hubPin(source: RecordedSource): string | undefined {
  */
 export function sourceOrigin(source: RecordedSource): string {
   const { kind, canonical } = source;
-  if (kind === 'hub') return `hub ${canonical.replace(RELEASE_URL, '/s/$1')}`;
   if (kind === 'git') {
     const hash = canonical.indexOf('#');
     return `git ${hash < 0 ? canonical : canonical.slice(0, hash)}${source.subpath ? `:${source.subpath}` : ''}`;

@@ -28,7 +28,7 @@ export const listCommand = command({
     const { sfPaths } = await import('../../../core/library/paths.js');
     const { isEnabled } = await import('../../../core/install/enablement.js');
     const { releaseLabel } = await import('../../../core/install/requests.js');
-    const { hubPin } = await import('../../../core/sources/origin.js');
+    const { hubRange } = await import('../../../core/sources/origin.js');
     const { recordJson } = await import('./render.js');
     const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
     const records = lib ? lib.listInstallations() : [];
@@ -45,8 +45,8 @@ export const listCommand = command({
         ['SKIT', 'RELEASE', 'SCOPE', 'AGENTS', 'SKILLS'],
         records.map((r) => {
           const on = r.skills.filter((s) => r.targets.some((t) => isEnabled(r.enablement, s, t.agent))).length;
-          const pinned = hubPin(r.source) !== undefined ? ' (pinned)' : '';
-          return [r.skitId, releaseLabel(r.release, r.bundleHash) + pinned, r.scope === 'user' ? 'user' : `project ${r.projectRoot}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
+          const range = hubRange(r.source, r.release);
+          return [r.skitId, releaseLabel(r.release, r.bundleHash) + (range ? ` (${range})` : ''), r.scope === 'user' ? 'user' : `project ${r.projectRoot}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
         }),
       );
     }
