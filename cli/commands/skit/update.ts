@@ -14,7 +14,7 @@ export const updateCommand = command({
   args: {
     id: positional({ type: optional(string), displayName: 'owner/name', description: 'installed SKIT to update (or --all)' }),
     all: flag({ long: 'all', description: 'update every SKIT installed in this scope (the default without an id)' }),
-    version: option({ long: 'version', type: optional(string), description: 'with an id: move to this version (hub; pins it, `latest` unpins) or git ref' }),
+    version: option({ long: 'version', type: optional(string), description: 'with an id: move to this version (hub: then follow ^<it>; `latest`: the latest release) or git ref' }),
     source: option({ long: 'source', type: optional(string), description: 'with an id: take the SKIT from this source from now on (it moved), keeping its settings' }),
     scope: option({ long: 'scope', type: optional(string), description: 'project or user' }),
     force: flag({ long: 'force', description: 'overwrite locally modified installed files (they are backed up first)' }),
