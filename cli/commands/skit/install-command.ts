@@ -16,7 +16,7 @@ import { Interrupted } from '../../interrupted.js';
  */
 export const installArgs = {
   source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath], or a Forge hub id owner/name[@version]' }),
-  version: option({ long: 'version', type: optional(string), description: 'release version (hub; pins it) or git ref' }),
+  version: option({ long: 'version', type: optional(string), description: 'release version (hub: `sf skit update` then follows ^<it>) or git ref' }),
   ...agentOptions('agent', 'agents to install for: id[,id...] or all (default: the agents detected)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
   alias: option({ long: 'alias', type: optional(string), description: 'another id (owner/name) this installation answers to' }),
