@@ -84,6 +84,15 @@ export function exitCodeFor(code: ErrorCode): number {
   return ERROR_CODES[code]?.exit ?? 10;
 }
 
+/**
+ * Exit code for a command that acts on several things and failed for some of them (`sf skit
+ * update` of a whole scope): the highest exit code of the failures, whatever their number, so a
+ * failure exits the same whether it is alone or among others; 0 when nothing failed.
+ */
+export function exitCodeForFailures(codes: readonly ErrorCode[]): number {
+  return Math.max(0, ...codes.map(exitCodeFor));
+}
+
 /** HTTP status for a hub response that failed with `code`. */
 export function httpStatusFor(code: ErrorCode): number {
   return ERROR_CODES[code]?.http ?? 500;

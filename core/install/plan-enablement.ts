@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SfError } from '../errors/index.js';
 import { didYouMean } from '../text/suggest.js';
 import { isEnabled, withOverride } from './enablement.js';
+import type { EnablementOverrides } from '../library/types.js';
 import { inventoryEvent } from './events.js';
 import { requireInScope } from './find-installation.js';
 import { PathOwners, assertNoCollisions, assertNotMoved, assertNotReplaced, assertSharedRootsAgree, assertUnmodified } from './plan-checks.js';
@@ -82,14 +83,17 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
   }
   assertSharedRootsAgree(shared);
   assertUnmodified(removedPaths, state.observations, input.force, `disable ${skill.id}`);
-  const notes = steps.length === 0 ? [`${skill.id} is already ${input.enabled ? 'enabled' : 'disabled'}${input.agents ? ` for ${input.agents.join(', ')}` : ''}`] : [];
+  // nothing changes for any agent, but the choice is recorded all the same: an update whose
+  // release turns the skill's default_enabled around keeps what the user asked for
+  const recorded = steps.length === 0 && !alreadyChosen(before.enablement, skill.name, input.enabled, input.agents);
+  const already = `${skill.id} is already ${input.enabled ? 'enabled' : 'disabled'}${input.agents ? ` for ${input.agents.join(', ')}` : ''}`;
+  const notes = steps.length > 0 ? [] : [recorded ? `${already}; recorded as your choice, which updates keep whatever the release's default_enabled says` : already];
   return {
     op: input.enabled ? 'enable' : 'disable',
     scopeKey: input.scopeKey,
     skitId: before.skitId,
     before,
-    // nothing changes for any agent: no override is recorded either (the command is a no-op)
-    after: steps.length === 0 ? before : after,
+    after: steps.length === 0 && !recorded ? before : after,
     steps,
     events,
     gcCandidates: [],
@@ -104,4 +108,15 @@ export function planEnablement(state: PlanState, input: EnablementInput, env: Pl
 function aroundReplaced(step: Extract<Step, { kind: 'enablement' }>, observations: Observations): Extract<Step, { kind: 'enablement' }> {
   const theirs = step.record.paths.filter((p) => observations.paths[p.path]?.replaced);
   return theirs.length === 0 ? step : { ...step, ...aroundTheirs(step.request, step.record, theirs) };
+}
+
+/**
+ * Whether the overrides already hold `enabled` as the user's choice for `agents` (for every agent:
+ * a `*` entry no agent entry contradicts), so an enable or disable that changes nothing has
+ * nothing to record either.
+ */
+function alreadyChosen(overrides: EnablementOverrides, skill: string, enabled: boolean, agents?: readonly string[]): boolean {
+  const o = overrides[skill] ?? {};
+  if (!agents) return o['*'] === enabled && Object.values(o).every((v) => v === enabled);
+  return agents.every((a) => (a in o ? o[a] : o['*']) === enabled);
 }

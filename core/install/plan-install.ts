@@ -1,14 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SfError } from '../errors/index.js';
+import { compareSemver, parseSemver } from '../skit/semver.js';
 import { isValidSkitId } from '../skit/skit-id.js';
-import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord } from '../library/types.js';
-import { pruneOverrides } from './enablement.js';
+import { recordScopeKey, scopeKey as makeScopeKey, type InstallationRecord, type ReleaseRef, type SourceRecord } from '../library/types.js';
+import { caretOf, describeCaret, satisfiesCaret } from '../sources/caret.js';
+import { describeSource, hubRange, sourceOrigin } from '../sources/origin.js';
+import { isEnabled, pruneOverrides } from './enablement.js';
 import type { PreparedAudit, ReleaseAudit } from './audit.js';
 import { inventoryEvent } from './events.js';
-import type { HostMove, Scope } from './host-adapter.js';
+import type { HostMove, ProjectedPath, ProjectionRequest, Scope } from './host-adapter.js';
 import { findInScope } from './find-installation.js';
 import { PathOwners, assertNoCollisions, assertNotReplaced, assertSharedRootsAgree, assertUnmodified, stillUsed, withoutReplaced } from './plan-checks.js';
-import type { Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
+import type { EditedPath, Observations, Plan, PlanEnv, PlanState, PreparedRelease, Step, TargetSpec } from './plan-types.js';
 import { expectedPaths, predictedRecord, releaseLabel, requestFor, specOf } from './requests.js';
 import { sameSkillRoot } from './targets.js';
 
@@ -28,14 +31,26 @@ export interface InstallInput {
   replaces?: string;
   /** targets whose hosts now read elsewhere than recorded (targetsNow), projected again even when up to date, so they move (and said so) */
   moved?: readonly HostMove[];
+  /** update --source: the installation (`replaces`) moves to another source on purpose, so its origin may change (said in a note) */
+  repoint?: boolean;
+  /**
+   * Leave an edited copy of a skill the new release does not change as it is, instead of refusing
+   * to overwrite it. False where the adapters would make links instead (SF_PROJECTION_MODE=symlink).
+   */
+  keepEditedCopies?: boolean;
 }
 
 /** The installation `prepared` replaces: same id, an alias of it, or a provisional install of the same source. */
-export function existingFor(state: Pick<PlanState, 'installations'>, key: string, prepared: PreparedRelease, replaces?: string): InstallationRecord | null {
+export function existingFor(state: Pick<PlanState, 'installations'>, key: string, prepared: PreparedRelease, replaces?: string, repoint = false): InstallationRecord | null {
   if (replaces) {
     const pinned = findInScope(state.installations, key, replaces);
     if (!pinned) throw new SfError('SF_E_NOT_INSTALLED', `${replaces} is not installed here`, { hint: 'see `sf skit list`' });
     if (!pinned.provisional && pinned.skitId !== prepared.skitId && !pinned.aliases.includes(prepared.skitId)) {
+      if (repoint) {
+        throw new SfError('SF_E_CONFLICT', `${prepared.source.canonical} holds ${prepared.skitId}, not ${pinned.skitId}`, {
+          hint: `--source moves ${pinned.skitId} to another source of the same SKIT; to install ${prepared.skitId} beside it: sf add skit ${prepared.source.canonical}`,
+        });
+      }
       throw new SfError('SF_E_CONFLICT', `the source of ${pinned.skitId} now holds a different SKIT (${prepared.skitId})`, {
         hint: `install it separately with \`sf add skit ${pinned.source.canonical}\` after removing ${pinned.skitId}, or keep the current release`,
       });
@@ -109,6 +124,128 @@ function carriedOverrides(before: InstallationRecord | null, prepared: PreparedR
 }
 
 /**
+ * `sf add skit` of a source whose README claims the id of an installation that came from another
+ * place (another repository, directory or hub, or a hub release replaced by a path): an id is
+ * self-declared, so handing the installation and its later updates to another publisher must be
+ * asked for (--force, or `sf skit update ID --source`, which keeps the user's settings).
+ */
+function assertSameOrigin(before: InstallationRecord | null, input: InstallInput): void {
+  const { prepared } = input;
+  if (!before || input.op !== 'install' || input.force || sourceOrigin(before.source) === sourceOrigin(prepared.source)) return;
+  throw new SfError('SF_E_CONFLICT', `${describeSource(prepared.source)} says it is ${prepared.skitId}, which is installed here from another source, ${describeSource(before.source)}`, {
+    hint: `to move ${before.skitId} to the new source, keeping its enable/disable settings: sf skit update ${before.skitId} --source ${prepared.source.canonical}; to replace it anyway, add --force; to keep both, install one of them in the other scope (--scope)`,
+  });
+}
+
+/** The note of an installation whose source moved to another place: both places, and the skills that went. */
+function originNote(before: InstallationRecord | null, after: InstallationRecord): string | undefined {
+  if (!before || sourceOrigin(before.source) === sourceOrigin(after.source)) return undefined;
+  const gone = before.skills.filter((s) => !after.skills.some((k) => k.name === s.name)).map((s) => s.id);
+  const removed = gone.length > 0 ? `removed ${gone.join(', ')}, which the new source does not have` : 'no skill was removed';
+  return `${before.skitId}: its source changed from ${describeSource(before.source)} to ${describeSource(after.source)}; ${removed}`;
+}
+
+/**
+ * Skills whose on/off state this change flips through the release's `default_enabled` (no choice
+ * of the user's decides it): said, with the command that turns them back and keeps them so.
+ */
+function defaultFlipNotes(before: InstallationRecord | null, after: InstallationRecord): string[] {
+  if (!before) return [];
+  const notes: string[] = [];
+  const agents = after.targets.map((t) => t.agent).filter((a) => before.targets.some((t) => t.agent === a));
+  for (const skill of after.skills) {
+    const was = before.skills.find((s) => s.name === skill.name);
+    if (!was || was.defaultEnabled === skill.defaultEnabled) continue;
+    const flipped = agents.filter((a) => isEnabled(before.enablement, was, a) !== isEnabled(after.enablement, skill, a));
+    if (flipped.length === 0) continue;
+    const on = skill.defaultEnabled;
+    const some = flipped.length < agents.length ? ` for ${flipped.join(', ')}` : '';
+    notes.push(
+      `${skill.id} is now ${on ? 'on' : 'off'} by default, so it was ${on ? 'enabled' : 'disabled'}${some}; ` +
+        `\`sf skit ${on ? 'disable' : 'enable'} ${skill.id}${some ? ` --agent ${flipped.join(',')}` : ''}\` turns it ${on ? 'off' : 'on'} again and keeps it so`,
+    );
+  }
+  return notes;
+}
+
+/**
+ * The source to record. A hub record written before ranges has none and follows `^<its
+ * version>`: the same range resolved again is no change to it (an update with nothing to do
+ * stays "unchanged"), so it is written only with the next release.
+ */
+function recordedSource(before: InstallationRecord | null, source: SourceRecord): SourceRecord {
+  if (!before || before.source.range !== undefined || source.range === undefined || source.range !== hubRange(before.source, before.release)) return source;
+  return isDeepStrictEqual(withoutRange(source), before.source) ? before.source : source;
+}
+
+function withoutRange(source: SourceRecord): Omit<SourceRecord, 'range'> {
+  const { range: _range, ...rest } = source;
+  return rest;
+}
+
+/** A hub installation whose caret range changed (`--version`, or `sf add skit` of another version): the range `update` follows now. */
+function rangeNotes(before: InstallationRecord | null, after: InstallationRecord): string[] {
+  const [was, now] = [before && hubRange(before.source, before.release), hubRange(after.source, after.release)];
+  if (!before || !now || was === now) return [];
+  return [`${after.skitId} follows ${now} now (${describeCaret(now)}): \`sf skit update\` takes its newest release in that range`];
+}
+
+/** A move past the range the installation followed (a new major version, asked for with --version): said, with the way back. */
+function majorNote(before: InstallationRecord | null, after: InstallationRecord): string[] {
+  const [from, to] = [before?.release.version, after.release.version];
+  if (after.source.kind !== 'hub' || !from || !to || !parseSemver(from) || !parseSemver(to) || compareSemver(to, from) <= 0 || satisfiesCaret(to, caretOf(from))) return [];
+  return [`${after.skitId}: ${from} -> ${to} is a new major version, which may change what its skills do; to go back: sf skit update ${after.skitId} --version ${from}`];
+}
+
+/** `sf skit update` found a newer release than its range allows: said, with the command that moves to it. */
+function newerNote(prepared: PreparedRelease, after: InstallationRecord): string[] {
+  const range = hubRange(after.source, after.release);
+  if (!prepared.newer || !range) return [];
+  return [`${after.skitId}: ${prepared.newer} is available, a new major version beyond ${range} (which may change what its skills do), so \`sf skit update\` does not move to it; to take it: sf skit update ${after.skitId} --version ${prepared.newer} (or --version latest)`];
+}
+
+/** `v1.2` / `1.2.3` as numbers; undefined for a ref that is not version-like (a branch, a commit). */
+const versionLike = (ref: string | undefined) => (ref && /^v?\d+(\.\d+)*$/.test(ref) ? ref.replace(/^v/, '').split('.').map(Number) : undefined);
+
+function compareNumbers(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+}
+
+/** Whether `to` is an older release than `from`: hub versions (semver), or git tags that look like versions (v1, v2.1). */
+export function downgradeOf(from: ReleaseRef, to: ReleaseRef): { from: string; to: string } | undefined {
+  if (from.version && to.version && parseSemver(from.version) && parseSemver(to.version)) {
+    return compareSemver(to.version, from.version) < 0 ? { from: from.version, to: to.version } : undefined;
+  }
+  const [a, b] = [versionLike(from.ref), versionLike(to.ref)];
+  return a && b && compareNumbers(b, a) < 0 ? { from: from.ref!, to: to.ref! } : undefined;
+}
+
+/**
+ * Recorded copies of skills the new release does not change (same content hash) that the user
+ * edited: left in place, so an update does not refuse over them, nor overwrite them with the same
+ * release content.
+ */
+function keptCopies(prior: InstallationRecord['targets'][number], wanted: ReadonlySet<string>, before: InstallationRecord, after: InstallationRecord, observations: Observations): ProjectedPath[] {
+  return prior.paths.filter((p) => {
+    const seen = observations.paths[p.path];
+    if (p.mode !== 'copy' || seen?.kind !== 'dir' || !seen.localChanges?.length || !wanted.has(p.path)) return false;
+    const was = before.skills.find((s) => s.id === p.skillId);
+    return was !== undefined && after.skills.some((s) => s.name === was.name && s.hash === was.hash);
+  });
+}
+
+/**
+ * The request with the kept copies projected "from themselves": the adapters leave an entry that
+ * already shows its source alone (projection is idempotent), so the edited directory stays as it
+ * is while the rest of the target, and the host's switches, follow the new release.
+ */
+function keepInPlace(request: ProjectionRequest, kept: readonly ProjectedPath[]): ProjectionRequest {
+  const at = new Map(kept.map((p) => [p.skillId, p.path]));
+  return { ...request, skills: request.skills.map((s) => (at.has(s.skillId) ? { ...s, sourceDir: at.get(s.skillId)! } : s)) };
+}
+
+/**
  * Plans installing `input.prepared` (or updating an existing installation to it): store the
  * release, project it to every target, record it. Pure. Throws SF_E_NAME_COLLISION when a skill
  * directory would replace something Forge does not own (also where the user's own entry replaced
@@ -119,7 +256,8 @@ function carriedOverrides(before: InstallationRecord | null, prepared: PreparedR
 export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv): Plan {
   const { prepared } = input;
   const key = makeScopeKey(input.scope, input.projectRoot);
-  const before = existingFor(state, key, prepared, input.replaces);
+  const before = existingFor(state, key, prepared, input.replaces, input.repoint);
+  assertSameOrigin(before, input);
   const notes: string[] = [];
   const aliases = aliasesFor(state, key, before, input, notes);
 
@@ -141,7 +279,7 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     skills: skitId === prepared.skitId ? prepared.skills : prepared.skills.map((k) => ({ ...k, id: `${skitId}:${k.name}` })),
     enablement: carriedOverrides(before, prepared, notes),
     targets: [],
-    source: prepared.source,
+    source: recordedSource(before, prepared.source),
     installerVersion: env.installerVersion,
     installedAt: before?.installedAt ?? env.now,
     updatedAt: env.now,
@@ -154,7 +292,8 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
   const bundleChanged = !before || before.bundleHash !== prepared.bundleHash;
   const steps: Step[] = [];
   const events: Plan['events'] = [];
-  const touched: string[] = [];
+  // paths the change replaces or deletes, with the agent and skill recorded for them
+  const touched: (ProjectedPath & { agent: string })[] = [];
   const shared: { target: TargetSpec; skillIds: Set<string> }[] = [];
   const verb = input.op === 'update' ? `update ${after.skitId}` : `reinstall ${after.skitId}`;
 
@@ -172,10 +311,13 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     }
     assertNoCollisions(wanted, mine, owners(), before, state.observations);
     assertNotReplaced(wanted, state.observations, verb);
-    steps.push({ kind: 'project', target, request, ...(prior ? { record: prior } : {}) });
+    const kept = input.keepEditedCopies && prior && before && bundleChanged ? keptCopies(prior, wantedPaths, before, after, state.observations) : [];
+    steps.push({ kind: 'project', target, request: kept.length > 0 ? keepInPlace(request, kept) : request, ...(prior ? { record: prior } : {}) });
+    for (const p of kept) notes.push(`${p.skillId} (${target.agent}): kept your edited copy ${p.path}; this release does not change the skill`);
     if (prior) {
       const stale = withoutReplaced(prior.paths.filter((p) => !wantedPaths.has(p.path)), state.observations, notes);
-      touched.push(...(bundleChanged ? prior.paths.map((p) => p.path) : stale.map((p) => p.path)));
+      const keptPaths = new Set(kept.map((p) => p.path));
+      touched.push(...(bundleChanged ? prior.paths.filter((p) => !keptPaths.has(p.path)) : stale).map((p) => ({ ...p, agent: target.agent })));
       if (stale.length > 0) steps.push({ kind: 'unproject', target, record: { ...prior, paths: stale, configEdits: [] } });
     }
     events.push(
@@ -193,9 +335,12 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     );
   }
   assertSharedRootsAgree(shared);
-  assertUnmodified(touched, state.observations, input.force, verb);
+  assertUnmodified(touched.map((p) => p.path), state.observations, input.force, verb);
+  const overwrites = input.force ? editedPaths(touched, state.observations) : [];
   if (steps.some((s) => s.kind === 'unproject')) keepSharedPaths(steps, stillUsed(owners(), before, after));
 
+  const originChange = originNote(before, after);
+  if (originChange) notes.push(originChange);
   if (steps.length > 0) steps.unshift({ kind: 'store', bundleHash: prepared.bundleHash });
   else if (before && state.observations.storeEntryMissing) {
     // the same release again, but its store entry was deleted: storing it mends every link into it
@@ -203,15 +348,17 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     notes.push(`${after.skitId}: put the release back into the store (it was missing, so its links dangled)`);
   } else if (before && !isDeepStrictEqual(before.release, after.release)) {
     // a new commit or ref with the same SKIT tree: the record follows the source, and says so
-    notes.push(`${after.skitId}: the source moved to ${releaseLabel(after.release, after.bundleHash)}; its skills are unchanged`);
+    if (!originChange) notes.push(`${after.skitId}: the source moved to ${releaseLabel(after.release, after.bundleHash)}; its skills are unchanged`);
     for (const t of after.targets) {
       events.push(inventoryEvent({ action: 'updated', record: after, agent: t.agent, previous: before, now: env.now, id: env.newId(), installerVersion: env.installerVersion }));
     }
-  } else if (before && !isDeepStrictEqual(before.source, after.source)) {
+  } else if (before && !isDeepStrictEqual(withoutRange(before.source), withoutRange(after.source))) {
     // the same tree from another place: the record now points there, so it is not "up to date"
-    notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
-  } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(`${after.skitId} ${before ? 'is already installed and up to date' : 'has nothing to install'}`);
-  notes.push(...moveNotes(before, after, input.moved ?? []));
+    if (!originChange) notes.push(`${after.skitId}: its source is now ${after.source.canonical}; its skills are unchanged`);
+  } else if (aliases.length === (before?.aliases.length ?? 0)) notes.push(upToDate(input.op, before, after));
+  notes.push(...moveNotes(before, after, input.moved ?? []), ...defaultFlipNotes(before, after), ...rangeNotes(before, after), ...majorNote(before, after), ...newerNote(prepared, after));
+  // releases of two different places are not older or newer than each other
+  const downgrade = before && !originChange ? downgradeOf(before.release, after.release) : undefined;
   return {
     op: input.op,
     scopeKey: key,
@@ -222,7 +369,27 @@ export function planInstall(state: PlanState, input: InstallInput, env: PlanEnv)
     events,
     gcCandidates: before && bundleChanged ? [before.bundleHash] : [],
     notes,
+    ...(downgrade ? { downgrade } : {}),
+    ...(overwrites.length > 0 ? { overwrites } : {}),
   };
+}
+
+/** What a change with nothing to do says: update in its own words, with the release it stays at. */
+function upToDate(op: InstallInput['op'], before: InstallationRecord | null, after: InstallationRecord): string {
+  if (!before) return `${after.skitId} has nothing to install`;
+  if (op === 'install') return `${after.skitId} is already installed and up to date`;
+  const range = hubRange(after.source, after.release);
+  return `${after.skitId} is up to date (${releaseLabel(after.release, after.bundleHash)}${range ? `, range ${range}` : ''})`;
+}
+
+/** The touched paths whose files were edited, once each (agents sharing a directory record it twice), with the files. */
+function editedPaths(touched: readonly (ProjectedPath & { agent: string })[], observations: Observations): EditedPath[] {
+  const out = new Map<string, EditedPath>();
+  for (const p of touched) {
+    const files = observations.paths[p.path]?.localChanges ?? [];
+    if (files.length > 0 && !out.has(p.path)) out.set(p.path, { agent: p.agent, skillId: p.skillId, path: p.path, files });
+  }
+  return [...out.values()];
 }
 
 /** Which agents' installations moved to another skill directory or config file, so the move is not silent. */

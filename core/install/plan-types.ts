@@ -30,6 +30,8 @@ export interface PreparedRelease {
   source: SourceRecord;
   /** the review of the release's declarations, for the telemetry of the install or update that brings it */
   audit?: PreparedAudit;
+  /** hub: the newest installable release, when it lies beyond the range the update followed (said in a note) */
+  newer?: string;
 }
 
 /** What the survey found at one absolute path (nothing is followed). */
@@ -87,11 +89,27 @@ export interface Plan {
   gcCandidates: string[];
   /** human-readable notes (an alias recorded, nothing to do, ...) */
   notes: string[];
+  /** an install or update that moves to an older release than the one installed (versions or version-like git tags) */
+  downgrade?: { from: string; to: string };
+  /**
+   * Installed skill directories with local edits that a forced install or update replaces or
+   * deletes: the command copies each to $SF_HOME/backups/edits/ before the plan is applied.
+   */
+  overwrites?: EditedPath[];
   /**
    * Config edits the adapters reported while the plan was applied, per agent, in order: a
    * rollback treats their entries as Forge's even when the step that wrote them failed later.
    */
   attempted?: Record<string, ConfigEdit[]>;
+}
+
+/** An installed skill directory whose files differ from the release it was installed from. */
+export interface EditedPath {
+  agent: string;
+  skillId: string;
+  path: string;
+  /** the changed, added and missing files, relative to `path` */
+  files: string[];
 }
 
 /** Inputs every planner needs besides state. */

@@ -138,14 +138,15 @@ describe('core/install planners (pure)', () => {
     assert.deepEqual(plan.after!.aliases, ['acme/other-name']);
   });
 
-  it('the same tree from another directory says that its source moved, and only that (D18)', () => {
+  it('the same tree from another directory is another source: refused unless forced, then that is all it says (D18, D5)', () => {
     const before = installed([WINDSURF]);
     const moved = prepared();
     moved.source = { ...moved.source, canonical: '/src/copy-of-kit' };
-    const plan = planInstall({ installations: [before], observations: none }, installInput({ prepared: moved }), env());
+    rejectsWith('SF_E_CONFLICT', () => planInstall({ installations: [before], observations: none }, installInput({ prepared: moved }), env()), /says it is acme\/kit, which is installed here from another source, \/src\/kit/);
+    const plan = planInstall({ installations: [before], observations: none }, installInput({ prepared: moved, force: true }), env());
     assert.deepEqual(plan.steps, []);
     assert.equal(plan.after!.source.canonical, '/src/copy-of-kit');
-    assert.deepEqual(plan.notes, ['acme/kit: its source is now /src/copy-of-kit; its skills are unchanged']);
+    assert.deepEqual(plan.notes, ['acme/kit: its source changed from /src/kit (local directory) to /src/copy-of-kit (local directory); no skill was removed']);
     const again = planInstall({ installations: [before], observations: none }, installInput(), env());
     assert.deepEqual(again.notes, ['acme/kit is already installed and up to date']);
   });

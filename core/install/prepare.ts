@@ -14,6 +14,8 @@ import { releaseAudit } from './audit.js';
 
 export interface PrepareOptions {
   version?: string;
+  /** hub sources without a version: the caret range to take the newest installable release from (ResolveOptions.range) */
+  range?: string;
   resolvers?: ResolveOptions['resolvers'];
 }
 
@@ -58,7 +60,7 @@ export async function prepareRelease(session: Session, source: string, options: 
   };
   try {
     session.progress(`resolving ${redactText(source)}`);
-    const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, env: session.env, resolvers: options.resolvers });
+    const resolved = await resolveSource(source, { cwd: session.cwd, workDir, version: options.version, range: options.range, env: session.env, resolvers: options.resolvers });
     trace('source resolved');
     session.progress('validating');
     // synchronous IO: an install waits for the verdict anyway, and a SKIT's few files read faster
@@ -96,7 +98,9 @@ export async function prepareRelease(session: Session, source: string, options: 
         ...(resolved.ref ? { ref: resolved.ref } : {}),
         ...(resolved.commit ? { commit: resolved.commit } : {}),
         ...(resolved.subpath ? { subpath: resolved.subpath } : {}),
+        ...hubField(resolved, 'range'),
       },
+      ...hubField(resolved, 'newer'),
     };
     const diagnostics = [...(resolved.diagnostics ?? []), ...validation.diagnostics.filter((d) => d.severity !== 'error')];
     return { prepared, hashes, sourceRoot: resolved.dir, diagnostics, cleanup };
@@ -104,6 +108,15 @@ export async function prepareRelease(session: Session, source: string, options: 
     await cleanup();
     throw e;
   }
+}
+
+/**
+ * A string field a resolver adds to its result (the hub's `range` and `newer`, see
+ * HubResolvedSource), as an object to spread: empty when the resolver did not report it.
+ */
+function hubField(resolved: ResolvedSource, key: 'range' | 'newer'): { range?: string; newer?: string } {
+  const value = (resolved as ResolvedSource & { range?: unknown; newer?: unknown })[key];
+  return typeof value === 'string' ? { [key]: value } : {};
 }
 
 /** The release of a resolved source: a hub version when a resolver reports one, else git ref + commit. */

@@ -44,6 +44,11 @@ export interface ResolveOptions {
   workDir: string;
   /** a release version (hub) or a git ref (git sources, when the source has no `#ref`) */
   version?: string;
+  /**
+   * hub sources without a version: the caret range (`^1.2.3`) to take the newest installable
+   * release from, instead of the latest release (`sf skit update`); other resolvers ignore it
+   */
+  range?: string;
   /** HTTP client for SKILL.md and archive downloads; defaults to the global fetch */
   fetch?: typeof fetch;
   /** environment for credentials (`SF_GIT_TOKEN`, `SF_GIT_USERNAME`) and the system git; defaults to process.env */

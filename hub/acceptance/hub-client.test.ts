@@ -6,7 +6,7 @@ import { HubClient } from '../../core/hub-client/client.js';
 import { downloadRelease, fetchRelease } from '../../core/hub-client/release.js';
 import { verifyAgainstHub } from '../../core/hub-client/verify.js';
 import type { InstallationRecord } from '../../core/library/types.js';
-import { hubResolver } from '../../core/sources/hub.js';
+import { hubResolver, type HubResolvedSource } from '../../core/sources/hub.js';
 import { tempDir } from '../../test-support/index.js';
 import { hubFixture, type HubFixture } from '../test-support/hub-fixture.js';
 import { packSkit, twoSkillTree, type PackedSkit } from '../../test-support/skit-archive.js';
@@ -38,16 +38,37 @@ describe('hub client: resolver, verified downloads and doctor checks against an 
     assert.ok(!hubResolver({ hubs: [] }).matches('alice/kit'), 'no hub configured: owner/name is not claimed');
   });
 
-  it('resolves to a verified tree with the hub version and a version-less canonical source', async () => {
+  it('resolves to a verified tree with the hub version and a version-less canonical source; the range to record is ^<version>', async () => {
     const r = hubResolver({ hubs: [{ url: HUB }], fetch: fetchHub });
     const resolved = await r.resolve('alice/kit@1.0.0', { cwd: work.path, workDir: work.path });
     assert.equal(resolved.kind, 'hub');
     assert.equal(resolved.canonical, `${HUB}/s/alice/kit`);
-    assert.equal((resolved as { version?: string }).version, '1.0.0');
+    assert.equal((resolved as HubResolvedSource).version, '1.0.0');
+    assert.equal((resolved as HubResolvedSource).range, '^1.0.0');
     assert.equal(await readFile(join(resolved.dir, 'README.md'), 'utf8'), await readFile(join(kit.dir, 'README.md'), 'utf8'));
     await hub.publish(hub.user('alice').auth, 'alice/kit', '1.2.0', kit.archive);
     const latest = await r.resolve(`${HUB}/s/alice/kit`, { cwd: work.path, workDir: join(work.path, 'w2') });
-    assert.equal((latest as { version?: string }).version, '1.2.0');
+    assert.equal((latest as HubResolvedSource).version, '1.2.0');
+    assert.equal((latest as HubResolvedSource).range, '^1.2.0');
+    assert.equal(latest.canonical, `${HUB}/s/alice/kit`);
+  });
+
+  it('with a range, takes the newest installable release inside it and names a newer one beyond it', async () => {
+    const alice = hub.user('alice').auth;
+    for (const v of ['1.1.0', '1.2.0', '1.3.0-rc.1', '2.0.0', '2.1.0-beta.1']) assert.equal((await hub.publish(alice, 'alice/kit', v, kit.archive)).status, 201, v);
+    hub.storage.registry.updateReleaseFlags('alice/kit', '1.2.0', { quarantined: { reason: 'bad', at: 'now' } });
+    const r = hubResolver({ hubs: [{ url: HUB }], fetch: fetchHub });
+    let n = 0;
+    const resolve = (range: string, input = `${HUB}/s/alice/kit`) => r.resolve(input, { cwd: work.path, workDir: join(work.path, `w${++n}`), range }) as Promise<HubResolvedSource>;
+    const within = await resolve('^1.0.0');
+    assert.deepEqual([within.version, within.range, within.newer], ['1.1.0', '^1.0.0', '2.0.0'], 'not the quarantined 1.2.0, nor the prerelease 1.3.0-rc.1');
+    const top = await resolve('^2.0.0');
+    assert.deepEqual([top.version, top.range, top.newer], ['2.0.0', '^2.0.0', undefined]);
+    // a version asked for wins over the range, and records its own
+    const asked = await r.resolve('alice/kit@2.0.0', { cwd: work.path, workDir: join(work.path, 'w-asked'), range: '^1.0.0' }) as HubResolvedSource;
+    assert.deepEqual([asked.version, asked.range], ['2.0.0', '^2.0.0']);
+    await assert.rejects(resolve('^3.0.0'), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND') && /no installable release within \^3\.0\.0/.test(e.message));
+    await assert.rejects(resolve('^0.1.0'), (e: unknown) => isSfError(e, 'SF_E_NOT_FOUND') && e.hint!.includes('sf skit update alice/kit --version 2.0.0 (or --version latest)'));
   });
 
   it('refuses an archive whose bytes do not match the hub record (SF_E_HASH_MISMATCH), leaving nothing', async () => {

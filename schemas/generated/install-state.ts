@@ -150,6 +150,10 @@ export interface SourceRecord {
   ref?: string;
   commit?: string;
   subpath?: string;
+  /**
+   * Hub sources: the caret range `sf skit update` takes the newest installable release from, ^<version> of the version installed by `sf add skit` or `sf skit update --version`. Absent in records written before ranges, which follow ^<their installed version>.
+   */
+  range?: string;
 }
 /**
  * The journal entry of a mutation in progress, written before any filesystem step and deleted in the same transaction that commits the new records. A leftover intent means the command was interrupted: recovery rolls it forward (the new release is in the store) or back.
@@ -416,6 +420,11 @@ export const installStateSchema = {
         ref: { type: 'string' },
         commit: { type: 'string' },
         subpath: { type: 'string' },
+        range: {
+          description: 'Hub sources: the caret range `sf skit update` takes the newest installable release from, ^<version> of the version installed by `sf add skit` or `sf skit update --version`. Absent in records written before ranges, which follow ^<their installed version>.',
+          type: 'string',
+          pattern: '^\\^',
+        },
       },
     },
     intent: {

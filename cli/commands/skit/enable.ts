@@ -21,7 +21,8 @@ function enablementCommand(enabled: boolean) {
       const { setSkillEnabled } = await import('../../../core/install/remove-op.js');
       const session = await cliSession();
       const result = await setSkillEnabled(session, { skill: a.skill, enabled, scope: parseScope(a.scope), agents: await parseTargetAgents(agentOption(a)), force: a.force });
-      const action = result.changed ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
+      // a choice recorded without changing what any agent sees (it matched the default) is unchanged
+      const action = result.changed && result.plan.events.length > 0 ? (enabled ? 'enabled' : 'disabled') : 'unchanged';
       const { changeWarnings } = await import('../../../core/install/change-warnings.js');
       const diagnostics = result.record ? await changeWarnings(session, result.record) : [];
       if (a.json) printJson({ action, skill: a.skill, skit: result.record && recordJson(result.record), notes: result.plan.notes, diagnostics });

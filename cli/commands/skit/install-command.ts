@@ -16,12 +16,12 @@ import { Interrupted } from '../../interrupted.js';
  */
 export const installArgs = {
   source: positional({ type: string, displayName: 'source', description: 'local path, archive, SKILL.md URL, git URL[#ref][:subpath], or a Forge hub id owner/name[@version]' }),
-  version: option({ long: 'version', type: optional(string), description: 'release version (hub) or git ref' }),
+  version: option({ long: 'version', type: optional(string), description: 'release version (hub: `sf skit update` then follows ^<it>) or git ref' }),
   ...agentOptions('agent', 'agents to install for: id[,id...] or all (default: the agents detected)'),
   scope: option({ long: 'scope', type: optional(string), description: 'project (default inside a project) or user' }),
   alias: option({ long: 'alias', type: optional(string), description: 'another id (owner/name) this installation answers to' }),
   yes: flag({ long: 'yes', short: 'y', description: 'do not ask for confirmation' }),
-  force: flag({ long: 'force', description: 'overwrite locally modified installed files' }),
+  force: flag({ long: 'force', description: 'overwrite locally modified installed files (backed up first), or replace an installation of the same id from another source' }),
   json: flag({ long: 'json', description: 'print the result as JSON' }),
 };
 
@@ -47,8 +47,10 @@ export async function runInstall(args: InstallArgs): Promise<void> {
     if (!args.json) printDiagnostics(outcome.diagnostics, 'stderr');
     if (outcome.cancelled && !args.json) err('cancelled; nothing was changed');
     const action = outcome.cancelled ? 'cancelled' : !outcome.changed ? 'unchanged' : outcome.plan.before ? 'updated' : 'installed';
-    if (args.json) printJson({ action, skit: outcome.record && recordJson(outcome.record), notes: outcome.plan.notes, diagnostics: outcome.diagnostics });
-    else printChange(action, outcome.record, outcome.plan.notes);
+    // an older release than the one installed is said as such (the JSON action stays `updated`)
+    const downgrade = action === 'updated' ? outcome.plan.downgrade : undefined;
+    if (args.json) printJson({ action, skit: outcome.record && recordJson(outcome.record), notes: outcome.plan.notes, diagnostics: outcome.diagnostics, ...(downgrade ? { downgraded: downgrade } : {}) });
+    else printChange(downgrade ? 'downgraded' : action, outcome.record, outcome.plan.notes);
   } catch (e) {
     if (!args.json && isSfError(e, 'SF_E_VALIDATION') && Array.isArray(e.data?.diagnostics)) printDiagnostics(e.data.diagnostics as Diagnostic[], 'stderr');
     if (isSfError(e, 'SF_E_NAME_COLLISION')) throw await updateInstead(e, args, session);

@@ -28,6 +28,7 @@ export const listCommand = command({
     const { sfPaths } = await import('../../../core/library/paths.js');
     const { isEnabled } = await import('../../../core/install/enablement.js');
     const { releaseLabel } = await import('../../../core/install/requests.js');
+    const { hubRange } = await import('../../../core/sources/origin.js');
     const { recordJson } = await import('./render.js');
     const { projectRootGone } = await import('../../../core/install/context.js');
     // a project deleted or moved since: its record stays until `sf skit remove --project` (doctor says so too)
@@ -47,7 +48,8 @@ export const listCommand = command({
         ['SKIT', 'RELEASE', 'SCOPE', 'AGENTS', 'SKILLS'],
         records.map((r) => {
           const on = r.skills.filter((s) => r.targets.some((t) => isEnabled(r.enablement, s, t.agent))).length;
-          return [r.skitId, releaseLabel(r.release, r.bundleHash), r.scope === 'user' ? 'user' : `project ${r.projectRoot}${gone(r) ? ' (gone)' : ''}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
+          const range = hubRange(r.source, r.release);
+          return [r.skitId, releaseLabel(r.release, r.bundleHash) + (range ? ` (${range})` : ''), r.scope === 'user' ? 'user' : `project ${r.projectRoot}${gone(r) ? ' (gone)' : ''}`, r.targets.map((t) => t.agent).join(',') || '-', `${on}/${r.skills.length} enabled`];
         }),
       );
     }

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { isEnabled } from '../../../core/install/enablement.js';
 import { releaseLabel } from '../../../core/install/requests.js';
+import { hubRange } from '../../../core/sources/origin.js';
 import type { InstallationRecord } from '../../../core/library/types.js';
 import { out, printTable } from '../../output/print.js';
 import { dim, sanitize } from '../../output/style.js';
@@ -32,15 +33,18 @@ export function printChange(action: string, record: InstallationRecord | null, n
 /**
  * An installation record as every `--json` output shows it (`sf skit list`, and the `skit` of
  * install, enable, disable, update and remove): the record, with `release` left out when it names
- * nothing (a local directory), plus what the table shows: `releaseLabel`, and `enabled` per skill
- * id and agent.
+ * nothing (a local directory), plus what the table shows: `releaseLabel`, `enabled` per skill
+ * id and agent, and `range`, the caret range a hub install follows (also for a record written
+ * before ranges were recorded, which follows `^<its version>`).
  */
 export function recordJson(record: InstallationRecord): Record<string, unknown> {
   const { release, ...rest } = record;
   const ordered = Object.keys(release).length > 0 ? record : rest;
+  const range = hubRange(record.source, record.release);
   return {
     ...ordered,
     releaseLabel: releaseLabel(record.release, record.bundleHash),
     enabled: Object.fromEntries(record.skills.map((s) => [s.id, Object.fromEntries(record.targets.map((t) => [t.agent, isEnabled(record.enablement, s, t.agent)]))])),
+    ...(range !== undefined ? { range } : {}),
   };
 }

@@ -144,7 +144,7 @@ describe('sf add skit from Agent Skills without a SKIT README (built CLI)', () =
     await rename(dir, `${dir}-moved`);
     const r = await sb.sf(['skit', 'update']);
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, .*zeta, is gone\n  hint: if it moved, install it from the new place/);
+    assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, .*zeta, is gone\n  hint: if it moved: sf skit update provisional\/[0-9a-f]+ --source <new path> \(keeps its enable\/disable settings\)/);
   });
 
   it('update of a source given through a symbolic link follows the link to where it points now', async () => {

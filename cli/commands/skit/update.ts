@@ -1,6 +1,7 @@
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { SfError, type Diagnostic } from '../../../core/errors/index.js';
+import type { UpdateOutcome } from '../../../core/install/update-op.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { red, sanitize } from '../../output/style.js';
 import { printChange, recordJson } from './render.js';
@@ -13,24 +14,25 @@ export const updateCommand = command({
   args: {
     id: positional({ type: optional(string), displayName: 'owner/name', description: 'installed SKIT to update (or --all)' }),
     all: flag({ long: 'all', description: 'update every SKIT installed in this scope (the default without an id)' }),
-    version: option({ long: 'version', type: optional(string), description: 'move to this version (hub) or git ref' }),
+    version: option({ long: 'version', type: optional(string), description: 'with an id: move to this version (hub: then follow ^<it>; `latest`: the latest release) or git ref' }),
+    source: option({ long: 'source', type: optional(string), description: 'with an id: take the SKIT from this source from now on (it moved), keeping its settings' }),
     scope: option({ long: 'scope', type: optional(string), description: 'project or user' }),
-    force: flag({ long: 'force', description: 'overwrite locally modified installed files' }),
+    force: flag({ long: 'force', description: 'overwrite locally modified installed files (they are backed up first)' }),
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async (a) => {
     if (a.id && a.all) throw new SfError('SF_E_USAGE', 'give either a SKIT id or --all, not both', { hint: 'sf skit update acme/kit, or sf skit update --all' });
     const { updateSkits } = await import('../../../core/install/update-op.js');
     const session = await cliSession();
-    const outcomes = await updateSkits(session, { ids: a.id ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, resolvers: hubResolvers });
-    const failed = outcomes.filter((o) => o.error);
+    const outcomes = await updateSkits(session, { ids: a.id ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, source: a.source, resolvers: hubResolvers });
     if (a.json) {
       printJson(
         outcomes.map((o) => ({
           skitId: o.skitId,
-          action: o.error ? 'failed' : o.result!.changed ? 'updated' : 'unchanged',
+          action: actionOf(o) === 'downgraded' ? 'updated' : actionOf(o),
           ...(o.result ? { skit: o.result.record && recordJson(o.result.record), notes: o.result.plan.notes, diagnostics: o.diagnostics ?? [] } : {}),
           ...(o.error ? { error: o.error.toJSON() } : {}),
+          ...(actionOf(o) === 'downgraded' ? { downgraded: o.result!.plan.downgrade } : {}),
         })),
       );
     } else {
@@ -45,13 +47,31 @@ export const updateCommand = command({
           if (o.error.hint) err(`  hint: ${sanitize(o.error.hint)}`);
         } else {
           printDiagnostics(o.diagnostics ?? [], 'stderr');
-          printChange(o.result!.changed ? 'updated' : 'unchanged', o.result!.record, o.result!.plan.notes);
+          printChange(actionOf(o), o.result!.record, o.result!.plan.notes);
         }
       }
+      // a pass over the scope ends with what became of each SKIT, on stdout with the successes
+      if (!a.id && outcomes.length > 0) out(summary(outcomes));
     }
-    if (failed.length === 1 && outcomes.length === 1) {
-      const { exitCodeFor } = await import('../../../core/errors/index.js');
-      process.exitCode = exitCodeFor(failed[0].error!.code);
-    } else if (failed.length > 0) process.exitCode = 1;
+    const failed = outcomes.flatMap((o) => (o.error ? [o.error.code] : []));
+    if (failed.length > 0) {
+      const { exitCodeForFailures } = await import('../../../core/errors/codes.js');
+      process.exitCode = exitCodeForFailures(failed);
+    }
   },
 });
+
+type Action = 'updated' | 'downgraded' | 'unchanged' | 'failed';
+
+function actionOf(o: UpdateOutcome): Action {
+  if (o.error) return 'failed';
+  if (!o.result!.changed) return 'unchanged';
+  return o.result!.plan.downgrade ? 'downgraded' : 'updated';
+}
+
+/** `2 updated, 1 unchanged, 1 failed` (downgrades counted apart when there are any). */
+function summary(outcomes: readonly UpdateOutcome[]): string {
+  const count = (action: Action) => outcomes.filter((o) => actionOf(o) === action).length;
+  const downgraded = count('downgraded');
+  return [`${count('updated')} updated`, ...(downgraded > 0 ? [`${downgraded} downgraded`] : []), `${count('unchanged')} unchanged`, `${count('failed')} failed`].join(', ');
+}
