@@ -60,6 +60,6 @@ describe('sf skit update of a local source that no longer resolves', function ()
     await rm(dir, { recursive: true });
     const r = await sb.sf(['skit', 'update', '--all', '--scope', 'user']);
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, \S*zeta, is gone\n  hint: if it moved, install it from the new place/);
+    assert.match(r.stderr, /the recorded source of provisional\/[0-9a-f]+, \S*zeta, is gone\n  hint: if it moved: sf skit update provisional\/[0-9a-f]+ --source <new path> \(keeps its enable\/disable settings\)/);
   });
 });
