@@ -65,18 +65,7 @@ export function activationSpan(input: ActivationSpanInput): OtlpSpan {
   const name = typeof skill === 'string' && skill !== ''
     ? ACTIVATION.nameTemplate.replace('{agent.skill.name}', skill)
     : ACTIVATION.nameTemplate.replace(/\s*\{agent\.skill\.name\}/, '');
-  const span: OtlpSpan = {
-    traceId: input.traceId,
-    spanId: input.spanId,
-    name,
-    kind: 1,
-    startTimeUnixNano: input.start,
-    endTimeUnixNano: BigInt(input.end) < BigInt(input.start) ? input.start : input.end,
-    attributes: attrs,
-    events: [],
-    links: [],
-    status: input.failed ? { code: 2 } : { code: 0 },
-  };
+  const span = internalSpan(input, name, attrs, input.failed ? { code: 2 } : { code: 0 });
   if (input.parentSpanId && isSpanId(input.parentSpanId)) span.parentSpanId = input.parentSpanId;
   return span;
 }
@@ -97,18 +86,22 @@ export interface TurnSpanInput {
  * no gen_ai.operation.name, status unset.
  */
 export function turnSpan(input: TurnSpanInput): OtlpSpan {
-  const attrs = spanAttributes(TURN, TURN_KEYS, 'turn', input);
+  return internalSpan(input, TURN.nameTemplate, spanAttributes(TURN, TURN_KEYS, 'turn', input), { code: 0 });
+}
+
+/** A span Forge makes itself (kind internal), ending no earlier than it starts. */
+function internalSpan(input: { traceId: string; spanId: string; start: string; end: string }, name: string, attributes: OtlpAttributes, status: { code: number }): OtlpSpan {
   return {
     traceId: input.traceId,
     spanId: input.spanId,
-    name: TURN.nameTemplate,
+    name,
     kind: 1,
     startTimeUnixNano: input.start,
     endTimeUnixNano: BigInt(input.end) < BigInt(input.start) ? input.start : input.end,
-    attributes: attrs,
+    attributes,
     events: [],
     links: [],
-    status: { code: 0 },
+    status,
   };
 }
 
