@@ -3,7 +3,8 @@ import { isSfError } from '../errors/index.js';
 import type { InstallationRecord, SourceRecord } from '../library/types.js';
 import { hubRange, sourceOrigin } from '../sources/origin.js';
 import { planEnablement } from './plan-enablement.js';
-import { downgradeOf, planInstall, type InstallInput } from './plan-install.js';
+import { planInstall, type InstallInput } from './plan-install.js';
+import { downgradeOf } from './plan-notes.js';
 import type { Observations, PlanEnv, PreparedRelease, TargetSpec } from './plan-types.js';
 
 /** The planners over an installation's life: sources that change, defaults that flip, hub ranges, edits. */
