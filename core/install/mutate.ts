@@ -11,6 +11,7 @@ import { recoverIntent } from './recover.js';
 import { rollBack } from './rollback.js';
 import { FORGE_VERSION } from '../version.js';
 import { trace } from '../trace/startup.js';
+import { backUpEdits } from './edit-backups.js';
 
 export interface MutationResult {
   plan: Plan;
@@ -65,6 +66,7 @@ export async function runMutation(
     }
     try {
       await preflight(session, plan);
+      await backUpEdits(session, plan);
     } catch (e) {
       abandonIntent(lib, intent);
       throw e;

@@ -14,7 +14,7 @@ import { prepareRelease } from './prepare.js';
 import { survey } from './survey.js';
 import { nativeAgentIds } from './targets.js';
 import { targetsNow } from './requests.js';
-import { backUpEdits, keepsEditedCopies } from './install-op.js';
+import { keepsEditedCopies } from './install-op.js';
 import { isAbsolute, join } from 'node:path';
 
 export interface UpdateRequest {
@@ -170,7 +170,6 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
           },
           planEnv(session),
         );
-        await backUpEdits(session, plan);
         return plan;
       },
       { sourceRoot: prep.sourceRoot, hashes: prep.hashes },
