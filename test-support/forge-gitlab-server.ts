@@ -18,6 +18,8 @@ export interface GitLabProject {
   issues: Record<number, unknown[]>;
   /** iid -> label names */
   labels?: Record<number, string[]>;
+  /** merge request iid -> its notes, description and labels */
+  mergeRequests?: Record<number, { notes: unknown[]; description?: string; labels?: string[] }>;
   /** private projects answer 404 to anonymous requests, as GitLab does (it hides their existence) */
   visibility?: 'public' | 'private';
   /** the token may not read this project: 403 */
@@ -113,16 +115,22 @@ export async function startGitLabServer(options: GitLabServerOptions): Promise<G
     const token = presentedToken(req);
     if (token !== undefined && token !== options.token) return reply(401, { message: '401 Unauthorized' });
     const self = new URL(req.url ?? '/', base);
-    const m = /^\/api\/v4\/projects\/([^/]+)\/issues\/(\d+)(\/notes)?$/.exec(self.pathname);
+    const m = /^\/api\/v4\/projects\/([^/]+)\/(issues|merge_requests)\/(\d+)(\/notes)?$/.exec(self.pathname);
     if (!m) return reply(404, { error: '404 Not Found' });
     const id = decodeURIComponent(m[1]);
     const project = options.projects.find((p) => String(p.id) === id || p.path.toLowerCase() === id.toLowerCase());
     if (!project || (project.visibility === 'private' && token === undefined)) return reply(404, { message: '404 Project Not Found' });
     if (project.forbidden) return reply(403, { message: '403 Forbidden' });
-    const iid = Number(m[2]);
+    const iid = Number(m[3]);
+    if (m[2] === 'merge_requests') {
+      const mr = project.mergeRequests?.[iid];
+      if (!mr) return reply(404, { message: '404 Not found' });
+      if (m[4]) return serveNotes(mr.notes, self, options, reply);
+      return reply(200, { id: project.id * 1000 + iid, iid, project_id: project.id, title: 'fixture', state: 'opened', description: mr.description ?? null, author: { username: 'mr-author' }, labels: mr.labels ?? [], web_url: `${base}/${project.path}/-/merge_requests/${iid}` });
+    }
     const notes = project.issues[iid];
     if (!notes) return reply(404, { message: '404 Issue Not Found' });
-    if (m[3]) return serveNotes(notes, self, options, reply);
+    if (m[4]) return serveNotes(notes, self, options, reply);
     reply(200, { id: project.id * 1000 + iid, iid, project_id: project.id, title: 'fixture', state: 'opened', labels: project.labels?.[iid] ?? [], web_url: `${base}/${project.path}/-/issues/${iid}` });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -40,6 +40,22 @@ describe('sf forge fetch from GitLab (built CLI, GitLab v4 server on 127.0.0.1)'
     for (const r of [fetched, human]) assert.ok(!(r.stdout + r.stderr).includes(TOKEN));
   });
 
+  it('--merge-request reads a GitLab merge request (notes and description); exactly one of --issue and --merge-request', async () => {
+    server = await startGitLabServer({ projects: [{ id: 42, path: 'acme/payments', issues: {}, mergeRequests: { 9: { notes: fx('threads/worked-example.gitlab.json'), description: 'Fixes the rounding.', labels: ['workflow:in-review'] } } }] });
+    const base = ['forge', 'fetch', '--api', server.api, '--repo', 'acme/payments'];
+    const human = await runSf([...base, '--merge-request', '9'], { env: noTokens });
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /^5 comments and the merge request description in 1 page from acme\/payments!9; labels: \["workflow:in-review"\]$/m);
+    const json = await runSf([...base, '--merge-request', '9', '--json'], { env: noTokens });
+    const doc = JSON.parse(json.stdout) as { issue: number; mergeRequest?: boolean; body: string };
+    assert.deepEqual([doc.issue, doc.mergeRequest, doc.body], [9, true, 'Fixes the rounding.']);
+    for (const args of [[...base], [...base, '--issue', '9', '--merge-request', '9']]) {
+      const r = await runSf(args, { env: noTokens });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /SF_E_USAGE.*--issue/);
+    }
+  });
+
   it('an interrupted GitLab thread (by project ID) fails check; --platform overrides the detection', async () => {
     server = await startGitLabServer({ projects: [{ id: 7, path: 'acme/reports', issues: { 7: fx('threads/interrupted.gitlab.json') }, labels: { 7: ['workflow:building', 'needs-human', 'bug'] } }] });
     const fetched = await runSf(['forge', 'fetch', '--api', server.api, '--repo', '7', '--issue', '7', '--json'], { env: noTokens });

@@ -41,21 +41,26 @@ export const fetchCommand = command({
     api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com, https://gitea.example/api/v1 or https://gitlab.com/api/v4' }),
     platform: option({ long: 'platform', type: optional(oneOf(FETCH_PLATFORMS)), description: 'github, gitea or gitlab (default: gitlab for an /api/v4 root or gitlab.com, gitea for /api/v1, else github)' }),
     repo: option({ long: 'repo', type: string, description: 'owner/name (GitLab: group/subgroup/project or the project ID)' }),
-    issue: option({ long: 'issue', type: number, description: 'issue or pull-request number (GitLab: the issue IID)' }),
+    issue: option({ long: 'issue', type: optional(number), description: 'issue or pull-request number (GitLab: the issue IID)' }),
+    mergeRequest: option({ long: 'merge-request', type: optional(number), description: 'GitLab: a merge request IID (its notes and description), instead of --issue' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'environment variable holding the token (default FORGE_TOKEN)' }),
     maxWait: option({ long: 'max-wait', type: optional(number), description: 'longest rate-limit wait in seconds (default 60)' }),
     perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
     maxPages: option({ long: 'max-pages', type: optional(number), description: 'give up after this many pages (default 100)' }),
     outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
-    json: flag({ long: 'json', description: 'print {api, platform, repo, issue, labels, body, author?, comments} as JSON' }),
+    json: flag({ long: 'json', description: 'print {api, platform, repo, issue, mergeRequest?, labels, body, author?, comments} as JSON' }),
   },
-  handler: async ({ api, platform, repo, issue, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
+  handler: async ({ api, platform, repo, issue, mergeRequest, tokenEnv, maxWait, perPage, maxPages, outFile, json }) => {
+    if ((issue === undefined) === (mergeRequest === undefined)) {
+      throw new SfError('SF_E_USAGE', issue === undefined ? 'name the thread: --issue N (or, on GitLab, --merge-request N)' : 'give --issue or --merge-request, not both', { hint: 'e.g. --issue 42, or --merge-request 7 for a GitLab merge request' });
+    }
     const core = await import('../../../core/annotations/index.js');
     const thread = await core.fetchIssueThread({
       api,
       ...(platform !== undefined ? { platform } : {}),
       repo,
-      issue,
+      issue: (issue ?? mergeRequest)!,
+      ...(mergeRequest !== undefined ? { mergeRequest: true } : {}),
       token: tokenFor(api, tokenEnv),
       ...(maxWait !== undefined ? { maxWaitMs: maxWait * 1000 } : {}),
       ...(perPage !== undefined ? { perPage } : {}),
@@ -63,7 +68,7 @@ export const fetchCommand = command({
       // with --json, stderr holds nothing but a JSON error object
       onWait: json ? undefined : (a) => err(`waiting ${Math.ceil(a.ms / 1000)} s ${a.cause === 'rate-limit' ? 'for the rate limit' : 'to retry after a server error'} (${sanitize(a.reason)})`),
     });
-    const doc = { api: thread.api, platform: thread.platform, repo: thread.repo, issue: thread.issue, labels: thread.labels, body: thread.body, ...(thread.author ? { author: thread.author } : {}), comments: thread.comments };
+    const doc = { api: thread.api, platform: thread.platform, repo: thread.repo, issue: thread.issue, ...(thread.mergeRequest ? { mergeRequest: true } : {}), labels: thread.labels, body: thread.body, ...(thread.author ? { author: thread.author } : {}), comments: thread.comments };
     if (outFile) await writeFile(outFile, JSON.stringify(doc, null, 2) + '\n');
     if (json) {
       printJson(doc);
@@ -71,9 +76,9 @@ export const fetchCommand = command({
     }
     // the document parse and check read: the issue body first, then the comments
     const parsed = core.parseThread(core.readThreadDocument(doc).comments);
-    const body = thread.body !== null ? ' and the issue body' : '';
+    const body = thread.body !== null ? ` and the ${thread.mergeRequest ? 'merge request description' : 'issue body'}` : '';
     const reviews = thread.reviews ? ` (${thread.reviews} of them pull request review${thread.reviews === 1 ? '' : 's'})` : '';
-    out(`${thread.comments.length} comments${reviews}${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}#${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
+    out(`${thread.comments.length} comments${reviews}${body} in ${thread.pages} page${thread.pages === 1 ? '' : 's'} from ${thread.repo}${thread.mergeRequest ? '!' : '#'}${thread.issue}; labels: ${thread.labels ? JSON.stringify(thread.labels) : '(none read)'}`);
     if (parsed.annotations.length) printTable(['TAG', 'STATUS', 'WHERE', 'FIELDS'], parsed.annotations.map((a) => [a.tag, statusText(a), where(a), headline(a)]));
   },
 });

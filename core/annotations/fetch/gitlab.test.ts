@@ -44,6 +44,20 @@ describe('fetchIssueThread from GitLab REST v4 (a GitLab-shaped server on 127.0.
     assert.deepEqual(sleeps, []);
   });
 
+  it('reads a merge request: its notes and its description (--merge-request), not an issue of the same IID', async () => {
+    const description = '<!-- FORGE:PRIOR_GIST https://gist.example/abc -->';
+    server = await startGitLabServer({ projects: [{ ...project, mergeRequests: { 7: { notes: ascending, description, labels: ['workflow:in-review'] } } }] });
+    const t = await fetchIssueThread({ api: server.api, repo: 'acme/platform/payments', issue: 7, mergeRequest: true, sleep });
+    assert.equal(t.mergeRequest, true);
+    assert.deepEqual(t.comments, ascending);
+    assert.equal(t.body, description);
+    assert.equal(t.author, 'mr-author');
+    assert.deepEqual(t.labels, ['workflow:in-review']);
+    const base = '/api/v4/projects/acme%2Fplatform%2Fpayments/merge_requests/7';
+    assert.deepEqual(server.requests.map((r) => r.url.split('?')[0]), [`${base}/notes`, base]);
+    await assert.rejects(fetchIssueThread({ api: 'https://api.github.com', repo: 'o/r', issue: 7, mergeRequest: true, sleep }), (e) => isSfError(e, 'SF_E_USAGE') && /GitLab/.test(e.message) && /--issue 7/.test(e.hint ?? ''));
+  });
+
   it('takes a numeric project ID, and refuses a subgroup path or a web root where they do not fit', async () => {
     server = await startGitLabServer({ projects: [project] });
     const byId = await fetchIssueThread({ api: server.api, repo: '42', issue: 128, sleep, labels: false });

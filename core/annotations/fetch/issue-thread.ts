@@ -14,6 +14,8 @@ export interface FetchThreadOptions {
   /** owner/name; on GitLab a project path (group/subgroup/project) or numeric ID */
   repo: string;
   issue: number;
+  /** GitLab: `issue` is a merge request's IID (its notes and description are read) */
+  mergeRequest?: boolean;
   token?: string;
   /** page size requested with per_page (default 100, the maximum of GitHub and GitLab) */
   perPage?: number;
@@ -37,6 +39,8 @@ export interface FetchedThread {
   platform: FetchPlatform;
   repo: string;
   issue: number;
+  /** true when `issue` is a GitLab merge request */
+  mergeRequest?: boolean;
   /**
    * comments (GitLab: notes, system notes included) exactly as the API returned them, all pages in
    * order; for a pull request (GitHub, Gitea) its submitted reviews follow, as the API returned them
@@ -159,7 +163,7 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
     throw new SfError('SF_E_USAGE', `refusing to send a token over plain http to ${api.host}`, { hint: 'use an https:// API URL' });
   }
   const platform = choosePlatform(options.platform, api);
-  const endpoints = issueEndpoints(platform, api, repo, issue, perPage);
+  const endpoints = issueEndpoints(platform, api, repo, issue, perPage, options.mergeRequest);
   const waits: WaitAdvice[] = [];
   const policy: RequestPolicy = {
     token: options.token,
@@ -198,5 +202,5 @@ export async function fetchIssueThread(options: FetchThreadOptions): Promise<Fet
   }
   // reviews after the comments: numbered as their place in `comments`, read in date order with them
   appendAll(comments, reviews);
-  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, comments, reviews: reviews.length, labels, body, ...(author ? { author } : {}), pages: pager.pages, waits };
+  return { api: withoutTrailingSlashes(api.toString()), platform, repo, issue, ...(options.mergeRequest ? { mergeRequest: true } : {}), comments, reviews: reviews.length, labels, body, ...(author ? { author } : {}), pages: pager.pages, waits };
 }

@@ -71,13 +71,20 @@ function apiRoot(platform: FetchPlatform, api: URL): string {
   return root;
 }
 
-/** Checks --repo for the platform and builds the issue's URLs under the API root. */
-export function issueEndpoints(platform: FetchPlatform, api: URL, repo: string, issue: number, perPage: number): IssueEndpoints {
+/**
+ * Checks --repo for the platform and builds the issue's URLs under the API root. A GitLab merge
+ * request (`mergeRequest`) has its own notes and its description where an issue has them; on
+ * GitHub and Gitea a pull request is an issue, read by its number.
+ */
+export function issueEndpoints(platform: FetchPlatform, api: URL, repo: string, issue: number, perPage: number, mergeRequest = false): IssueEndpoints {
   checkRepo(platform, repo);
+  if (mergeRequest && platform !== 'gitlab') {
+    throw new SfError('SF_E_USAGE', `--merge-request is GitLab's; on ${platform} a pull request is an issue`, { hint: `use --issue ${issue}: its reviews are read too` });
+  }
   const root = apiRoot(platform, api);
   if (platform === 'gitlab') {
     // one path parameter: the full path URL-encoded (`group%2Fsub%2Fproject`), or the numeric ID
-    const base = `${root}/projects/${encodeURIComponent(repo)}/issues/${issue}`;
+    const base = `${root}/projects/${encodeURIComponent(repo)}/${mergeRequest ? 'merge_requests' : 'issues'}/${issue}`;
     return { platform, firstPage: `${base}/notes?per_page=${perPage}&sort=asc&order_by=created_at`, issue: base, authScheme: 'Bearer', example: 'https://gitlab.com/api/v4' };
   }
   const [owner, name] = repo.split('/').map(encodeURIComponent);
