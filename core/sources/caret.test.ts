@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { caretOf, describeCaret, newestInCaret, satisfiesCaret } from './caret.js';
+import { askedCaret, caretOf, describeCaret, newestInCaret, satisfiesCaret } from './caret.js';
 
 describe('core/sources caret ranges (npm semantics)', () => {
   it('^1.2.3 is >=1.2.3 <2.0.0', () => {
@@ -32,5 +32,17 @@ describe('core/sources caret ranges (npm semantics)', () => {
     assert.ok(!satisfiesCaret('1.0.0', '1.0.0'));
     assert.ok(!satisfiesCaret('1.0.0', '^1'));
     assert.equal(caretOf('1.0.1'), '^1.0.1');
+  });
+
+  it('reads a caret range asked for in the form it records; exact versions and latest are no range; other ranges are refused', () => {
+    assert.equal(askedCaret('^1'), '^1.0.0');
+    assert.equal(askedCaret('^1.2'), '^1.2.0');
+    assert.equal(askedCaret('^0.2'), '^0.2.0');
+    assert.equal(askedCaret('^1.2.3-beta.1'), '^1.2.3-beta.1');
+    assert.equal(askedCaret('^0.0.3'), '^0.0.3');
+    for (const v of ['1.2.3', 'latest', '1.2.3-beta.x', 'v2']) assert.equal(askedCaret(v), undefined, v);
+    for (const v of ['^0', '^0.0', '~1.2', '>=1.0.0', '1.x', '*', '1 || 2', '^1.2.3.4', '^v1']) {
+      assert.throws(() => askedCaret(v), (e: Error & { code?: string }) => e.code === 'SF_E_USAGE', v);
+    }
   });
 });

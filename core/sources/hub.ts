@@ -6,7 +6,7 @@ import type { HubTarget } from '../hub-client/credentials.js';
 import { downloadRelease, fetchRelease, parseSkitRef, quarantineWarning, type HubRelease } from '../hub-client/release.js';
 import { aString, listOf, nullable, objectWith, optional } from '../hub-client/shape.js';
 import { compareSemver, latestVersion, parseSemver } from '../skit/semver.js';
-import { caretBase, caretOf, describeCaret, newestInCaret, satisfiesCaret } from './caret.js';
+import { askedCaret, caretBase, caretOf, describeCaret, newestInCaret, satisfiesCaret } from './caret.js';
 import { identity } from './identity.js';
 import { hubCanonical } from './origin.js';
 import { SCRATCH_MODE, type ResolvedSource, type ResolveOptions, type SourceResolver } from './types.js';
@@ -86,8 +86,9 @@ export function hubResolver(options: HubResolverOptions): SourceResolver {
       if (!ref) throw new SfError('SF_E_SOURCE', `"${input}" is not a hub source`, { hint: 'use owner/name[@version]' });
       const client = new HubClient(ref.hub, { fetch: options.fetch ?? ro.fetch });
       const asked = ro.version ?? ref.version;
-      const { release, range, newer } = asked === undefined && ro.range !== undefined
-        ? await releaseInRange(client, ref.id, ro.range)
+      const askedRange = asked === undefined ? undefined : askedCaret(asked);
+      const { release, range, newer } = askedRange !== undefined || (asked === undefined && ro.range !== undefined)
+        ? await releaseInRange(client, ref.id, askedRange ?? ro.range!, askedRange !== undefined)
         : // checked by fetchRelease: the id, the exact version asked for, a version that is a path-safe semver
           await fetchRelease(client, ref.id, asked).then((r) => ({ release: r, range: caretOf(r.version), newer: undefined }));
       await mkdir(ro.workDir, { recursive: true, mode: SCRATCH_MODE });
@@ -129,11 +130,12 @@ const releasesShape = objectWith({
 });
 
 /**
- * The newest installable (not quarantined) release of `id` inside the caret `range`, from the
- * hub's list of releases, and the newest installable release when it is beyond the range. None
- * inside the range is SF_E_NOT_FOUND, whose hint names the release `--version` can move to.
+ * The newest installable (not quarantined) release of `id` inside the caret `range` (recorded,
+ * or `asked` for as the version), from the hub's list of releases, and the newest installable
+ * release when it is beyond the range. None inside the range is SF_E_NOT_FOUND, whose hint names
+ * the release `--version` can move to.
  */
-async function releaseInRange(client: HubClient, id: string, range: string): Promise<{ release: HubRelease; range: string; newer?: string }> {
+async function releaseInRange(client: HubClient, id: string, range: string, asked: boolean): Promise<{ release: HubRelease; range: string; newer?: string }> {
   if (!caretBase(range)) {
     throw new SfError('SF_E_USAGE', `the recorded range of ${id}, ${JSON.stringify(range)}, is not a caret range (^x.y.z)`, { hint: `choose a release: sf skit update ${id} --version <version> (or --version latest)` });
   }
@@ -145,7 +147,7 @@ async function releaseInRange(client: HubClient, id: string, range: string): Pro
   if (chosen === undefined) {
     throw new SfError('SF_E_NOT_FOUND', `${id} has no installable release within ${range} (${describeCaret(range)}) on ${client.target.url}`, {
       hint: beyond
-        ? `its newest release is ${beyond}: sf skit update ${id} --version ${beyond} (or --version latest)`
+        ? `its newest release is ${beyond}: ${asked ? `ask for ${id}@${beyond} (or latest)` : `sf skit update ${id} --version ${beyond} (or --version latest)`}`
         : `its releases in that range may have been quarantined or withdrawn; see \`sf skit doctor\``,
     });
   }

@@ -85,4 +85,31 @@ describe('hub installs follow a caret range (D8, O8)', function () {
     const record = JSON.parse(ok(await alice.sf(['skit', 'list', '--json'], { cwd }), 'list').stdout).find((r: Listed & { projectRoot?: string }) => r.projectRoot === cwd) as Listed;
     assert.deepEqual([record.release.version, record.source.range], ['2.0.0', '^2.0.0']);
   });
+
+  it('a caret range asked for (owner/name@^1, --version ^2) is followed as asked, as npm does; other range syntaxes are refused', async () => {
+    const cwd = await project('proj3');
+    const sf = (...args: string[]) => alice.sf(args, { cwd });
+    const listed = async () => (JSON.parse(ok(await sf('skit', 'list', '--json'), 'list').stdout) as (Listed & { projectRoot?: string })[]).find((r) => r.projectRoot === cwd)!;
+
+    const added = ok(await sf('add', 'skit', 'alice/kit@^1', '--agent', 'claude-code', '--yes'), 'add @^1');
+    assert.match(added.stdout, /^installed alice\/kit 1\.1\.0 /m);
+    assert.ok(added.stdout.includes('alice/kit: 2.0.0 is available, a new major version beyond ^1.0.0'), added.stdout);
+    let record = await listed();
+    assert.deepEqual([record.release.version, record.range], ['1.1.0', '^1.0.0'], 'the range asked for is recorded, not ^<the release taken>');
+
+    const moved = ok(await sf('skit', 'update', 'alice/kit', '--version', '^2'), 'update --version ^2');
+    assert.match(moved.stdout, /^updated alice\/kit 2\.0\.0 /m);
+    record = await listed();
+    assert.deepEqual([record.release.version, record.range], ['2.0.0', '^2.0.0']);
+
+    const none = await sf('skit', 'update', 'alice/kit', '--version', '^3');
+    assert.equal(none.code, 3, none.stderr);
+    assert.ok(none.stderr.includes('SF_E_NOT_FOUND') && none.stderr.includes('alice/kit has no installable release within ^3.0.0 (>=3.0.0 <4.0.0)'), none.stderr);
+    for (const [asked, hint] of [['~1.0', 'caret range'], ['>=1.0.0', 'caret range'], ['1.x', 'caret range'], ['^0', 'name the lowest release']]) {
+      const refused = await sf('skit', 'update', 'alice/kit', '--version', asked);
+      assert.equal(refused.code, 2, `${asked}: ${refused.stderr}`);
+      assert.ok(refused.stderr.includes(`"${asked}" is not a version or range Forge can follow`) && refused.stderr.includes(hint), refused.stderr);
+    }
+    assert.deepEqual([(await listed()).release.version], ['2.0.0'], 'nothing changed');
+  });
 });
