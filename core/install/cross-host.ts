@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
+import { sourceOfRelease } from '../sources/origin.js';
 import { hostContext, type Session } from './context.js';
 import { isEnabled } from './enablement.js';
 
@@ -32,7 +33,7 @@ export async function crossHostExposure(session: Session, inst: InstallationReco
         severity: 'warning',
         file: e.path,
         message: `${e.skill.id} is disabled for ${e.agent}, but ${adapter.displayName} also loads skills from ${e.path.slice(0, e.path.length - e.skill.name.length - 1)} and has no Forge entry that turns it off`,
-        hint: `install ${inst.skitId} for ${adapter.id} too (sf add skit ${inst.source.kind === 'hub' ? inst.skitId : inst.source.canonical} --agent ${adapter.id}${inst.scope === 'user' ? ' --scope user' : ''}), so Forge denies the skill there`,
+        hint: `install ${inst.skitId} for ${adapter.id} too (sf add skit ${sourceOfRelease(inst.source, inst.release)} --agent ${adapter.id}${inst.scope === 'user' ? ' --scope user' : ''}), so Forge denies the skill there`,
       });
     }
   }

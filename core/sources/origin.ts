@@ -23,6 +23,18 @@ export function hubCanonical(hub: string, id: string): string {
 }
 
 /**
+ * The source text that installs the release an installation holds, for hints that send the user
+ * to `sf add skit` again (another agent, another scope): a hub SKIT's release URL
+ * `<hub>/r/owner/name/<version>` (its canonical `<hub>/s/owner/name` means the latest release, and
+ * `owner/name@<version>` the default hub, which may be another one); any other source's canonical
+ * form, which names its ref.
+ */
+export function sourceOfRelease(source: RecordedSource, release: { version?: string }): string {
+  if (source.kind !== 'hub' || !release.version) return source.canonical;
+  return `${source.canonical.replace(/\/s\/([^/]+\/[^/]+)$/, '/r/$1')}/${encodeURIComponent(release.version)}`;
+}
+
+/**
  * The caret range a hub installation follows: the recorded one, or `^<installed version>` for a
  * record written before ranges were recorded; undefined for any other kind of source.
  */

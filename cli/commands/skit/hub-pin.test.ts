@@ -112,4 +112,20 @@ describe('hub installs follow a caret range (D8, O8)', function () {
     }
     assert.deepEqual([(await listed()).release.version], ['2.0.0'], 'nothing changed');
   });
+
+  it('the hint to install for another host that can load a disabled skill keeps the installed release (not the latest)', async () => {
+    const cwd = await project('proj4');
+    const sf = (...args: string[]) => alice.sf(args, { cwd });
+    await writeTree(join(alice.home, '.config', 'opencode'), { 'opencode.json': '{}\n' });
+    ok(await sf('add', 'skit', 'alice/kit@1.0.1', '--agent', 'claude-code', '--yes'), 'add @1.0.1');
+    const disabled = JSON.parse(ok(await sf('skit', 'disable', 'alice/kit:review', '--json'), 'disable').stdout) as { diagnostics: { code: string; hint?: string }[] };
+    const exposed = disabled.diagnostics.find((d) => d.code === 'SF_ADAPTER_EXPOSED_TO_HOST');
+    const command = `sf add skit ${live.hub.url}/r/alice/kit/1.0.1 --agent opencode`;
+    assert.ok(exposed?.hint?.includes(command), JSON.stringify(disabled.diagnostics));
+    // the hint, run as given, adds the host and leaves the release where it was
+    ok(await sf(...command.split(' ').slice(1), '--yes'), 'the hinted command');
+    const record = (JSON.parse(ok(await sf('skit', 'list', '--json'), 'list').stdout) as (Listed & { projectRoot?: string; targets: { agent: string }[] })[]).find((r) => r.projectRoot === cwd)!;
+    assert.deepEqual([record.release.version, record.targets.map((t) => t.agent).sort()], ['1.0.1', ['claude-code', 'opencode']]);
+    assert.ok(!ok(await sf('skit', 'doctor', '--json'), 'doctor').stdout.includes('SF_ADAPTER_EXPOSED_TO_HOST'));
+  });
 });
