@@ -1,5 +1,6 @@
 import { isSfError, type Diagnostic } from '../errors/index.js';
 import type { InstallationRecord } from '../library/types.js';
+import { sourceOfRelease } from '../sources/origin.js';
 import { HubClient } from './client.js';
 import type { HubTarget } from './credentials.js';
 import { fetchRelease } from './release.js';
@@ -41,13 +42,15 @@ export async function verifyAgainstHub(inst: InstallationRecord, hubs: readonly 
     return [{ code: 'SF_HUB_RELEASE_MISSING', severity: 'error', message: `${source.hub} does not serve ${source.id}@${version}: ${e.message}`, hint: e.hint ?? 'the release may have been made private or removed; check with its owner' }];
   }
   const out: Diagnostic[] = [];
+  // owner/name@version reaches the default hub only; another hub's release is named by its URL
+  const exact = hubs[0]?.url === source.hub ? `${source.id}@${version}` : sourceOfRelease(inst.source, inst.release);
   if (release.bundleHash !== inst.bundleHash) {
-    out.push({ code: 'SF_HUB_BUNDLE_MISMATCH', severity: 'error', message: `installed bundle ${inst.bundleHash} is not the hub's ${release.bundleHash} for ${source.id}@${version}`, hint: `reinstall the exact release: sf add skit ${source.id}@${version} --force` });
+    out.push({ code: 'SF_HUB_BUNDLE_MISMATCH', severity: 'error', message: `installed bundle ${inst.bundleHash} is not the hub's ${release.bundleHash} for ${source.id}@${version}`, hint: `reinstall the exact release: sf add skit ${exact} --force` });
   }
   for (const skill of inst.skills) {
     const remote = release.skills.find((s) => s.name === skill.name);
     if (!remote) out.push({ code: 'SF_HUB_SKILL_MISMATCH', severity: 'error', message: `${skill.id} is not part of ${source.id}@${version} on the hub` });
-    else if (remote.hash !== skill.hash) out.push({ code: 'SF_HUB_SKILL_MISMATCH', severity: 'error', message: `${skill.id} hashes to ${skill.hash} here but ${remote.hash} on the hub`, hint: `reinstall: sf add skit ${source.id}@${version} --force` });
+    else if (remote.hash !== skill.hash) out.push({ code: 'SF_HUB_SKILL_MISMATCH', severity: 'error', message: `${skill.id} hashes to ${skill.hash} here but ${remote.hash} on the hub`, hint: `reinstall: sf add skit ${exact} --force` });
   }
   const extra = release.skills.filter((s) => !inst.skills.some((k) => k.name === s.name));
   for (const s of extra) out.push({ code: 'SF_HUB_SKILL_MISMATCH', severity: 'error', message: `the hub's ${source.id}@${version} contains ${s.id}, which is not installed` });

@@ -95,6 +95,10 @@ describe('hub client: resolver, verified downloads and doctor checks against an 
     const codes = async (r: InstallationRecord) => (await verifyAgainstHub(r, [], fetchHub)).map((d) => d.code);
     assert.deepEqual(await codes(record), ['SF_HUB_VERIFIED']);
     assert.deepEqual(await codes({ ...record, bundleHash: `sha256:${'1'.repeat(64)}` }), ['SF_HUB_BUNDLE_MISMATCH']);
+    // the reinstall hint names the exact release: owner/name@version on the default hub, its release URL on another
+    const hintFor = async (hubs: { url: string }[]) => (await verifyAgainstHub({ ...record, bundleHash: `sha256:${'1'.repeat(64)}` }, hubs, fetchHub))[0].hint;
+    assert.equal(await hintFor([{ url: HUB }]), 'reinstall the exact release: sf add skit alice/kit@1.0.0 --force');
+    assert.equal(await hintFor([{ url: 'https://other.example' }, { url: HUB }]), `reinstall the exact release: sf add skit ${HUB}/r/alice/kit/1.0.0 --force`);
     const skills = record.skills.map((s, i) => (i === 0 ? { ...s, hash: `sha256:${'2'.repeat(64)}` } : s));
     assert.deepEqual(await codes({ ...record, skills }), ['SF_HUB_SKILL_MISMATCH']);
     hub.storage.registry.updateReleaseFlags('alice/kit', '1.0.0', { quarantined: { reason: 'bad', at: 'now' } });
