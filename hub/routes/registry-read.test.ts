@@ -87,6 +87,12 @@ describe('hub registry: discovery, detail and flags', () => {
     assert.deepEqual(two.skits.map((s: { id: string }) => s.id), ['alice/d']);
     assert.equal(two.next, undefined, 'the last page has no next');
     for (const bad of ['limit=0', 'limit=', 'offset=1e3', 'offset=-1']) assert.equal((await hub.app.request(`/api/v1/skits?${bad}`)).status, 400, bad);
+    // a misspelt filter, or one given twice, is refused rather than answered with every SKIT
+    for (const [bad, said] of [['ownr=bob', 'unknown query parameter ownr'], ['owner=bob&owner=alice', 'query parameter owner given more than once']]) {
+      const res = await hub.app.request(`/api/v1/skits?${bad}`);
+      assert.equal(res.status, 400, bad);
+      assert.ok(JSON.stringify(await res.json()).includes(said), bad);
+    }
   });
 
   it('searches by text, owner and tag', async () => {

@@ -9,6 +9,7 @@ import { matchesQuery, type SearchQuery } from '../registry/search.js';
 import { releaseSummary, releaseView, skitSummary } from '../registry/views.js';
 import { compareSemver } from '../../core/skit/semver.js';
 import type { HubStorage, LatestSummary, SkitRecord } from '../storage/ports.js';
+import { queryParams } from './query-params.js';
 import { originOf, restSegments } from './registry-context.js';
 import { sendBlob } from './send-blob.js';
 
@@ -68,12 +69,15 @@ function listPage(storage: HubStorage, p: Principal, query: SearchQuery, at: { a
   return { total, start, page, more: start >= 0 && start + limit < total };
 }
 
+const LIST_PARAMS = ['q', 'owner', 'tag', 'limit', 'after', 'offset'] as const;
+
 /** List/search, SKIT detail, releases, and the files of a release. */
 export const registryReadRoutes = new Hono<HubEnv>()
   .get('/api/v1/skits', (c) => {
     const p = reader(c);
     const storage = c.get('storage');
-    const q = c.req.query();
+    // a misspelt filter (`?ownr=bob`) would otherwise answer with every SKIT
+    const q = Object.fromEntries(queryParams(c, LIST_PARAMS, 'docs/hub-registry.md')) as Partial<Record<(typeof LIST_PARAMS)[number], string>>;
     const limit = pageNumber('limit', q.limit, 50, 1, MAX_PAGE);
     const offset = pageNumber('offset', q.offset, 0, 0, Number.MAX_SAFE_INTEGER);
     // keyset paging: `after` is the last id of the previous page, so SKITs published between pages
