@@ -30,6 +30,8 @@ interface World {
   generic: OtlpSink;
   hub: OtlpSink;
   observer: ObserverHandle;
+  /** what started `observer`, to start another on the same $SF_HOME */
+  options: ObserverOptions;
   cleanup: () => Promise<void>;
 }
 
@@ -56,12 +58,13 @@ async function world(extra: Partial<ObserveConfig> = {}, options: Partial<Observ
     ],
     ...extra,
   };
-  const observer = await startObserver({
+  const observerOptions: ObserverOptions = {
     env: { SF_HOME: home, HOME: tmp.path, TEAM_KEY: 'team-secret', HUB_DEVICE_TOKEN: 'sfd_device_token' }, port: 0, config,
     retry: { baseBackoffMs: 30, maxBackoffMs: 100 }, outboxPollMs: 50, housekeepingMs: 100, ...options,
-  });
+  };
+  const observer = await startObserver(observerOptions);
   return {
-    home, project, file, generic, hub, observer,
+    home, project, file, generic, hub, observer, options: observerOptions,
     cleanup: async () => {
       await observer.close();
       await generic.close();
@@ -155,6 +158,35 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     }
     // no registered cwd: a project skill cannot be pinned to one installation, so it is labelled
     assert.equal(events[0].attributes['agent.skill.id'], 'ambiguous:hello-skill');
+  });
+
+  it('on close, emits what it still holds in memory: the turn span Forge makes for a host without traces (it waits for the turn to go idle)', async () => {
+    w = await world();
+    const common = { 'session.id': 'turn-session', 'prompt.id': 'p1' };
+    const records = [
+      { 'event.name': 'tool_decision', 'event.sequence': 1, tool_name: 'Skill', tool_use_id: 'tu1', decision: 'accept', source: 'config', tool_parameters: '{"skill_name":"hello-skill"}' },
+      { 'event.name': 'skill_activated', 'event.sequence': 2, 'skill.name': 'hello-skill', invocation_trigger: 'claude-proactive', 'skill.source': 'projectSettings' },
+      { 'event.name': 'tool_result', 'event.sequence': 3, tool_name: 'Skill', tool_use_id: 'tu1', success: 'true', duration_ms: '5', tool_input: '{"skill":"hello-skill"}' },
+    ];
+    const body = await encodeOtlpRequest({
+      signal: 'logs',
+      resources: [{ resource: { attributes: { 'service.name': 'claude-code', 'service.version': '2.1.328' } }, scopes: [{ scope: { name: 'com.anthropic.claude_code.events' }, items: records.map((a, i) => ({ timeUnixNano: `${1796000000000000000n + BigInt(i) * 1000000n}`, observedTimeUnixNano: `${1796000000000000000n + BigInt(i) * 1000000n}`, body: `claude_code.${a['event.name']}`, attributes: { ...common, ...a } })) }] }],
+    } as unknown as OtlpLogsRequest, 'protobuf');
+    const res = await fetch(`${w.observer.url}/v1/logs`, { method: 'POST', body: body as BodyInit, headers: { 'content-type': 'application/x-protobuf' } });
+    assert.equal(res.status, 200);
+    await waitFor(async () => (await fileEnvelopes(w.file)).length >= 3, 15_000, 'file events');
+    const spanNames = async () => (await readFile(w.file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { resourceSpans?: { scopeSpans: { spans: { name: string }[] }[] }[] })
+      .flatMap((j) => (j.resourceSpans ?? []).flatMap((r) => r.scopeSpans.flatMap((sc) => sc.spans.map((sp) => sp.name))));
+    await waitFor(async () => (await spanNames()).includes('activate_skill hello-skill') || (await spanNames()).some((n) => n.startsWith('activate_skill')), 15_000, 'activation span');
+    assert.ok(!(await spanNames()).includes('agent_turn'), 'the turn is not idle yet (settle window 120 s)');
+    const spansBefore = w.observer.status().normalized.spans;
+    await w.observer.close();
+    const closed = JSON.parse(await readFile(w.observer.paths.statusFile, 'utf8')) as { normalized: { spans: number } };
+    assert.equal(closed.normalized.spans, spansBefore + 1, 'the turn span was made on close (the status written at close)');
+    // it was queued (stopping never waits for a destination), and the next observer delivers it
+    w.observer = await startObserver(w.options);
+    await waitFor(async () => (await spanNames()).includes('agent_turn'), 15_000, 'the turn span, delivered after the restart');
+    assert.deepEqual((await spanNames()).filter((n) => n === 'agent_turn'), ['agent_turn']);
   });
 
   it('registers an unknown Claude Code session from its transcript, also when the transcript appears only after the first batch', async () => {

@@ -321,6 +321,8 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
   cleanups.push(() => unlink(paths.runtimeFile).catch((e: unknown) => (hasErrno(e, 'ENOENT') ? undefined : Promise.reject(e))));
   await writeStatus();
 
+  // a second close() (a signal handler and a test's cleanup, say) waits for the first
+  let closing: Promise<void> | undefined;
   return {
     url: receiver.url, port: receiver.port, socketPath: paths.socket, paths, status,
     flush: () => {
@@ -328,17 +330,20 @@ async function startLocked(paths: ObserverPaths, env: NodeJS.ProcessEnv, options
       pipeline.exportMetrics();
     },
     canaries,
-    async close() {
+    close: () => (closing ??= (async () => {
       // stop intake first, then queue what is buffered, then stop delivery: nothing accepted is lost
       for (const t of timers) clearInterval(t);
       await receiver.close().catch(() => undefined);
       await socket.close().catch(() => undefined);
       await otlpChain;
+      // activations waiting for their identity and turns waiting to go idle live only in memory:
+      // settled now with what is known, as the settle window would have, rather than lost
+      submit(() => normalizer.expire({ all: true }));
       pipeline.flush();
       pipeline.exportMetrics();
       await Promise.all(workers.map((w) => w.stop()));
       await writeStatus().catch(() => undefined);
       await cleanup();
-    },
+    })()),
   };
 }

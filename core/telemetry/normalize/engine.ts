@@ -353,11 +353,12 @@ export class NormalizerEngine {
    * name resolves to name_redacted), emits the spans of turns idle as long, and forgets finished
    * ones after half an hour. One activation that fails never stops the sweep: the rest still
    * settle, and an unexpected error is rethrown only after the sweep (what was produced stays for
-   * the next take()).
+   * the next take()). `all`: settle and emit everything still held, idle or not (the observer is
+   * stopping, and what it holds in memory would be lost).
    */
-  expire(): void {
+  expire(options: { all?: boolean } = {}): void {
     const now = this.ctx.now();
-    const after = this.ctx.settleAfterSeconds ?? 120;
+    const after = options.all ? 0 : (this.ctx.settleAfterSeconds ?? 120);
     let failed = false;
     let error: unknown;
     // a turn is idle when none of its activations was touched for the settle window

@@ -27,7 +27,8 @@ export interface Normalizer {
   plugin(ev: ObserverPluginEvent): NormalizedOutput;
   inventory(rec: InventoryEvent): NormalizedOutput;
   /** settles activations that waited too long for missing evidence, and emits Codex load joins whose hold is over */
-  expire(): NormalizedOutput;
+  /** `all`: also what is not idle yet (see NormalizerEngine.expire) */
+  expire(options?: { all?: boolean }): NormalizedOutput;
 }
 
 /** Which host a resource/scope belongs to (undefined: not a host Forge normalizes). */
@@ -97,9 +98,9 @@ export function createNormalizer(ctx: NormalizeContext): Normalizer {
       normalizeInventory(engine, rec);
       return engine.take();
     },
-    expire() {
+    expire(options) {
       releaseCodexClaims(engine, codex);
-      engine.expire();
+      engine.expire(options);
       return engine.take();
     },
   };
