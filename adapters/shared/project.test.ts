@@ -46,6 +46,16 @@ describe('adapters/shared: projection helpers', () => {
     await assert.rejects(projectSkillDir(fx.sourceDirs.alpha, join(root, 'x'), { mode: 'symlink', link: failingLinks }), /not permitted/);
   });
 
+  it('in auto mode, keeps a copy a copy when it replaces it (an update without SF_PROJECTION_MODE=copy)', async () => {
+    const dest = join(root, 'alpha');
+    assert.equal(await projectSkillDir(fx.sourceDirs.alpha, dest, { mode: 'copy' }), 'copy');
+    assert.equal(await projectSkillDir(fx.sourceDirs.beta, dest, { mode: 'auto' }), 'copy');
+    assert.ok((await lstat(dest)).isDirectory());
+    assert.equal(await readFile(join(dest, 'SKILL.md'), 'utf8'), await readFile(join(fx.sourceDirs.beta, 'SKILL.md'), 'utf8'));
+    // asked for explicitly, links replace it
+    assert.equal(await projectSkillDir(fx.sourceDirs.alpha, dest, { mode: 'symlink' }), 'symlink');
+  });
+
   it('removes only what Forge put there', async () => {
     const link = join(root, 'alpha');
     await projectSkillDir(fx.sourceDirs.alpha, link, { mode: 'auto' });

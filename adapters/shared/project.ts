@@ -68,8 +68,11 @@ export async function projectSkillDirs(skills: readonly { sourceDir: string; des
  * One skill directory; adds to `toSync` the directories to fsync before the projection counts
  * as durable: the skill root when an entry was renamed there, the parents of a new skill root.
  */
-async function projectOne(sourceDir: string, dest: string, options: ProjectSkillOptions, toSync: Set<string>): Promise<'symlink' | 'copy'> {
+async function projectOne(sourceDir: string, dest: string, given: ProjectSkillOptions, toSync: Set<string>): Promise<'symlink' | 'copy'> {
   const current = pathStateSync(dest);
+  // auto keeps a copy a copy: Forge copied it (SF_PROJECTION_MODE=copy, or links failed there), and
+  // an update run without the variable must not leave the installation half links, half copies
+  const options = current.kind === 'dir' && given.mode === 'auto' ? { ...given, mode: 'copy' as const } : given;
   if (current.kind === 'symlink' && current.target === sourceDir && options.mode !== 'copy') return 'symlink';
   if (current.kind === 'dir' && options.mode !== 'symlink' && (await sameTree(dest, sourceDir))) return 'copy';
 
