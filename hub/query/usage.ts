@@ -65,6 +65,15 @@ function group<K extends Dim>(rows: UsageRollupRow[], dims: readonly K[], omitEm
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, b]) => b) as (UsageCounters & Record<K, string>)[];
 }
 
+/**
+ * What the answer's counts mean. `sessions` is summed like every counter, but a session is distinct
+ * only within one rollup row (rollups.ts), so the note names every dimension a row is split on.
+ */
+export const USAGE_NOTE =
+  'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. A version is counted per release (version and bundle hash). ' +
+  '`sessions` is not a count of distinct sessions: sessions (a device and its session id) are distinct per day, account, contained skill (or the SKIT itself), release, host and trigger, ' +
+  'and every bucket (totals, bundleLevel, skills, versions, hosts, days) sums them, so a session that spans two of these (two skills, a midnight, two triggers ...) is counted in each.';
+
 export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageReport {
   const rows = reader.rollups(q.packageId, q.skillId, q.fromDay, q.toDay).filter((r) => q.accountId === undefined || r.accountId === q.accountId);
   const totals = { ...ZERO_COUNTERS };
@@ -89,7 +98,7 @@ export function usageReport(reader: ProjectionReader, q: UsageQuery): UsageRepor
     versions: group(rows, ['version', 'artifactHash'], true),
     hosts: group(rows, ['host']),
     days: group(rows, ['day']),
-    note: 'A SKIT-level activation is counted once (bundleLevel); a contained skill counts only activations that named it. A version is counted per release (version and bundle hash). Sessions (a device and its session id) are distinct per day, release, host and trigger, so their sums can count one session more than once.',
+    note: USAGE_NOTE,
   };
   if (q.skillId !== undefined) report.skillId = q.skillId;
   return report;
