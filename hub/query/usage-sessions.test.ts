@@ -21,19 +21,49 @@ async function twoSessions(f: TelemetryFixture): Promise<UsageReport> {
   return f.getJson<UsageReport>('/api/v1/telemetry/skits/owner/pkg/usage?from=2026-11-30&to=2026-12-01', alice.pat);
 }
 
-describe('hub usage: what sessions counts', () => {
+describe('hub usage: distinct sessions per bucket', () => {
   let f: TelemetryFixture;
   beforeEach(async () => (f = await telemetryFixture({ now: () => D + DAY })));
   afterEach(async () => f.cleanup());
 
-  it('says that bucket sessions are sums over the rollup rows, naming every dimension a row is split on', async () => {
+  it('counts distinct sessions in every bucket, not a sum over rollup rows', async () => {
     const usage = await twoSessions(f);
-    assert.equal(usage.totals.activations, 4);
-    // the sums the note describes: day D has sess_night under skill a, sess_two under a and under b
-    assert.deepEqual(usage.days.map((d) => [d.day, d.sessions]), [['2026-11-30', 1], ['2026-12-01', 3]]);
-    assert.equal(usage.totals.sessions, usage.days.reduce((n, d) => n + d.sessions, 0));
-    assert.match(usage.note, /`sessions` is not a count of distinct sessions/);
-    for (const dim of ['day', 'account', 'contained skill', 'release', 'host', 'trigger']) assert.ok(usage.note.includes(dim), `the note names ${dim}`);
-    for (const bucket of ['totals', 'bundleLevel', 'skills', 'versions', 'hosts', 'days']) assert.ok(usage.note.includes(bucket), `the note names ${bucket}`);
+    assert.deepEqual([usage.totals.activations, usage.totals.sessions, usage.bundleLevel.sessions], [4, 2, 0]);
+    assert.deepEqual(usage.days.map((d) => [d.day, d.activations, d.sessions]), [['2026-11-30', 1, 1], ['2026-12-01', 3, 2]]);
+    assert.deepEqual(usage.hosts.map((h) => [h.host, h.sessions]), [['claude-code', 2]]);
+    assert.deepEqual(usage.versions.map((v) => v.sessions), [2]);
+    assert.deepEqual(usage.skills.map((s) => [s.skillId, s.activations, s.sessions]), [['owner/pkg:a', 3, 2], ['owner/pkg:b', 1, 1]]);
+    const skillA = await f.getJson<UsageReport>('/api/v1/telemetry/skits/owner/pkg/skills/a/usage?from=2026-11-30&to=2026-12-01', f.user('alice').pat);
+    assert.deepEqual([skillA.totals.sessions, skillA.days.map((d) => d.sessions)], [2, [1, 2]]);
+    assert.match(usage.note, /`sessions` counts distinct sessions \(a device and its session id\) in each bucket/);
+  });
+
+  it('counts only the sessions of the days asked for, SKIT-level activations included', async () => {
+    await twoSessions(f);
+    const alice = f.user('alice');
+    const bundle = skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_pkg', 'agent.skill.package.id': 'owner/pkg', 'session.id': 'sess_pkg' }, D - DAY + 1000);
+    assert.equal((await f.post('logs', await encodeOtlpRequest(logsRequest([bundle]), 'protobuf'), { auth: alice.device })).status, 200);
+    await f.telemetry.drain();
+    const sessions = async (q: string) => {
+      const u = await f.getJson<UsageReport>(`/api/v1/telemetry/skits/owner/pkg/usage?${q}`, alice.pat);
+      return [u.totals.sessions, u.bundleLevel.sessions, u.skills.map((s) => s.sessions)];
+    };
+    assert.deepEqual(await sessions('from=2026-11-29&to=2026-11-29'), [0, 0, []]);
+    assert.deepEqual(await sessions('from=2026-11-30&to=2026-11-30'), [2, 1, [1]]);
+    assert.deepEqual(await sessions('from=2026-12-01&to=2026-12-01'), [2, 0, [2, 1]]);
+    assert.deepEqual(await sessions('from=2026-11-29&to=2026-12-02'), [3, 1, [2, 1]]);
+  });
+
+  it('counts distinct sessions within the account asked for, and across accounts for scope=all', async () => {
+    await twoSessions(f);
+    const bob = f.user('bob');
+    const rec = skillRecord('agent.skill.selected', { 'agent.skill.activation.id': 'act_b', 'agent.skill.id': 'owner/pkg:a', 'session.id': 'sess_night' }, D + 1000);
+    assert.equal((await f.post('logs', await encodeOtlpRequest(logsRequest([rec]), 'protobuf'), { auth: bob.device })).status, 200);
+    await f.telemetry.drain();
+    const q = 'from=2026-11-30&to=2026-12-01';
+    assert.equal((await f.getJson<UsageReport>(`/api/v1/telemetry/skits/owner/pkg/usage?${q}`, bob.pat)).totals.sessions, 1);
+    const admin = f.user('root', { admin: true });
+    const all = await f.getJson<UsageReport>(`/api/v1/telemetry/skits/owner/pkg/usage?${q}&scope=all`, admin.pat);
+    assert.deepEqual([all.totals.activations, all.totals.sessions], [5, 3]);
   });
 });
