@@ -1,6 +1,7 @@
 import { SfError } from '../../core/errors/index.js';
 import { decodeProtobufDirect } from '../../core/telemetry/otlp/direct-decode.js';
 import { requestFromWire, type WireTotals } from '../../core/telemetry/otlp/from-wire.js';
+import { parseOtlpJson } from '../../core/telemetry/otlp/json-int64.js';
 import { recordCount, type OtlpEncoding, type OtlpLimits, type OtlpRequest, type OtlpSignal } from '../../core/telemetry/otlp/index.js';
 
 /** A decoded ingest body plus what decoding alone removed (for partial_success and raw storage). */
@@ -62,7 +63,8 @@ export async function decodeBody(signal: OtlpSignal, encoding: OtlpEncoding, bod
   }
   let wire: unknown;
   try {
-    wire = body.byteLength === 0 ? {} : JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    // int64 number literals kept exact (json-int64.ts), as protobuf's JSON parsers read them
+    wire = body.byteLength === 0 ? {} : parseOtlpJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   } catch (e) {
     throw new SfError('SF_E_OTLP_DECODE', `the OTLP ${signal} JSON payload could not be parsed: ${(e as Error).message}`, {
       hint: 'send OTLP/JSON (lowerCamelCase keys, hex trace and span ids, int64 as string or number)',

@@ -20,27 +20,100 @@ const NOTHING: ResourceDelivery = { records: 0, rejected: 0, droppedContent: 0, 
 
 const s = (a: OtlpAttributes, k: string): string | undefined => (typeof a[k] === 'string' && a[k] !== '' ? (a[k] as string).slice(0, 256) : undefined);
 
+/** One point of a cumulative agent.skill.telemetry.dropped.count series: its attribute set (hashed), start time and value. */
+export interface CumulativeDrops {
+  series: string;
+  /** startTimeUnixNano ('0' when not sent) */
+  start: string;
+  value: number;
+}
+
+/** The drops a client reported in one metrics export: delta points summed, cumulative points per series. */
+export interface ClientDrops {
+  delta: number;
+  cumulative?: CumulativeDrops[];
+}
+
+/** A series' identity: its attribute set in key order (int64 values may be bigints). */
+const seriesOf = (a: OtlpAttributes): string =>
+  createHash('sha256').update(JSON.stringify(Object.keys(a).sort().map((k) => [k, a[k]]), (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).digest('hex').slice(0, 16);
+
 /** The agent.skill.telemetry.dropped.count the client reported in this metrics export, and how to combine it. */
-function clientDropped(req: OtlpRequest, index: number): { delta: number; cumulative?: number } {
+function clientDropped(req: OtlpRequest, index: number): ClientDrops {
   if (req.signal !== 'metrics') return { delta: 0 };
   let delta = 0;
-  let cumulative: number | undefined;
+  const cumulative = new Map<string, CumulativeDrops>();
   for (const scope of req.resources[index].scopes) {
     for (const m of scope.items as OtlpMetric[]) {
       if (m.name !== METRIC_AGENT_SKILL_TELEMETRY_DROPPED_COUNT || m.data.kind !== 'sum') continue;
-      const total = m.data.dataPoints.reduce((n, p) => n + Number(p.asInt ?? p.asDouble ?? 0), 0);
-      if (m.data.aggregationTemporality === 2) cumulative = (cumulative ?? 0) + total;
-      else delta += total;
+      for (const p of m.data.dataPoints) {
+        const value = Number(p.asInt ?? p.asDouble ?? 0);
+        if (m.data.aggregationTemporality !== 2) {
+          delta += value;
+          continue;
+        }
+        const point = { series: seriesOf(p.attributes), start: p.startTimeUnixNano ?? '0', value };
+        // a series twice in one export (it should not be): its latest run, its highest value
+        const seen = cumulative.get(point.series);
+        if (!seen || BigInt(point.start) > BigInt(seen.start) || (point.start === seen.start && value > seen.value)) cumulative.set(point.series, point);
+      }
     }
   }
-  return { delta, cumulative };
+  return cumulative.size ? { delta, cumulative: [...cumulative.values()] } : { delta };
+}
+
+/** Cumulative series a health row remembers (the least recently updated are forgotten first). */
+const MAX_SERIES = 32;
+
+/** A health row with what the cumulative drops of the next export are compared with. */
+export type HealthRowWithSeries = CollectorHealthRow & { clientDroppedSeries?: CumulativeDrops[] };
+
+/**
+ * The drops cumulative points add to a row, and the series the row remembers afterwards (OTel data
+ * model, sums): a series seen before under the same start time adds the difference from its last
+ * value; a new series, or a new start time (the exporter restarted, counting from 0 again), adds its
+ * value. A point older than what the row last saw of its series (an earlier run's, or a lower
+ * value of the same run, delivered late) adds nothing. Without a start time ('0') a lower value
+ * is the only sign of a restart.
+ */
+export function addCumulativeDrops(prev: CumulativeDrops[], points: CumulativeDrops[]): { added: number; series: CumulativeDrops[] } {
+  const series = [...prev];
+  let added = 0;
+  for (const p of points) {
+    const i = series.findIndex((s) => s.series === p.series);
+    const last = series[i];
+    if (!last || BigInt(p.start) > BigInt(last.start)) added += p.value;
+    else if (p.start !== last.start) continue;
+    else if (p.value >= last.value) added += p.value - last.value;
+    else if (p.start === '0') added += p.value;
+    else continue;
+    if (last) series.splice(i, 1);
+    series.push(p);
+  }
+  return { added, series: series.slice(-MAX_SERIES) };
+}
+
+/**
+ * The row's clientDropped after an export, and the series it remembers. A row written before the
+ * hub kept series (clientDropped held the highest cumulative total seen) counts this export's
+ * cumulative total the old way once, so its drops are not counted twice.
+ */
+function dropsAfter(prev: HealthRowWithSeries | undefined, reported: ClientDrops): { clientDropped: number; clientDroppedSeries?: CumulativeDrops[] } {
+  const before = prev?.clientDropped ?? 0;
+  if (!reported.cumulative) return { clientDropped: before + reported.delta, ...(prev?.clientDroppedSeries ? { clientDroppedSeries: prev.clientDroppedSeries } : {}) };
+  if (prev && !prev.clientDroppedSeries && before > 0) {
+    const total = reported.cumulative.reduce((n, p) => n + p.value, 0);
+    return { clientDropped: Math.max(before, total) + reported.delta, clientDroppedSeries: reported.cumulative.slice(-MAX_SERIES) };
+  }
+  const { added, series } = addCumulativeDrops(prev?.clientDroppedSeries ?? [], reported.cumulative);
+  return { clientDropped: before + added + reported.delta, clientDroppedSeries: series };
 }
 
 /** What the health rows need of one resource group of a request (small: taken before the request is dropped). */
 export interface DeliveryFacts {
   identity: { serviceName: string; serviceInstanceId?: string; hostName?: string; adapterName?: string; adapterVersion?: string };
   delivery: ResourceDelivery;
-  clientDropped: { delta: number; cumulative?: number };
+  clientDropped: ClientDrops;
   schemaUrl?: string;
 }
 
@@ -70,6 +143,9 @@ export function deliveryFacts(req: OtlpRequest, deliveries: ResourceDelivery[]):
   });
 }
 
+/** The key of a process's health row: its device and resource identity. */
+export const healthKey = (deviceId: string, identity: DeliveryFacts['identity']): string => createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
+
 /**
  * Updates the health rows of the processes behind a request (one per resource: device, service,
  * instance, adapter). `lastSeen` is the heartbeat; the counters say what the hub refused or cut.
@@ -81,13 +157,13 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
     // a replay with no row yet (its first delivery's row is gone) starts one without counting anything
     const d = replay ? NOTHING : delivery;
     const dropped = replay ? { delta: 0 } : reported;
-    const key = createHash('sha256').update(JSON.stringify([deviceId, identity])).digest('hex').slice(0, 32);
-    const prev = store.get(accountId, key);
+    const key = healthKey(deviceId, identity);
+    const prev: HealthRowWithSeries | undefined = store.get(accountId, key);
     if (replay && prev) {
       store.put(key, { ...prev, lastSeen: nowIso, lastSignal: signal, replays: (prev.replays ?? 0) + 1 });
       continue;
     }
-    const row: CollectorHealthRow = {
+    const row: HealthRowWithSeries = {
       accountId,
       deviceId,
       ...Object.fromEntries(Object.entries(identity).filter(([, v]) => v !== undefined)),
@@ -105,7 +181,7 @@ export function recordDelivery(store: HealthStore, accountId: string, deviceId: 
       droppedLimits: (prev?.droppedLimits ?? 0) + d.droppedLimits,
       foldedCardinality: (prev?.foldedCardinality ?? 0) + d.foldedCardinality,
       sanitized: (prev?.sanitized ?? 0) + d.sanitized,
-      clientDropped: dropped.cumulative !== undefined ? Math.max(prev?.clientDropped ?? 0, dropped.cumulative) : (prev?.clientDropped ?? 0) + dropped.delta,
+      ...dropsAfter(prev, dropped),
     };
     const schemaUrl = url ?? prev?.lastSchemaUrl;
     if (schemaUrl) row.lastSchemaUrl = schemaUrl.slice(0, 256);

@@ -84,7 +84,7 @@ describe('hub telemetry queries', () => {
     ];
     await f.post('logs', await encodeOtlpRequest(logsRequest(records), 'protobuf'), { auth: u.device });
     await f.telemetry.drain();
-    const usage: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=${T0 - 1000}`, u.pat);
+    const usage: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=2026-08-09`, u.pat);
     assert.deepEqual([usage.totals.activations, usage.totals.loaded, usage.totals.loadFailed], [2, 1, 1]);
     assert.deepEqual([usage.bundleLevel.activations, usage.bundleLevel.explicit, usage.bundleLevel.loadFailed], [1, 1, 1]);
     assert.deepEqual(usage.skills.map((s) => [s.skillId, s.activations, s.contained]), [
@@ -92,10 +92,10 @@ describe('hub telemetry queries', () => {
       ['owner/code-quality:maintainability', 1, true],
       ['owner/code-quality:testing', 0, true],
     ]);
-    const skill: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/skills/maintainability/usage?from=${T0 - 1000}`, u.pat);
+    const skill: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/skills/maintainability/usage?from=2026-08-09`, u.pat);
     assert.deepEqual([skill.skillId, skill.totals.activations, skill.totals.implicit, skill.bundleLevel.activations], ['owner/code-quality:maintainability', 1, 1, 0]);
     const mallory = f.user('mallory');
-    const theirs: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=${T0 - 1000}`, mallory.pat);
+    const theirs: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?from=2026-08-09`, mallory.pat);
     // a time no JS Date can hold is the caller's mistake (400), never a RangeError (500)
     for (const q of ['to=99999999999999999999', 'from=0&to=9000000000000000', 'from=-5', 'from=2026-02-30T00:00:00Z']) {
       const res = await f.app.request(`/api/v1/telemetry/skits/owner/code-quality/usage?${q}`, { headers: u.pat });
@@ -104,7 +104,7 @@ describe('hub telemetry queries', () => {
     assert.equal(theirs.totals.activations, 0, 'usage is per account');
     assert.equal((await f.app.request('/api/v1/telemetry/skits/owner/code-quality/usage?scope=all', { headers: mallory.pat })).status, 403);
     const admin = f.user('root', { admin: true });
-    const all: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?scope=all&from=${T0 - 1000}`, admin.pat);
+    const all: UsageReport = await f.getJson(`/api/v1/telemetry/skits/owner/code-quality/usage?scope=all&from=2026-08-09`, admin.pat);
     assert.deepEqual([all.scope, all.totals.activations], ['all', 2]);
   });
 

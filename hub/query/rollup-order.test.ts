@@ -73,7 +73,8 @@ describe('hub usage rollups: the same whichever event arrives first', () => {
         await f.telemetry.drain();
       }
       const day = async (d: string) => {
-        const q = `from=${d}T00:00:00Z&to=${d}T23:59:59.999Z`;
+        // date-only bounds: the whole UTC day on every route (usage takes no other time than a midnight)
+        const q = `from=${d}&to=${d}`;
         const evidence = (await f!.getJson(`/api/v1/telemetry/skits/p/e/skills/e/evidence?${q}`, u.pat)) as { activations: unknown[] };
         const usage = (await f!.getJson(`/api/v1/telemetry/skits/p/e/skills/e/usage?${q}`, u.pat)) as UsageReport;
         return [evidence.activations.length, usage.totals.activations];

@@ -66,6 +66,35 @@ export function timeWindow(params: QueryParams, now: number, defaultDays: number
   return { fromMs, toMs, asked: { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) } };
 }
 
+/** The UTC day (YYYY-MM-DD) of a time. */
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The UTC days a usage query reads, both inclusive. Usage is counted per UTC day, so a bound that
+ * is a time must be a midnight (UTC): anything else would silently count activations outside the
+ * window asked for. A date-only `to` covers its whole day (as on every route); a midnight `to` is
+ * exclusive, so `from=D-1T00:00Z&to=DT00:00Z` reads day D-1 only (the usual half-open "last 24 h").
+ * A defaulted bound is not a request: it keeps the days it falls in.
+ */
+export function usageDays(params: QueryParams, now: number, defaultDays: number): { fromDay: string; toDay: string } {
+  for (const name of ['from', 'to'] as const) {
+    const v = params.get(name);
+    const ms = timeParam(params, name);
+    if (v === undefined || ms === undefined || DATE_ONLY.test(v) || ms % DAY_MS === 0) continue;
+    throw new SfError('SF_E_USAGE', `${name}=${echo(v)} is not at midnight UTC, and usage is counted by UTC day: give dates (YYYY-MM-DD) or midnight times`, {
+      hint: `e.g. ${name}=${dayOf(ms)}; a date-only to includes its day, a midnight to (${dayOf(ms)}T00:00:00Z) excludes it (docs/hub-telemetry.md)`,
+    });
+  }
+  const { fromMs, toMs, asked } = timeWindow(params, now, defaultDays);
+  const toExclusive = asked.to !== undefined && !DATE_ONLY.test(params.get('to') ?? '');
+  if (toExclusive && fromMs === toMs) {
+    throw new SfError('SF_E_USAGE', `from and to are the same midnight: a midnight to is exclusive, so the window holds no day`, {
+      hint: `give a to at least a day after from, or a date-only to (to=${dayOf(toMs)}) to include that day`,
+    });
+  }
+  return { fromDay: dayOf(fromMs), toDay: dayOf(toExclusive ? toMs - 1 : toMs) };
+}
+
 export function intParam(params: QueryParams, name: string, fallback: number, max: number): number {
   const v = params.get(name);
   if (v === undefined) return fallback;

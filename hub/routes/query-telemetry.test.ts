@@ -71,7 +71,8 @@ describe('hub telemetry query parameters', () => {
     await refused(`${timeline}?from=2026-08-09T24:00:00Z`, alice.pat, 400, /is not a time between 1970 and 9999/);
     const leap = (await get(`${timeline}?from=2016-12-31T23:59:60Z`, alice.pat)).body as unknown as TimelinePage;
     assert.equal(leap.window.from, '2016-12-31T23:59:59.999Z');
-    const usage = (await get('/api/v1/telemetry/skits/owner/pkg/usage?to=0', alice.pat)).body as unknown as UsageReport;
+    // (a midnight `to` given as a time is exclusive on usage: `to=0` would leave no day)
+    const usage = (await get('/api/v1/telemetry/skits/owner/pkg/usage?to=1970-01-01', alice.pat)).body as unknown as UsageReport;
     assert.deepEqual(usage.window, { from: '1970-01-01', to: '1970-01-01' });
     const page = (await get(`${timeline}?to=1000`, alice.pat)).body as unknown as TimelinePage;
     assert.deepEqual(page.window, { from: '1970-01-01T00:00:00.000Z', to: '1970-01-01T00:00:01.000Z' });

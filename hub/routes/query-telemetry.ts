@@ -11,7 +11,7 @@ import { usageReport } from '../query/usage.js';
 import type { UserRecord } from '../storage/ports.js';
 import type { TelemetryService } from '../telemetry/service.js';
 import { privateResponses } from './private-responses.js';
-import { echo, intParam, queryParams, timeWindow, type QueryParams } from './query-params.js';
+import { echo, intParam, queryParams, timeWindow, usageDays, type QueryParams } from './query-params.js';
 
 /**
  * The caller and the query parameters of a telemetry read, in that order: an anonymous caller is
@@ -70,7 +70,7 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
       if (params.has('account')) throw new SfError('SF_E_USAGE', 'account and scope=all ask for different things', { hint: 'drop account to count every account, or drop scope=all to count that account' });
     }
     const user = scope === 'all' ? undefined : queryAccount(c, params, caller);
-    const { fromMs, toMs } = timeWindow(params, telemetry.now(), 30);
+    const { fromDay, toDay } = usageDays(params, telemetry.now(), 30);
     const packageId = skitId(c);
     // contained skills of the registry's latest release (highest version, stable preferred, not
     // quarantined: what `latest` answers everywhere), listed only when the caller may see the SKIT
@@ -81,8 +81,8 @@ export function telemetryQueryRoutes(telemetry: TelemetryService): Hono<HubEnv> 
     return usageReport(telemetry.reader(), {
       packageId: safeId(packageId),
       ...(skill !== undefined ? { skillId: safeId(`${packageId}:${skill}`) } : {}),
-      fromDay: new Date(fromMs).toISOString().slice(0, 10),
-      toDay: new Date(toMs).toISOString().slice(0, 10),
+      fromDay,
+      toDay,
       ...(user ? { accountId: user.id } : {}),
       containedSkills: latest?.skills.map((s) => s.id) ?? [],
     });

@@ -137,6 +137,9 @@ export interface ActivationItem {
   deviceId?: string;
 }
 
+/** A session counted in a usage rollup row: the row's dimensions and the session's key (device and session id). */
+export type RollupSession = Pick<UsageRollupRow, 'day' | 'accountId' | 'packageId' | 'skillId' | 'version' | 'artifactHash' | 'host' | 'triggerType'> & { session: string };
+
 /** An index entry as the normalizer writes it: always with its event's device. */
 export type IndexedItem<T extends TimelineEntry | ActivationItem> = T & { deviceId: string };
 
@@ -262,6 +265,11 @@ export interface ProjectionReader {
   checkpointRecord(accountId: string, deviceId: string, checkpointId: string): ActivationItem | undefined;
   /** rollup rows of a SKIT (optionally one contained skill) between two UTC days inclusive, every account */
   rollups(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): UsageRollupRow[];
+  /**
+   * the sessions counted in those rollup rows (ProjectionWriter.setRollupSessionCount), one entry per
+   * row and session: usage counts distinct sessions over any set of rows from them
+   */
+  rollupSessions(packageId: string, skillId: string | undefined, fromDay: string, toDay: string): Iterable<RollupSession>;
   /** the account's conflicting duplicates per device (ProjectionWriter.recordConflict), by device id */
   duplicateConflicts(accountId: string): DeviceConflicts[];
   /** every observation event of the generation (tests and golden fixtures) */

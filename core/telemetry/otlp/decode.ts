@@ -1,5 +1,6 @@
 import { SfError } from '../../errors/index.js';
 import { OtlpJsonTypeError, requestFromWire } from './from-wire.js';
+import { parseOtlpJson } from './json-int64.js';
 import { DEFAULT_OTLP_LIMITS, type OtlpLimits } from './limits.js';
 import { otlpTypes } from './proto-root.js';
 import type { OtlpRequest, OtlpSignal } from './types.js';
@@ -43,7 +44,8 @@ export async function decodeOtlpRequest(signal: OtlpSignal, body: Uint8Array, en
       const type = signal === 'logs' ? types.logsRequest : signal === 'traces' ? types.tracesRequest : types.metricsRequest;
       wire = type.toObject(type.decode(body), { longs: String, enums: Number, defaults: false }) as Record<string, unknown>;
     } else {
-      const parsed: unknown = body.byteLength === 0 ? {} : JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      // int64 number literals kept exact (json-int64.ts), as protobuf's JSON parsers read them
+      const parsed: unknown = body.byteLength === 0 ? {} : parseOtlpJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the JSON body is not an object');
       wire = parsed as Record<string, unknown>;
     }

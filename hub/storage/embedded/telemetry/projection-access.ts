@@ -168,6 +168,19 @@ export function writer(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
   };
 }
 
+/** The skills (key component after `prefix`) that have keys under `prefix`: one seek per skill. */
+function* rollupSkills(db: Database<number | true, Key>, prefix: Key): Generator<string> {
+  let start: Key = prefix;
+  for (;;) {
+    const [next] = db.getKeys({ start, end: [...prefix, END], limit: 1 });
+    if (next === undefined) return;
+    const skill = (next as Key)[prefix.length] as string;
+    yield skill;
+    // past every key of this skill: its days sort below END
+    start = [...prefix, skill, END];
+  }
+}
+
 /** The first `limit` index entries under `prefix` in the time range (with `keep`, of those it keeps), oldest first. */
 function items(db: Database<string, Key>, prefix: Key, fromMs: number, toMs: number, limit: number, keep?: (kind: string) => boolean): ActivationItem[] {
   const out: ActivationItem[] = [];
@@ -285,6 +298,17 @@ export function reader(dbs: ProjectionDbs, gen: number, layout: Layout, acct: Ac
         if (value.day >= fromDay && value.day <= toDay) out.push(value);
       }
       return out;
+    },
+    *rollupSessions(pkg, skill, fromDay, toDay) {
+      // rollupKey + session: [gen, package, skill, day, account, version, artifactHash, host, trigger, session];
+      // per skill only the window's days are read (rollups outlive raw retention, years of sessions)
+      const skills = skill !== undefined ? [skill] : rollupSkills(dbs.rollupSessions, [gen, pkg]);
+      for (const s of skills) {
+        for (const key of dbs.rollupSessions.getKeys({ start: [gen, pkg, s, fromDay], end: [gen, pkg, s, toDay, END] })) {
+          const k = key as Key;
+          yield { packageId: pkg, skillId: s, day: k[3] as string, accountId: k[4] as string, version: k[5] as string, artifactHash: k[6] as string, host: k[7] as string, triggerType: k[8] as string, session: k[9] as string };
+        }
+      }
     },
     duplicateConflicts(a) {
       const prefix = [gen, acct(a), 'device'];
