@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
-import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
+import { MARKER, appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
 import type { ManagedEntry } from '../config/managed.js';
 
 /** One Forge skill as Codex must see it: disabled ones get a path-selector entry with enabled = false. */
@@ -146,10 +146,14 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
   const wanted = new Map(desired.filter(needsBlock).map((s) => [s.skillId, s]));
   const render = (s: CodexSkillState) => renderBlock(s.skillId, HEADER, [['path', s.skillMdPath], ['enabled', false]], eol);
   const seen = new Set<string>();
+  let removes = false;
   // a managed block for a skill that is no longer disabled goes; a duplicated one keeps its first copy
   let out = rewriteBlocks(text, blocks, (b) => {
     const s = wanted.get(b.id);
-    if (!s || seen.has(b.id)) return undefined;
+    if (!s || seen.has(b.id)) {
+      removes = true;
+      return undefined;
+    }
     seen.add(b.id);
     return isDeepStrictEqual(b.values, entryFor(s)) ? text.split(/(?<=\n)/).slice(b.start, b.end).join('') : render(s);
   }, (b) => (Object.hasOwn(recorded, b.id) && typeof recorded[b.id] === 'string' ? recorded[b.id] : undefined));
@@ -164,21 +168,25 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
     out = appendBlocks(out, [render(s)], eol);
   }
   const managed = [...wanted.values()].map((s) => ({ skillId: s.skillId, path: ['skills', 'config', 'path', s.skillMdPath], value: false }));
-  verify(text, out, file, users, { ...owner, paths: new Set([...owner.paths, ...managed.map((m) => m.path[3])]) }, managed);
+  // what the edit does, for a refusal: appending blocks, or only taking some out
+  const action = Object.keys(separators).some((id) => !present.has(id)) ? 'adding' : removes ? 'removing' : 'updating';
+  verify(text, out, file, users, { ...owner, paths: new Set([...owner.paths, ...managed.map((m) => m.path[3])]) }, managed, action);
   return { text: out, managed, diagnostics, separators };
 }
 
 /** The edit must leave everything but Forge's blocks exactly as parsed before. */
-function verify(before: string, after: string, file: string, users: Entry[], owner: CodexOwner, managed: ManagedEntry[]): void {
+function verify(before: string, after: string, file: string, users: Entry[], owner: CodexOwner, managed: ManagedEntry[], action: 'adding' | 'updating' | 'removing'): void {
   if (before === after) return;
   const a = parseTomlConfig(before, file);
   let b: Record<string, unknown>;
   try {
     b = parseTomlConfig(after, file);
   } catch (e) {
-    throw new SfError('SF_E_CONFIG', `${file}: adding [[skills.config]] tables would make the file invalid TOML`, {
+    throw new SfError('SF_E_CONFIG', `${file}: ${action} Forge's [[skills.config]] tables would make the file invalid TOML; refusing`, {
       location: { file, pointer: 'skills' },
-      hint: 'Forge appends [[skills.config]] tables; write "skills" as a [skills] table instead of an inline table or array, then run the command again. The file was not changed.',
+      hint: action === 'adding'
+        ? 'Forge appends [[skills.config]] tables; write "skills" as a [skills] table instead of an inline table or array, then run the command again. The file was not changed.'
+        : `Check the text around the blocks marked "${MARKER}" (an unfinished line or table next to them), or delete the block yourself, then run the command again. The file was not changed.`,
       cause: e,
     });
   }
