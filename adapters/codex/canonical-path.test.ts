@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../../core/errors/index.js';
 import { adapterFixture, type AdapterFixture } from '../../test-support/adapter-fixture.js';
@@ -52,6 +52,14 @@ describe('codex adapter: a user [[skills.config]] entry naming Forge\'s SKILL.md
     await userEntry(join(f.project, '.agents/skills/beta/SKILL.md'), true);
     assert.ok(codes(await adapter.diagnose(f.request(['beta']), record, ctx)).includes('SF_DRIFT_DISABLED_EXPOSED'));
     await assert.rejects(adapter.setEnablement(f.request(['beta']), record, ctx), (e: unknown) => isSfError(e, 'SF_E_CONFLICT'));
+  });
+
+  it('at the first install in a project reached through a symlinked directory, before the skill is projected', async () => {
+    const link = join(f.root, 'src-link');
+    await symlink(f.project, link);
+    await mkdir(join(f.home, '.codex'), { recursive: true });
+    await writeFile(file(), `[[skills.config]]\npath = ${JSON.stringify(join(f.project, '.agents/skills/beta/SKILL.md'))}\nenabled = true\n`);
+    await assert.rejects(adapter.project(f.request(['beta']), { ...f.ctx('project'), projectRoot: link }), (e: unknown) => isSfError(e, 'SF_E_CONFLICT'));
   });
 
   it('compares real paths where they are known, and paths as written otherwise (pure)', () => {

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from '../config/config-file.js';
 import type { ManagedConfigEdit } from '../config/managed.js';
@@ -51,19 +51,30 @@ const isStringMap = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /**
- * The real path of each absolute path that exists (Codex compares `[[skills.config]]` paths
- * canonicalized: a store path, or a path through a symlinked directory, names the same SKILL.md).
- * Relative or missing paths are left out: they match only as written.
+ * The real path of each absolute path (Codex compares `[[skills.config]]` paths canonicalized: a
+ * store path, or a path through a symlinked directory, names the same SKILL.md). A path that does
+ * not exist yet (a skill about to be projected) gets the real path of its nearest existing parent
+ * with the rest as written. Relative paths are left out: they match only as written.
  */
 export function resolvePaths(paths: readonly string[]): ResolvedPaths {
   const out = new Map<string, string>();
   for (const p of paths) {
     if (!isAbsolute(p)) continue;
-    try {
-      out.set(p, realpathSync(p));
-    } catch {
-      // missing or unreadable: compared as written
-    }
+    const real = realOrParent(p);
+    if (real !== undefined) out.set(p, real);
   }
   return out;
+}
+
+function realOrParent(p: string): string | undefined {
+  const rest: string[] = [];
+  for (let at = p; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      // missing (or a dangling link): its parent decides
+    }
+    if (dirname(at) === at) return undefined;
+    rest.unshift(basename(at));
+  }
 }
