@@ -7,8 +7,8 @@ import { CONFIG_DRIFT, DISABLED_EXPOSED, invalidConfig } from '../config/json-di
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import { findManagedBlocks } from '../config/toml-blocks.js';
 import type { LinkOps } from '../shared/fs-ops.js';
-import { reconcileCodexConfig } from './reconcile-config.js';
-import { HEADER, ownedBy, ownerOf, planCodexConfig, type CodexSkillState } from './skills-config.js';
+import { reconcileCodexConfig, resolvePaths } from './reconcile-config.js';
+import { HEADER, ownedBy, ownerOf, pathsToResolve, planCodexConfig, type CodexSkillState } from './skills-config.js';
 
 /** $CODEX_HOME, else ~/.codex. */
 export function codexHome(ctx: HostContext): string {
@@ -44,7 +44,7 @@ const control: NativeConfigControl = {
     let planned: string;
     let notes: Diagnostic[];
     try {
-      ({ text: planned, diagnostics: notes } = planCodexConfig(snap.text, file, desired, snap.shape.eol, owner));
+      ({ text: planned, diagnostics: notes } = planCodexConfig(snap.text, file, desired, snap.shape.eol, owner, {}, resolvePaths(pathsToResolve(snap.text, file, desired))));
     } catch (e) {
       if (isSfError(e, 'SF_E_CONFLICT')) return ((e.data?.diagnostics ?? []) as Diagnostic[]).map((d) => ({ ...d, code: DISABLED_EXPOSED }));
       return invalidConfig(file, e, 'Codex');

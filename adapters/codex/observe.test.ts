@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { reconcileTomlTable, type TomlTableEdit } from '../config/toml-table.js';
+import { planTomlTable, reconcileTomlTable, type TomlTableEdit } from '../config/toml-table.js';
+import { isSfError } from '../../core/errors/index.js';
 import { runGoldenCase, type GoldenCase } from '../../test-support/host-config-golden.js';
 import { fixturesDir, tempDir } from '../../test-support/index.js';
 import { codexOtelValues, MARKER_ID, OTEL_TABLE } from './observe.js';
@@ -53,6 +54,30 @@ describe('codex [otel] table merge (golden files)', () => {
     } finally {
       await tmp.cleanup();
     }
+  });
+
+  it('uninstall from a file without a final newline takes the table out when the user appended a table right after it', async () => {
+    const tmp = await tempDir('sf-codex-otel-nofinal-');
+    try {
+      const file = join(tmp.path, 'config.toml');
+      await writeFile(file, 'model = "o3"');
+      const edit = await reconcileTomlTable(file, join(tmp.path, 'b'), undefined, OTEL_TABLE, MARKER_ID, codexOtelValues(14318));
+      await writeFile(file, (await readFile(file, 'utf8')) + '[profiles.work]\nmodel = "gpt-5"\n');
+      assert.equal(await reconcileTomlTable(file, join(tmp.path, 'b'), edit, OTEL_TABLE, MARKER_ID, undefined), undefined);
+      assert.equal(await readFile(file, 'utf8'), 'model = "o3"\n[profiles.work]\nmodel = "gpt-5"\n');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('a removal that would still break the file is refused as removing, not adding', () => {
+    // `foo = 2` after the comment belongs to [otel] in TOML; without the table it would repeat the top-level foo
+    const text = `foo = 1\n\n# managed by sf: ${MARKER_ID}\n[${OTEL_TABLE}]\nlog_user_prompt = false\n# note\nfoo = 2\n`;
+    assert.throws(() => planTomlTable(text, 'config.toml', OTEL_TABLE, MARKER_ID, undefined, '\n', { log_user_prompt: false }), (e: unknown) => {
+      assert.ok(isSfError(e, 'SF_E_CONFIG'), String(e));
+      assert.match(e.message, /removing Forge's \[otel\] table would make the file invalid TOML/);
+      return true;
+    });
   });
 
   it('the result is what Codex reads: [otel] exporters at the observer, prompts off, skill blocks untouched', async () => {

@@ -1,7 +1,9 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from '../config/config-file.js';
 import type { ManagedConfigEdit } from '../config/managed.js';
-import { onlyForgeBlocks, ownerOf, planCodexConfig, type CodexSkillState } from './skills-config.js';
+import { onlyForgeBlocks, ownerOf, pathsToResolve, planCodexConfig, type CodexSkillState, type ResolvedPaths } from './skills-config.js';
 
 export interface CodexReconcileResult {
   edit?: ManagedConfigEdit;
@@ -24,7 +26,7 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
     // from before separators were kept has its blocks removed with one blank line each, and the
     // final newline it says Forge added
     const recorded = isStringMap(o.previous?.separators) ? o.previous.separators : undefined;
-    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, owner, recorded);
+    const plan = planCodexConfig(snap.text, o.file, o.desired, snap.shape.eol, owner, recorded, resolvePaths(pathsToResolve(snap.text, o.file, o.desired)));
     const addedFinalNewline = o.previous?.addedFinalNewline === true && recorded === undefined;
     const separators = o.previous && !recorded ? {} : plan.separators;
     result = {
@@ -47,3 +49,32 @@ export async function reconcileCodexConfig(o: { file: string; backupDir: string;
 /** A hand-edited record's separators that are not all strings are no record. */
 const isStringMap = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * The real path of each absolute path (Codex compares `[[skills.config]]` paths canonicalized: a
+ * store path, or a path through a symlinked directory, names the same SKILL.md). A path that does
+ * not exist yet (a skill about to be projected) gets the real path of its nearest existing parent
+ * with the rest as written. Relative paths are left out: they match only as written.
+ */
+export function resolvePaths(paths: readonly string[]): ResolvedPaths {
+  const out = new Map<string, string>();
+  for (const p of paths) {
+    if (!isAbsolute(p)) continue;
+    const real = realOrParent(p);
+    if (real !== undefined) out.set(p, real);
+  }
+  return out;
+}
+
+function realOrParent(p: string): string | undefined {
+  const rest: string[] = [];
+  for (let at = p; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      // missing (or a dangling link): its parent decides
+    }
+    if (dirname(at) === at) return undefined;
+    rest.unshift(basename(at));
+  }
+}

@@ -134,3 +134,50 @@ describe('codex [[skills.config]] next to text that only looks like Forge\'s blo
     assert.equal(plan.text, text, 'the user\'s entry is left alone');
   });
 });
+
+describe('codex [[skills.config]] removed from a file without a final newline, with text appended after the block', () => {
+  const beta = (enabled: boolean) => [{ skillId: 'acme/kit:beta', name: 'beta', skillMdPath: `${root}/beta/SKILL.md`, enabled }];
+  const profile = '[profiles.work]\nmodel = "gpt-5"\n';
+
+  for (const eol of ['\n', '\r\n']) {
+    it(`enable takes the block out, keeps the user's table and ends the user's line (${JSON.stringify(eol)})`, async () => {
+      const tmp = await tempDir('sf-codex-nofinal-');
+      try {
+        const file = join(tmp.path, 'config.toml');
+        await writeFile(file, `model = "o3"${eol}x = 1`);
+        const off = await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), desired: beta(false) });
+        // the user (or `codex mcp add`) appends a table right after Forge's block
+        await writeFile(file, (await readFile(file, 'utf8')) + profile.replaceAll('\n', eol));
+        const on = await reconcileCodexConfig({ file, backupDir: join(tmp.path, 'b'), previous: off.edit, desired: beta(true) });
+        assert.equal(on.edit, undefined);
+        const text = await readFile(file, 'utf8');
+        assert.equal(text, `model = "o3"${eol}x = 1${eol}${profile.replaceAll('\n', eol)}`);
+        assert.deepEqual(parseTomlConfig(text, file), { model: 'o3', x: 1, profiles: { work: { model: 'gpt-5' } } });
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+  }
+
+  it('a block the user moved into the middle of the file comes out too, the line before it ended', () => {
+    const text = `model = "o3"\n\n# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "${root}/beta/SKILL.md"\nenabled = false\n[profiles.work]\nmodel = "gpt-5"\n`;
+    const plan = planCodexConfig(text, 'config.toml', beta(true), '\n', undefined, { 'acme/kit:beta': '\n\n' });
+    assert.equal(plan.text, `model = "o3"\n${profile}`);
+  });
+
+  it('with only blank text after the block, the whole separator goes: the file ends as it did', () => {
+    const text = `model = "o3"\n\n# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "${root}/beta/SKILL.md"\nenabled = false\n\n  \n`;
+    assert.equal(planCodexConfig(text, 'config.toml', beta(true), '\n', undefined, { 'acme/kit:beta': '\n\n' }).text, 'model = "o3"\n  \n');
+  });
+
+  it('a removal that would still break the file is refused as removing, not adding', () => {
+    // `foo = 2` after the comment belongs to Forge's entry in TOML; without the block it would repeat the top-level foo
+    const text = `foo = 1\n\n# managed by sf: acme/kit:beta\n[[skills.config]]\npath = "${root}/beta/SKILL.md"\nenabled = false\n# note\nfoo = 2\n`;
+    assert.throws(() => planCodexConfig(text, 'config.toml', beta(true), '\n'), (e: unknown) => {
+      assert.ok(isSfError(e, 'SF_E_CONFIG'), String(e));
+      assert.match(e.message, /removing Forge's \[\[skills\.config\]\] tables would make the file invalid TOML/);
+      assert.doesNotMatch(e.hint ?? '', /inline table/);
+      return true;
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SfError, type Diagnostic } from '../../core/errors/index.js';
-import { appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
+import { MARKER, appendBlocks, findManagedBlocks, parseTomlConfig, renderBlock, rewriteBlocks, separatorBefore, type TomlBlock } from '../config/toml-blocks.js';
 import type { ManagedEntry } from '../config/managed.js';
 
 /** One Forge skill as Codex must see it: disabled ones get a path-selector entry with enabled = false. */
@@ -103,12 +103,45 @@ export function ownedBy(b: TomlBlock, o: CodexOwner): boolean {
 }
 
 /**
+ * Real paths (symlinks resolved) of paths that exist, by the path as written: Codex canonicalizes
+ * a `[[skills.config]]` path and the skill's own path before comparing them, so an entry naming
+ * the store path of a SKILL.md, or a path through a symlinked directory, names the same skill.
+ */
+export type ResolvedPaths = ReadonlyMap<string, string>;
+
+/** Whether two SKILL.md paths name the same file as Codex sees it (pure: `resolved` holds the real paths). */
+export function sameSkillPath(a: string, b: string, resolved: ResolvedPaths = new Map()): boolean {
+  return a === b || (resolved.get(a) ?? a) === (resolved.get(b) ?? b);
+}
+
+/** Where a user entry names the skill's SKILL.md by another path (the same file): that path, for the message. */
+const otherPath = (e: Entry, s: CodexSkillState): string =>
+  typeof e.path === 'string' && e.path !== s.skillMdPath && e.name !== s.name ? ` (path = ${JSON.stringify(e.path)}, the same SKILL.md as ${JSON.stringify(s.skillMdPath)})` : '';
+
+/**
+ * The paths the caller should resolve for planCodexConfig: the desired skills' SKILL.md paths and
+ * every string `path` of a `[[skills.config]]` entry in `text` (none of the file's when it does
+ * not parse; planning reports that).
+ */
+export function pathsToResolve(text: string, file: string, desired: readonly CodexSkillState[]): string[] {
+  let entries: Entry[] = [];
+  try {
+    entries = skillsConfig(parseTomlConfig(text, file), file);
+  } catch (e) {
+    if (!(e instanceof SfError)) throw e;
+  }
+  const named = entries.map((e) => e.path).filter((p): p is string => typeof p === 'string');
+  return [...new Set([...desired.map((s) => s.skillMdPath), ...named])];
+}
+
+/**
  * Plans Forge's `[[skills.config]]` blocks in Codex's config.toml (pure): a marked block with
  * `path = <SKILL.md>` and `enabled = false` for each disabled skill, none for enabled ones. User
- * entries matching a skill by path or name are never edited: one that enables a skill Forge must
- * disable is a conflict (SF_E_CONFLICT), one that disables an enabled skill is a warning.
+ * entries matching a skill by path (the same real path, see ResolvedPaths) or name are never
+ * edited: one that enables a skill Forge must disable is a conflict (SF_E_CONFLICT), one that
+ * disables an enabled skill is a warning.
  */
-export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, owner: CodexOwner = ownerOf(desired), recorded: Readonly<Record<string, string>> = {}): CodexPlan {
+export function planCodexConfig(text: string, file: string, desired: CodexSkillState[], eol: string, owner: CodexOwner = ownerOf(desired), recorded: Readonly<Record<string, string>> = {}, resolved: ResolvedPaths = new Map()): CodexPlan {
   const doc = parseTomlConfig(text, file);
   // the file is shared by every installation (other SKITs, and this SKIT in other places): only
   // this installation's blocks are this plan's business
@@ -123,16 +156,16 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
       hint: `Delete that block from ${file} yourself if you no longer want it (keys after a [[skills.config]] line belong to that entry).` });
   }
   for (const s of desired) {
-    const mine = users.filter((e) => e.path === s.skillMdPath || e.name === s.name);
+    const mine = users.filter((e) => (typeof e.path === 'string' && sameSkillPath(e.path, s.skillMdPath, resolved)) || e.name === s.name);
     const last = mine[mine.length - 1];
     if (!last) continue;
     if (!s.enabled && last.enabled !== false) {
       fatal.push({ code: 'SF_ADAPTER_OVERRIDE_CONFLICT', severity: 'error', file, errorCode: 'SF_E_CONFLICT',
-        message: `${s.skillId} must be disabled, but your own [[skills.config]] entry for "${s.name}" in ${file} sets enabled = ${String(last.enabled)}`,
+        message: `${s.skillId} must be disabled, but your own [[skills.config]] entry for "${s.name}"${otherPath(last, s)} in ${file} sets enabled = ${String(last.enabled)}`,
         hint: `Remove or change that [[skills.config]] entry yourself (Forge does not edit your entries), then run the command again.` });
     } else if (s.enabled && last.enabled === false) {
       diagnostics.push({ code: 'SF_ADAPTER_USER_OVERRIDE', severity: 'warning', file, errorCode: 'SF_E_CONFLICT',
-        message: `${s.skillId} is enabled in Forge, but your own [[skills.config]] entry in ${file} keeps "${s.name}" disabled`,
+        message: `${s.skillId} is enabled in Forge, but your own [[skills.config]] entry${otherPath(last, s)} in ${file} keeps "${s.name}" disabled`,
         hint: 'Remove that [[skills.config]] entry if you want the skill on; Forge never edits entries it did not write.' });
     }
   }
@@ -146,10 +179,14 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
   const wanted = new Map(desired.filter(needsBlock).map((s) => [s.skillId, s]));
   const render = (s: CodexSkillState) => renderBlock(s.skillId, HEADER, [['path', s.skillMdPath], ['enabled', false]], eol);
   const seen = new Set<string>();
+  let removes = false;
   // a managed block for a skill that is no longer disabled goes; a duplicated one keeps its first copy
   let out = rewriteBlocks(text, blocks, (b) => {
     const s = wanted.get(b.id);
-    if (!s || seen.has(b.id)) return undefined;
+    if (!s || seen.has(b.id)) {
+      removes = true;
+      return undefined;
+    }
     seen.add(b.id);
     return isDeepStrictEqual(b.values, entryFor(s)) ? text.split(/(?<=\n)/).slice(b.start, b.end).join('') : render(s);
   }, (b) => (Object.hasOwn(recorded, b.id) && typeof recorded[b.id] === 'string' ? recorded[b.id] : undefined));
@@ -164,21 +201,25 @@ export function planCodexConfig(text: string, file: string, desired: CodexSkillS
     out = appendBlocks(out, [render(s)], eol);
   }
   const managed = [...wanted.values()].map((s) => ({ skillId: s.skillId, path: ['skills', 'config', 'path', s.skillMdPath], value: false }));
-  verify(text, out, file, users, { ...owner, paths: new Set([...owner.paths, ...managed.map((m) => m.path[3])]) }, managed);
+  // what the edit does, for a refusal: appending blocks, or only taking some out
+  const action = Object.keys(separators).some((id) => !present.has(id)) ? 'adding' : removes ? 'removing' : 'updating';
+  verify(text, out, file, users, { ...owner, paths: new Set([...owner.paths, ...managed.map((m) => m.path[3])]) }, managed, action);
   return { text: out, managed, diagnostics, separators };
 }
 
 /** The edit must leave everything but Forge's blocks exactly as parsed before. */
-function verify(before: string, after: string, file: string, users: Entry[], owner: CodexOwner, managed: ManagedEntry[]): void {
+function verify(before: string, after: string, file: string, users: Entry[], owner: CodexOwner, managed: ManagedEntry[], action: 'adding' | 'updating' | 'removing'): void {
   if (before === after) return;
   const a = parseTomlConfig(before, file);
   let b: Record<string, unknown>;
   try {
     b = parseTomlConfig(after, file);
   } catch (e) {
-    throw new SfError('SF_E_CONFIG', `${file}: adding [[skills.config]] tables would make the file invalid TOML`, {
+    throw new SfError('SF_E_CONFIG', `${file}: ${action} Forge's [[skills.config]] tables would make the file invalid TOML; refusing`, {
       location: { file, pointer: 'skills' },
-      hint: 'Forge appends [[skills.config]] tables; write "skills" as a [skills] table instead of an inline table or array, then run the command again. The file was not changed.',
+      hint: action === 'adding'
+        ? 'Forge appends [[skills.config]] tables; write "skills" as a [skills] table instead of an inline table or array, then run the command again. The file was not changed.'
+        : `Check the text around the blocks marked "${MARKER}" (an unfinished line or table next to them), or delete the block yourself, then run the command again. The file was not changed.`,
       cause: e,
     });
   }

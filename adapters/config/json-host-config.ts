@@ -3,8 +3,8 @@ import { SfError, type Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from './config-file.js';
 import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig } from './json-edit.js';
-import { removeJsonText, setJsonText } from './json-text-edit.js';
-import { planEntries, type DesiredEntry, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
+import { emptyContainerText, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
+import { planEntries, type DesiredEntry, type EmptiedContainer, type ExpandedValue, type ManagedConfigEdit, type ManagedEntry, type PlanOp } from './managed.js';
 import { noteWrite, readWriteNote, skitOf, withNotedEntries } from './write-note.js';
 
 export interface JsonReconcileOptions {
@@ -50,7 +50,7 @@ export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<Json
     const origin = configOrigin(previous, snap);
     const plan = planEntries((p) => getPath(doc, p), previous?.managed ?? [], o.desired, o.file, o.disabledValue, o.adopt);
     refuseIf(plan.fatal, o.file);
-    const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, previous?.created ?? [], previous?.expanded ?? []);
+    const applied = applyOps(snap.text, plan.ops, snap.shape.eol, o, previous?.created ?? [], previous?.expanded ?? [], validEmptied(previous?.emptied));
     if (o.validate) refuseIf(o.validate(parseJsonConfig(applied.text, o.file)).filter((d) => d.severity === 'error'), o.file);
     const empty = plan.managed.length === 0 && isDeepStrictEqual(parseJsonConfig(applied.text, o.file), {});
     const next = textToWrite(origin, snap, applied.text, empty);
@@ -59,6 +59,7 @@ export async function reconcileJsonConfig(o: JsonReconcileOptions): Promise<Json
       edit: plan.managed.length === 0 ? undefined : {
         file: o.file, backup: previous?.backup, format: o.format, ...origin,
         managed: plan.managed, created: applied.created, ...(applied.expanded.length ? { expanded: applied.expanded } : {}),
+        ...(applied.emptied.length ? { emptied: applied.emptied } : {}),
       },
     };
     return next;
@@ -78,9 +79,27 @@ function refuseIf(fatal: Diagnostic[], file: string): void {
 
 const key = (p: string[]): string => JSON.stringify(p);
 
-function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOptions, prevCreated: string[][], prevExpanded: ExpandedValue[]) {
+/** A hand-edited record's `emptied` that is not a list of { path, text } is no record. */
+const validEmptied = (v: unknown): EmptiedContainer[] =>
+  (Array.isArray(v) ? v : []).filter((e): e is EmptiedContainer => Array.isArray(e?.path) && e.path.every((k: unknown) => typeof k === 'string') && typeof e.text === 'string');
+
+/**
+ * The container `path` goes into (its deepest existing parent; the document at worst) when it is
+ * empty but not bare (`{ }`, `{\n  }`, `{ /* c *\/ }`): what it holds, to give back when Forge's
+ * last entry leaves it, since removal collapses an emptied container to `{}`.
+ */
+function emptiedBy(text: string, doc: unknown, path: string[]): EmptiedContainer | undefined {
+  let at = path.length - 1;
+  while (at > 0 && getPath(doc, path.slice(0, at)) === undefined) at--;
+  const container = path.slice(0, at);
+  const inner = emptyContainerText(text, container);
+  return inner === undefined ? undefined : { path: container, text: inner };
+}
+
+function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOptions, prevCreated: string[][], prevExpanded: ExpandedValue[], prevEmptied: EmptiedContainer[]) {
   let created = [...prevCreated];
   let expanded = [...prevExpanded];
+  const emptied = [...prevEmptied];
   for (const op of ops) {
     if (op.kind === 'set') {
       let doc = parseJsonConfig(text, o.file);
@@ -93,6 +112,8 @@ function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOpti
         }
       }
       created = created.concat(missingParents(doc, op.entry, o.file));
+      const held = getPath(doc, op.entry.path) === undefined ? emptiedBy(text, doc, op.entry.path) : undefined;
+      if (held && !emptied.some((e) => key(e.path) === key(held.path))) emptied.push(held);
       text = setJsonText(text, op.entry.path, op.entry.value, eol, o.file);
     } else {
       text = removeJsonText(text, op.path, eol, o.file);
@@ -114,7 +135,11 @@ function applyOps(text: string, ops: PlanOp[], eol: string, o: JsonReconcileOpti
       created = created.filter((c) => key(c) !== key(path));
     }
   }
-  return { text, created, expanded };
+  // an emptied container of the user's gets back what it held once Forge's last entry has left it
+  for (const e of emptied) text = restoreEmptyContainer(text, e.path, e.text, o.file);
+  // kept while the container is there (Forge's entries may still be in it)
+  const now = parseJsonConfig(text, o.file);
+  return { text, created, expanded, emptied: emptied.filter((e) => e.path.length === 0 || getPath(now, e.path) !== undefined) };
 }
 
 const isUnder = (path: string[], parent: string[]): boolean => parent.every((k, i) => path[i] === k) && path.length > parent.length;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { emptyContainerText, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
+import { appendJsonItem, emptyContainerText, removeJsonItem, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
 
 const FILE = '/p/opencode.jsonc';
 const remove = (text: string, path: string[]) => removeJsonText(text, path, '\n', FILE);
@@ -96,5 +96,32 @@ describe('JSON text edits leave the user\'s comments with the user\'s entries', 
     assert.equal(emptyContainerText('{ "env": { } }', ['env']), ' ');
     assert.equal(emptyContainerText('{ "env": {} }', ['env']), undefined);
     assert.equal(emptyContainerText('{ "env": {"a": 1} }', ['env']), undefined);
+  });
+});
+
+describe('JSON text edits next to a user\'s trailing comma in unusual places', () => {
+  it('a trailing comma on its own line after a commented last entry (comma-first) stays there', () => {
+    const text = '{\n  "permission": {\n    "skill": {\n      "*": "allow" // default\n      ,\n    },\n  },\n}\n';
+    const added = set(text, ['permission', 'skill', 'summarize'], 'deny');
+    assert.deepEqual(JSON.parse(added.replace(/\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1')).permission.skill, { '*': 'allow', summarize: 'deny' });
+    assert.equal(remove(added, ['permission', 'skill', 'summarize']), text);
+  });
+
+  it('a comma-first trailing comma without a comment stays too', () => {
+    const text = '{\n  "a": 1\n  ,\n}\n';
+    assert.equal(remove(set(text, ['z'], 'deny'), ['z']), text);
+  });
+
+  it('in a list: a comma-first trailing comma after a commented last item', () => {
+    const text = '{\n  "l": [\n    1 // one\n    ,\n  ]\n}\n';
+    const added = appendJsonItem(text, ['l'], 2, '\n', FILE);
+    assert.equal(removeJsonItem(added, ['l'], 1, '\n', FILE), text);
+  });
+
+  it('`,/*x*/}` on one line comes back without a space before the bracket', () => {
+    for (const text of ['{"a": 1,/*x*/}', '{"a": 1,/*x*/ }', '{"o": {"a": 1,/*x*/}}']) {
+      const path = text.startsWith('{"o"') ? ['o', 'z'] : ['z'];
+      assert.equal(remove(set(text, path, 'deny'), path), text, JSON.stringify(text));
+    }
   });
 });

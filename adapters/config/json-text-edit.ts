@@ -79,6 +79,9 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
   // the next line, after a comma put right after the value (or with its own trailing comma when
   // the user's entry has one), so removing it gives that line back as it was
   const commented = commentAfter(t.text, end, close, ownLine);
+  // the user's trailing comma on a later line (comma-first style): the entry goes right after it,
+  // with no comma of its own, so removing it gives that comma back where it was
+  if (commented?.afterComma) return t.text.slice(0, commented.at) + (ownLine ? t.eol + indent : ' ') + entry(ownLine ? indent : null) + t.text.slice(commented.at);
   if (commented) {
     // with the user's trailing comma, the entry gets one of its own; else a comma goes right after the value
     const [before, after] = commented.comma ? [t.text.slice(0, commented.at), ','] : [t.text.slice(0, end) + ',' + t.text.slice(end, commented.at), ''];
@@ -90,11 +93,12 @@ function insertLast(t: Text, node: Node, entry: (indent: string | null) => strin
 /**
  * Comments of the user's after offset `from` (the end of a container's last child): where an
  * entry goes so they stay with that child, and whether a comma comes first. On separate lines:
- * the end of the child's line (before its line break), when a comment is on it; on one line: just
- * after the last comment before the closing bracket. Undefined when there is no such comment, or
- * anything but a comma, comments and blanks follows.
+ * the end of the child's line (before its line break), when a comment is on it, or just after the
+ * child's trailing comma when that is on a later line after the comment (`afterComma`); on one line: just after the
+ * last comment before the closing bracket. Undefined when there is no such comment, or anything
+ * but a comma, comments and blanks follows.
  */
-function commentAfter(text: string, from: number, to: number, ownLine: boolean): { at: number; comma: boolean } | undefined {
+function commentAfter(text: string, from: number, to: number, ownLine: boolean): { at: number; comma: boolean; afterComma?: boolean } | undefined {
   const scanner = jsoncLib().createScanner(text.slice(from, to), false);
   let comma = false;
   let commentEnd: number | undefined;
@@ -103,11 +107,26 @@ function commentAfter(text: string, from: number, to: number, ownLine: boolean):
     if (kind === SCAN_COMMA && !comma && commentEnd === undefined) comma = true;
     else if (kind === SCAN_LINE_COMMENT || kind === SCAN_BLOCK_COMMENT) commentEnd = from + scanner.getTokenOffset() + scanner.getTokenLength();
     else if (kind === SCAN_LINE_BREAK && ownLine) {
+      // (without a comment, the comma after the value plus the user's below it come out as they went in)
+      const later = comma || commentEnd === undefined ? undefined : laterComma(text, from + scanner.getTokenOffset(), to);
+      if (later !== undefined) return { at: later + 1, comma: true, afterComma: true };
       // a line ending is \n or \r\n: the entry goes before it
       return commentEnd === undefined ? undefined : { at: from + scanner.getTokenOffset(), comma };
     } else return undefined;
   }
   return !ownLine && commentEnd !== undefined ? { at: commentEnd, comma } : undefined;
+}
+
+/** Offset of a comma that is the first token in `text[from, to)` with only comments and blanks after it, if any. */
+function laterComma(text: string, from: number, to: number): number | undefined {
+  const scanner = jsoncLib().createScanner(text.slice(from, to), false);
+  let comma: number | undefined;
+  for (let kind = scanner.scan(); kind !== SCAN_EOF; kind = scanner.scan()) {
+    if (kind === SCAN_TRIVIA || kind === SCAN_LINE_BREAK || kind === SCAN_LINE_COMMENT || kind === SCAN_BLOCK_COMMENT) continue;
+    if (kind !== SCAN_COMMA || comma !== undefined) return undefined;
+    comma = from + scanner.getTokenOffset();
+  }
+  return comma;
 }
 
 /** Cuts child `i` of container `node` together with its separator. */
@@ -139,13 +158,19 @@ function cutChild(t: Text, node: Node, i: number): string {
   const lineStart = t.text.lastIndexOf('\n', start - 1) + 1;
   const last = i === kids.length - 1;
   const prevEnd = i > 0 ? kids[i - 1].offset + kids[i - 1].length : node.offset + 1;
+  const sep = commaIn(t.text, prevEnd, start);
+  // insertLast puts its comma right after the previous value: one on a later line, or after a
+  // comment, is the user's own trailing comma (comma-first style), which the child went in after
+  const usersComma = sep !== undefined && /[\n/]/.test(t.text.slice(prevEnd, sep));
   // the last child with only a comma and blanks before it: exactly what insertLast added
-  if (last && onlyBlank(t.text.slice(prevEnd, start).replace(',', '')) && commaIn(t.text, prevEnd, start) !== undefined) return t.text.slice(0, prevEnd) + t.text.slice(end);
+  if (last && !usersComma && onlyBlank(t.text.slice(prevEnd, start).replace(',', '')) && sep !== undefined) return t.text.slice(0, prevEnd) + t.text.slice(end);
   // a child followed by a comma (one in the middle, or a last one with a trailing comma) goes
   // with that comma; comments around it are the user's and stay
   const comma = commaIn(t.text, end, last ? close : kids[i + 1].offset);
   if (comma !== undefined) {
     if (!onlyBlank(t.text.slice(end, comma))) return cut(t.text, [start, end], [comma, comma + 1]);
+    // on one line after the user's comment, one space away, with its own comma: what insertLast added
+    if (last && !ownLine && comma === end && t.text[start - 1] === ' ' && t.text.slice(0, start - 1).endsWith('*/')) return cut(t.text, [start - 1, comma + 1]);
     let to = comma + 1 + /^[ \t]*/.exec(t.text.slice(comma + 1))![0].length;
     const eol = /^\r?\n/.exec(t.text.slice(to));
     // the whole line when nothing else is on it
@@ -153,8 +178,9 @@ function cutChild(t: Text, node: Node, i: number): string {
     return cut(t.text, [start, to]);
   }
   // the last child, with comments before it: it goes with the comma after the previous one
-  const sep = commaIn(t.text, prevEnd, start);
   if (sep === undefined) return t.text.slice(0, prevEnd) + t.text.slice(end);
+  // right after the user's own trailing comma: only the child and the blank before it go
+  if (usersComma && onlyBlank(t.text.slice(sep + 1, start))) return t.text.slice(0, sep + 1) + t.text.slice(end);
   const eol = /^[ \t]*\r?\n/.exec(t.text.slice(end));
   if (ownLine) return cut(t.text, [sep, sep + 1], [lineStart, eol ? end + eol[0].length : end]);
   return cut(t.text, [sep, sep + 1], [start - /[ \t]*$/.exec(t.text.slice(0, start))![0].length, end]);

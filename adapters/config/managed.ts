@@ -17,6 +17,13 @@ export interface ExpandedValue {
   original: unknown;
 }
 
+/** An object or list that was empty when Forge added its first entry, with the text between its brackets then. */
+export interface EmptiedContainer {
+  path: string[];
+  /** e.g. " " of `{ }`, or "\n  " of `{\n  }`: given back when Forge's last entry leaves it */
+  text: string;
+}
+
 /**
  * A ConfigEdit as the host adapters record it. The extra fields are the ownership ledger that lets
  * `unproject` restore the file exactly: which entries Forge wrote, which containers it created,
@@ -33,6 +40,8 @@ export interface ManagedConfigEdit extends ConfigEdit {
   /** object paths that did not exist before Forge created them; removed again when they end up empty */
   created: string[][];
   expanded?: ExpandedValue[];
+  /** JSON: containers Forge's first entry went into while they were empty (whitespace or comments only) */
+  emptied?: EmptiedContainer[];
   /**
    * the file had no final newline and Forge added one to append its entries (taken back with the
    * last entry); records written since `separators` existed keep that in the separators instead
@@ -63,7 +72,9 @@ export function mergeEditsByFile(edits: readonly ManagedConfigEdit[]): ManagedCo
     const created = [...seen.created, ...e.created.filter((c) => !seen.created.some((s) => samePath(s, c)))];
     const expanded = [...(seen.expanded ?? []), ...(e.expanded ?? []).filter((x) => !(seen.expanded ?? []).some((s) => samePath(s.path, x.path)))];
     const separators = { ...e.separators, ...seen.separators };
-    byFile.set(e.file, { ...seen, backup: seen.backup ?? e.backup, managed, created, ...(expanded.length ? { expanded } : {}), ...(Object.keys(separators).length ? { separators } : {}) });
+    // what a container held before Forge's first entry: the earliest record knows
+    const emptied = [...(seen.emptied ?? []), ...(e.emptied ?? []).filter((x) => !(seen.emptied ?? []).some((s) => samePath(s.path, x.path)))];
+    byFile.set(e.file, { ...seen, backup: seen.backup ?? e.backup, managed, created, ...(expanded.length ? { expanded } : {}), ...(emptied.length ? { emptied } : {}), ...(Object.keys(separators).length ? { separators } : {}) });
   }
   return [...byFile.values()];
 }

@@ -4,7 +4,9 @@ import { editConfigFile } from './config-file.js';
 import { configOrigin, textToWrite } from './origin.js';
 import { getPath, isJsonObject, parseJsonConfig, type JsonObject } from './json-edit.js';
 import { appendJsonItem, emptyContainerText, removeJsonItem, removeJsonText, restoreEmptyContainer, setJsonText } from './json-text-edit.js';
-import type { ManagedConfigEdit, ManagedEntry } from './managed.js';
+import type { EmptiedContainer, ManagedConfigEdit, ManagedEntry } from './managed.js';
+
+export type { EmptiedContainer } from './managed.js';
 import { noteWrite, readWriteNote, withNotedEntries } from './write-note.js';
 
 /**
@@ -33,13 +35,6 @@ export interface ObserveArrayItem {
   /** the list, e.g. ['hooks', 'PreToolUse'] */
   path: string[];
   value: unknown;
-}
-
-/** An object or list that was empty when Forge added its first entry, with the text between its brackets then. */
-export interface EmptiedContainer {
-  path: string[];
-  /** e.g. " " of `{ }`, or "\n  " of `{\n  }`: given back when Forge's last entry leaves it */
-  text: string;
 }
 
 /** A ManagedConfigEdit plus the list items Forge added. */

@@ -123,9 +123,22 @@ export function appendBlocks(text: string, rendered: string[], eol: string): str
 }
 
 /**
+ * The line ending of the separator that stays when a block is cut from between `before` (the text
+ * left once its separator is cut) and `after`: the separator ended the user's unfinished last line,
+ * and when text that does not start a line of its own follows (a table the user appended right
+ * after the block), the line must stay ended or the two would run together. With nothing but
+ * blank text after the block the whole separator goes, so the file ends as it did.
+ */
+function lineEndingKept(before: string, separator: string, after: string): string {
+  if (before === '' || before.endsWith('\n') || after.trim() === '' || /^\r?\n/.test(after)) return '';
+  return /\r?\n/.exec(separator)?.[0] ?? '';
+}
+
+/**
  * Replaces each block by `replacement(block)`. A removed block (undefined) takes with it the
  * separator Forge put before it: exactly `separatorOf(block)` when one was recorded (so the
- * user's own blank lines and unfinished last line come back as they were), otherwise one blank line.
+ * user's own blank lines and unfinished last line come back as they were; its line ending stays
+ * when text follows on the same line, see lineEndingKept), otherwise one blank line.
  */
 export function rewriteBlocks(text: string, blocks: TomlBlock[], replacement: (b: TomlBlock) => string | undefined, separatorOf?: (b: TomlBlock) => string | undefined): string {
   const lines = splitLines(text);
@@ -138,7 +151,8 @@ export function rewriteBlocks(text: string, blocks: TomlBlock[], replacement: (b
     const separator = separatorOf?.(b);
     if (separator !== undefined) {
       const before = lines.slice(0, b.start).join('');
-      lines.splice(0, b.end, ...splitLines(before.endsWith(separator) ? before.slice(0, before.length - separator.length) : before));
+      const cut = before.endsWith(separator) ? before.slice(0, before.length - separator.length) : before;
+      lines.splice(0, b.end, ...splitLines(cut + lineEndingKept(cut, separator, lines.slice(b.end).join(''))));
       continue;
     }
     let start = b.start;

@@ -100,19 +100,21 @@ export function planTomlTable(text: string, file: string, table: string, id: str
     separator = separatorBefore(out, eol);
     out = appendBlocks(out, [rendered], eol);
   }
-  verify(text, out, file, table, expected);
+  verify(text, out, file, table, expected, values === undefined ? 'removing' : blocks.length === 0 ? 'adding' : 'updating');
   return { text: out, ...(separator !== undefined ? { separator } : {}) };
 }
 
-function verify(before: string, after: string, file: string, table: string, values: Record<string, unknown> | undefined): void {
+function verify(before: string, after: string, file: string, table: string, values: Record<string, unknown> | undefined, action: 'adding' | 'updating' | 'removing'): void {
   if (before === after) return;
   let b: Record<string, unknown>;
   try {
     b = parseTomlConfig(after, file);
   } catch (e) {
-    throw new SfError('SF_E_CONFIG', `${file}: adding Forge's [${table}] table would make the file invalid TOML; refusing`, {
+    throw new SfError('SF_E_CONFIG', `${file}: ${action} Forge's [${table}] table would make the file invalid TOML; refusing`, {
       location: { file, pointer: table }, cause: e,
-      hint: 'Check the end of the file for an unfinished table or array; the file was not changed.',
+      hint: action === 'adding'
+        ? 'Check the end of the file for an unfinished table or array; the file was not changed.'
+        : `Check the text around the [${table}] table marked "${MARKER}" (an unfinished line or table next to it), or delete that table yourself; the file was not changed.`,
     });
   }
   const a = parseTomlConfig(before, file);

@@ -14,7 +14,7 @@ import type { ManagedConfigEdit } from './managed.js';
  * record mentions; the note tells them apart from the user's own identical entries when the
  * command is run again (recovery, a re-install), instead of guessing from the value alone.
  */
-export type WriteNote = Pick<ManagedConfigEdit, 'origin' | 'emptyText' | 'backup' | 'managed' | 'created' | 'expanded'>;
+export type WriteNote = Pick<ManagedConfigEdit, 'origin' | 'emptyText' | 'backup' | 'managed' | 'created' | 'expanded' | 'emptied'>;
 
 type NoteFile = { file: string; owners: Record<string, WriteNote> };
 
@@ -44,6 +44,7 @@ export async function noteWrite(backupDir: string, file: string, owner: string, 
   const owned: WriteNote | undefined = note && note.managed.length > 0 ? {
     origin: note.origin, ...(note.emptyText !== undefined ? { emptyText: note.emptyText } : {}), ...(note.backup ? { backup: note.backup } : {}),
     managed: note.managed, created: note.created, ...(note.expanded?.length ? { expanded: note.expanded } : {}),
+    ...(note.emptied?.length ? { emptied: note.emptied } : {}),
   } : undefined;
   if (isDeepStrictEqual(notes.owners[owner], owned)) return;
   if (owned) notes.owners[owner] = owned;
@@ -69,11 +70,14 @@ export function withNotedEntries<T extends ManagedConfigEdit>(previous: T | unde
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
   const start = previous ?? { ...base(), origin: note.origin, ...(note.emptyText !== undefined ? { emptyText: note.emptyText } : {}), ...(note.backup ? { backup: note.backup } : {}) };
   const expanded = [...(start.expanded ?? []), ...(note.expanded ?? []).filter((x) => !(start.expanded ?? []).some((s) => same(s.path, x.path)))];
+  const noted = Array.isArray(note.emptied) ? note.emptied : [];
+  const emptied = [...(start.emptied ?? []), ...noted.filter((x) => !(start.emptied ?? []).some((s) => same(s.path, x.path)))];
   return {
     ...start,
     managed: [...start.managed.filter((m) => !held.some((h) => same(h.path, m.path))), ...held],
     created: [...start.created, ...note.created.filter((c) => !start.created.some((s) => same(s, c)))],
     ...(expanded.length ? { expanded } : {}),
+    ...(emptied.length ? { emptied } : {}),
   };
 }
 
