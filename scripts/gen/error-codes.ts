@@ -51,7 +51,8 @@ function renderErrorsMd({ ERROR_CODES, EXIT_CODES }: CodesModule): string {
     '',
     'Validation diagnostics (`SKIT_*`, `SKILL_*`) are listed in [validation rules](validation-rules.md);',
     'they arrive inside an `SF_E_VALIDATION` error or a `sf skit validate` report. The findings of',
-    '`sf skit doctor` (`SF_DRIFT_*`, ...) are listed in [install](install.md).',
+    '`sf skit doctor` (`SF_DRIFT_*`, `SF_HUB_*`, ...) are listed in [install](install.md), those of',
+    '`sf observe doctor` (`SF_OBSERVE_*`, `SF_COLLECTOR_*`) in [observe](observe.md#findings).',
     '',
   ];
   return lines.join('\n');
