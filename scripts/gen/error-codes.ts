@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Interrupted } from '../../cli/interrupted.js';
 import { mdHeader, type GeneratedFile } from './files.js';
 
 const SOURCE = 'core/errors/codes.ts';
@@ -35,6 +36,8 @@ function renderErrorsMd({ ERROR_CODES, EXIT_CODES }: CodesModule): string {
     '| Exit | Meaning |',
     '|---|---|',
     ...Object.entries(EXIT_CODES).map(([exit, meaning]) => `| ${exit} | ${cell(meaning)} |`),
+    // not an error code: the status a shell gives a process Ctrl-C stopped (cli/interrupted.ts)
+    `| ${Interrupted.EXIT_CODE} | interrupted: Ctrl-C at a prompt (\`Proceed? [y/N]\`, \`sf login\`'s token prompt), after saying what was left unchanged. Ctrl-C at any other moment (SIGINT) ends \`sf\` by the signal, which a shell reports as 130 too; \`sf hub serve\` and \`sf observe daemon\` stop cleanly instead (exit 0) |`,
     '',
     'A command that acts on several things and fails for some of them (`sf skit update` of a whole',
     'scope) exits with the highest exit code among those failures, however many there are',
@@ -48,7 +51,8 @@ function renderErrorsMd({ ERROR_CODES, EXIT_CODES }: CodesModule): string {
     '',
     'Validation diagnostics (`SKIT_*`, `SKILL_*`) are listed in [validation rules](validation-rules.md);',
     'they arrive inside an `SF_E_VALIDATION` error or a `sf skit validate` report. The findings of',
-    '`sf skit doctor` (`SF_DRIFT_*`, ...) are listed in [install](install.md).',
+    '`sf skit doctor` (`SF_DRIFT_*`, `SF_HUB_*`, ...) are listed in [install](install.md), those of',
+    '`sf observe doctor` (`SF_OBSERVE_*`, `SF_COLLECTOR_*`) in [observe](observe.md#findings).',
     '',
   ];
   return lines.join('\n');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envelopesToLogsRequest } from '../../../core/telemetry/envelope-otlp.js';
 import { otlpJsonObject } from '../../../core/telemetry/otlp/encode.js';
-import { fixturesDir, runSf, tempDir } from '../../../test-support/index.js';
-import { installSandbox, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { fixturesDir, runSf, tempDir, writeTree } from '../../../test-support/index.js';
+import { installSandbox, kitTree, type InstallSandbox } from '../../../test-support/skit-install.js';
+import { initRepo } from '../../../test-support/git.js';
 
 describe('sf forge evidence from the local library', () => {
   let box: InstallSandbox;
@@ -46,6 +47,31 @@ describe('sf forge evidence from the local library', () => {
     const alias = await box.sf(['forge', 'evidence', '--agent', 'WINDSURF', '--json']);
     assert.equal(alias.code, 0, alias.stderr);
     assert.equal(JSON.parse(alias.stdout).fields.host, 'windsurf');
+  });
+
+  it('finds the project around a subdirectory or a symlinked --project, as install does, instead of reporting "None" (docs D3)', async () => {
+    const project = join(box.root, 'repo');
+    mkdirSync(join(project, 'src', 'deep'), { recursive: true });
+    initRepo(project);
+    const link = join(box.root, 'repo-link');
+    symlinkSync(project, link);
+    const other = join(box.root, 'other-kit');
+    const tree = kitTree();
+    await writeTree(other, { ...tree, 'README.md': tree['README.md'].replace('id: acme/kit', 'id: acme/other') });
+    const add = await box.sf(['add', 'skit', other, '--agent', 'windsurf', '--scope', 'project', '--yes'], { cwd: project });
+    assert.equal(add.code, 0, add.stderr);
+    const releases = async (args: string[], cwd: string) => {
+      const r = await box.sf(['forge', 'evidence', ...args, '--agent', 'windsurf', '--json'], { cwd });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).fields.releases.map((x: { skit: string }) => x.skit);
+    };
+    // acme/kit of the first test is installed in the sandbox's project, acme/other in this one
+    const fromRoot = await releases([], project);
+    assert.deepEqual(fromRoot, ['acme/other']);
+    assert.deepEqual(await releases([], join(project, 'src', 'deep')), fromRoot);
+    assert.deepEqual(await releases(['--project', link], box.root), fromRoot);
+    assert.deepEqual(await releases(['--project', join(link, 'src')], box.root), fromRoot);
+    assert.deepEqual(await releases(['--project', box.project], box.root), ['acme/kit']);
   });
 
   it('reports nothing installed for another project', async () => {

@@ -1,5 +1,6 @@
 import { command, flag, optional, string } from 'cmd-ts';
 import { agentOption, agentOptions, option } from '../../args.js';
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
@@ -26,7 +27,7 @@ export const evidenceCommand = command({
   description: 'Render a FORGE:SKIT_EVIDENCE annotation from the local library (or --data JSON)',
   args: {
     data: option({ long: 'data', type: optional(string), description: 'JSON {installations, observations?, scope?, host?, recorded?} (- for stdin) instead of the library' }),
-    project: option({ long: 'project', type: optional(string), description: 'project root whose installations to report (default: the current directory)' }),
+    project: option({ long: 'project', type: optional(string), description: 'a directory of the project whose installations to report; its project is found as install finds it, the nearest ancestor with .git (default: the current directory)' }),
     ...agentOptions('agent', 'report enablement as this agent sees it (and only its installations)'),
     observations: option({ long: 'observations', type: optional(string), description: "the observer's file destination (OTLP JSON lines): report the skills that loaded as active" }),
     since: option({ long: 'since', type: optional(string), description: 'with --observations: only events at or after this ISO 8601 time' }),
@@ -70,13 +71,28 @@ function sinceTime(since: string | undefined): number | undefined {
   return ms;
 }
 
-/** The absolute project root; a path that is not a directory would report evidence for nothing. */
+/**
+ * The project root `path` belongs to, found as the install commands find it (the nearest ancestor
+ * with .git, never $HOME) and through links: installations are recorded under that real root, so
+ * a subdirectory or a symlinked path would otherwise report "None" for an installed project.
+ * A path that is not a directory would report evidence for nothing.
+ */
 async function projectDir(path: string): Promise<string> {
   const abs = resolve(path);
   const info = await stat(abs).catch(() => undefined);
-  if (!info) throw new SfError('SF_E_NOT_FOUND', `--project ${path} does not exist`, { location: { file: abs }, hint: 'pass the root directory of the project, or leave --project out to report on the current directory' });
-  if (!info.isDirectory()) throw new SfError('SF_E_USAGE', `--project ${path} is not a directory`, { location: { file: abs }, hint: 'pass the root directory of the project, not a file in it' });
-  return abs;
+  if (!info) throw new SfError('SF_E_NOT_FOUND', `--project ${path} does not exist`, { location: { file: abs }, hint: 'pass a directory of the project, or leave --project out to report on the project around the current directory' });
+  if (!info.isDirectory()) throw new SfError('SF_E_USAGE', `--project ${path} is not a directory`, { location: { file: abs }, hint: 'pass a directory of the project, not a file in it' });
+  const [{ explicitProjectRoot }, { userHome }] = await Promise.all([import('../../../core/install/context.js'), import('../../../core/library/paths.js')]);
+  return explicitProjectRoot(abs, { cwd: process.cwd(), home: userHome(process.env) });
+}
+
+/** A recorded project root through its links (roots are recorded real; one recorded otherwise still matches). */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root; // a project that is gone keeps its recorded name
+  }
 }
 
 async function evidenceFromLibrary(projectRoot: string, agent: string | undefined): Promise<EvidenceInput> {
@@ -85,7 +101,7 @@ async function evidenceFromLibrary(projectRoot: string, agent: string | undefine
   const { installationsFromLibrary } = await import('../../../core/annotations/index.js');
   const lib = await Library.open(sfPaths(process.env), { create: false, readOnly: true });
   try {
-    const records = lib ? lib.listInstallations() : [];
+    const records = (lib ? lib.listInstallations() : []).map((r) => (r.projectRoot === undefined ? r : { ...r, projectRoot: realRoot(r.projectRoot) }));
     return { installations: installationsFromLibrary(records, { projectRoot, agent }) };
   } finally {
     await lib?.close();

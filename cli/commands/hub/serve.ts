@@ -6,12 +6,12 @@ import { defaultHubDataDir } from './data-dir.js';
 
 export const hubServeCommand = command({
   name: 'serve',
-  description: 'Run the Forge hub (registry + OTLP ingest) with embedded storage',
+  description: 'Run the Forge hub (registry + OTLP ingest) with embedded storage, on http://127.0.0.1:7357 unless told otherwise',
   args: {
-    port: option({ long: 'port', type: number, defaultValue: () => 7357, description: 'TCP port (0 = any free port)' }),
-    host: option({ long: 'host', type: string, defaultValue: () => '127.0.0.1', description: 'address to bind' }),
+    port: option({ long: 'port', type: number, defaultValue: () => 7357, description: 'TCP port (default 7357; 0 = any free port)' }),
+    host: option({ long: 'host', type: string, defaultValue: () => '127.0.0.1', description: 'address to bind (default 127.0.0.1: this machine only; e.g. 0.0.0.0 for every interface, behind a TLS proxy)' }),
     data: option({ long: 'data', type: optional(string), description: 'data directory (default $SF_HOME/hub)' }),
-    baseUrl: option({ long: 'base-url', type: optional(string), description: 'public URL used in links (default: the request origin)' }),
+    baseUrl: option({ long: 'base-url', type: optional(string), description: 'public URL used in links, e.g. https://hub.example.com behind a TLS proxy (default: the request origin)' }),
   },
   handler: async ({ port, host, data, baseUrl }) => {
     const { startHub } = await import('../../../hub/serve.js');

@@ -49,12 +49,13 @@ export const installCommand = command({
       agents: hosts.map((h) => ({ agent: h.adapter.id, present: h.present, evidence: h.evidence, signal: h.adapter.signal, fidelity: h.adapter.fidelity })),
       destinations: planned.map((p) => ({ action: p.action, name: p.config.name, type: p.config.type, target: describeDestination(p.config), ...(p.createCredential ? { credential: 'a device credential will be created on the hub' } : {}) })),
       service: a.noService ? 'skipped (--no-service)' : 'systemd user unit sf-observer.service (written and enabled when systemd --user is available)',
-      collector: a.collectorArchive ? `otelcol-contrib from ${a.collectorArchive}, verified against the pinned sha256` : state.config.collector.enabled ? 'otelcol-contrib (already enabled)' : 'built-in fan-out',
+      // the dry run checks the archive too: a plan that --yes would refuse is not a plan
+      collector: a.collectorArchive ? (a.yes ? `otelcol-contrib from ${a.collectorArchive}` : await checkCollectorArchive(a.collectorArchive)) : state.config.collector.enabled ? 'otelcol-contrib (already enabled)' : 'built-in fan-out',
     };
     if (!a.yes) {
       if (a.json) return printJson({ applied: false, plan });
       lines([...METADATA_ONLY, '', ...CONTENT_OPT_IN, '']);
-      printPlan(plan);
+      printPlan(plan, agents?.trim().toLowerCase() === 'none');
       out('');
       out('dry run: nothing was changed. Run again with --yes to apply.');
       return;
@@ -111,13 +112,22 @@ export const installCommand = command({
   }),
 });
 
-function printPlan(plan: { port: number; content: boolean; agents: { agent: string; present: boolean; evidence: string[]; signal: string; fidelity: string }[]; destinations: { action: string; name: string; target: string; credential?: string }[]; service: string; collector: string }): void {
+function printPlan(plan: { port: number; content: boolean; agents: { agent: string; present: boolean; evidence: string[]; signal: string; fidelity: string }[]; destinations: { action: string; name: string; target: string; credential?: string }[]; service: string; collector: string }, noneChosen: boolean): void {
   out(`plan (observer on 127.0.0.1:${plan.port}, content collection ${plan.content ? 'ON' : 'off'}):`);
-  if (plan.agents.length === 0) out('  agents: none found (pass --agents to choose)');
+  if (plan.agents.length === 0) out(noneChosen ? '  agents: none (--agents none)' : '  agents: none found (pass --agents to choose)');
   for (const h of plan.agents) lines([`  agent ${h.agent}${h.present ? '' : ' (not detected; chosen with --agents)'}: ${h.signal}`, `    fidelity: ${h.fidelity}`]);
   for (const d of plan.destinations) lines([`  destination ${d.action} ${d.name}: ${d.target}${d.credential ? ` (${d.credential})` : ''}`]);
   out(`  service: ${plan.service}`);
   out(`  collector: ${plan.collector}`);
+}
+
+/** The dry run's collector line, once the archive matched the pin (a missing or mismatching one fails as --yes would). */
+async function checkCollectorArchive(archive: string): Promise<string> {
+  const [{ PINNED_COLLECTOR }, { platformKey, verifyCollectorArchive }] = await Promise.all([
+    import('../../../core/observer/collector/pinned.js'), import('../../../core/observer/collector/verify.js'),
+  ]);
+  await verifyCollectorArchive(resolve(archive), PINNED_COLLECTOR);
+  return `otelcol-contrib ${PINNED_COLLECTOR.version} from ${archive} (its sha256 matches the pin for ${platformKey()})`;
 }
 
 /** Verifies and installs otelcol-contrib from a local release archive (the pinned sha256 manifest decides). */

@@ -79,4 +79,40 @@ describe('sf observe install: the observer user service', function () {
       await s.tmp.cleanup();
     }
   });
+
+  it('checks the collector archive in the dry run too: a fake one is refused, a missing one is not found, never "verified" (docs D2)', async () => {
+    const s = await sandbox(false);
+    try {
+      const archive = join(s.tmp.path, 'fake.tar.gz');
+      await writeFile(archive, 'not the pinned archive');
+      const fake = await s.sf(['observe', 'install', '--agents', 'none', '--no-service', '--collector-archive', archive]);
+      assert.equal(fake.code, 5, fake.stdout);
+      assert.match(fake.stderr, /SF_E_HASH_MISMATCH|no pinned otelcol-contrib/);
+      assert.doesNotMatch(fake.stdout, /verified|dry run/);
+      const json = await s.sf(['observe', 'install', '--agents', 'none', '--no-service', '--collector-archive', archive, '--json']);
+      assert.equal(json.code, 5, json.stdout);
+      assert.equal(json.stdout, '');
+      for (const yes of [[], ['--yes']]) {
+        const missing = await s.sf(['observe', 'install', ...yes, '--agents', 'none', '--no-service', '--collector-archive', join(s.tmp.path, 'nope.tgz')]);
+        assert.equal(missing.code, 3, missing.stderr);
+        assert.match(missing.stderr, /error\[SF_E_NOT_FOUND\]: the collector archive \S+nope\.tgz does not exist/);
+        assert.match(missing.stderr, /hint: download https:\/\/github\.com\/open-telemetry\/\S+ and pass its path to --collector-archive/);
+      }
+      assert.ok(!existsSync(join(s.env.SF_HOME, 'config.json')), 'nothing was configured');
+    } finally {
+      await s.tmp.cleanup();
+    }
+  });
+
+  it('says the user chose no agents with --agents none, not that none were found (docs D12)', async () => {
+    const s = await sandbox(false);
+    try {
+      const r = await s.sf(['observe', 'install', '--agents', 'none', '--no-service']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^ {2}agents: none \(--agents none\)$/m);
+      assert.doesNotMatch(r.stdout, /none found/);
+    } finally {
+      await s.tmp.cleanup();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { command, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { SfError, hasErrno } from '../../../core/errors/index.js';
 import { scaffoldSkit } from '../../../core/skit/scaffold.js';
 import { isValidSkitId } from '../../../core/skit/skit-id.js';
@@ -38,8 +38,18 @@ export const initCommand = command({
       await writeFile(abs, content, { flag: 'wx' });
     }
     out(`Created SKIT ${skitId} in ${root}`);
-    out('Next: sf skit validate, sf skit hash, sf skit pack -o out.tgz');
+    out(`Next: ${await nextSteps(path, root)}`);
   },
 });
+
+/** The next commands, runnable from where init ran: they name the new directory, and pack writes beside it, never inside. */
+async function nextSteps(path: string | undefined, root: string): Promise<string> {
+  const { shellArg } = await import('../../../core/install/find-installation.js');
+  const beside = join(dirname(root), `${basename(root)}.tgz`);
+  const archive = shellArg(path !== undefined && isAbsolute(path) ? beside : relative(process.cwd(), beside));
+  if (path === undefined) return `sf skit validate, sf skit hash, sf skit pack -o ${archive}`;
+  const dir = shellArg(path);
+  return `sf skit validate ${dir}, sf skit hash ${dir}, sf skit pack ${dir} -o ${archive}`;
+}
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'my-skit';

@@ -1,18 +1,47 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { command, flag, optional, positional, string } from 'cmd-ts';
 import { option } from '../../args.js';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
 import { err, out, printDiagnostics, printJson } from '../../output/print.js';
 import { bold, dim, sanitize } from '../../output/style.js';
 import { invalidSkit } from './invalid-skit.js';
+
+/**
+ * An archive written inside the SKIT would be part of the SKIT: hash, publish and install take
+ * every file, so the next release would ship the previous archive in itself. Refused, with an
+ * output next to the SKIT instead (compared through links: `-o` may name the SKIT by another path).
+ */
+function refuseOutputInside(root: string, archive: string, output: string): void {
+  if (!isInside(root, archive) && !isInside(realPath(root), realPath(archive))) return;
+  const suggestion = relative(process.cwd(), join(dirname(root), `${basename(root)}.tgz`));
+  throw new SfError('SF_E_USAGE', `-o ${output} is inside the SKIT ${root}: the archive would become part of the SKIT's content (hash, publish and install take every file)`, {
+    location: { file: archive },
+    hint: `write it outside the SKIT, e.g. -o ${suggestion}`,
+  });
+}
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** `path` with its nearest existing ancestor resolved through links (the output and its directories may not exist yet). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPath(parent), basename(path));
+  }
+}
 
 export const packCommand = command({
   name: 'pack',
   description: 'Pack the SKIT in [path] into a deterministic .tgz release archive (same tree, same bytes); refuses an invalid SKIT',
   args: {
     path: positional({ type: optional(string), displayName: 'path', description: 'SKIT or single-skill directory (default: the current directory)' }),
-    output: option({ long: 'output', short: 'o', type: string, description: 'archive to write, e.g. out.tgz (replaced atomically)' }),
+    output: option({ long: 'output', short: 'o', type: string, description: 'archive to write outside the SKIT, e.g. ../my-skit.tgz (replaced atomically)' }),
     json: flag({ long: 'json', description: 'machine output: { ok, id, archive, size, entries, sha256 }' }),
   },
   handler: async ({ path, output, json }) => {
@@ -21,6 +50,7 @@ export const packCommand = command({
     if (statSync(archive, { throwIfNoEntry: false })?.isDirectory()) {
       throw new SfError('SF_E_USAGE', `-o ${output} is a directory`, { location: { file: archive }, hint: `name the archive file, e.g. -o ${join(output, 'skit.tgz')}` });
     }
+    refuseOutputInside(root, archive, output);
     const { validateSkitDir } = await import('../../../core/skit/validate.js');
     const validation = await validateSkitDir(root);
     if (!validation.ok) {
@@ -36,11 +66,7 @@ export const packCommand = command({
         hint: 'release archives hold regular files only; replace links with copies',
       });
     }
-    // an earlier archive written inside the SKIT (`sf skit pack -o out.tgz` from its root) is not content
-    const inside = relative(root, archive);
-    const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-    const outputRel = outside ? undefined : inside.split(sep).join('/');
-    const files = tree.files.filter((f) => f.path !== outputRel);
+    const files = tree.files;
     const { packTree } = await import('../../../core/archive/pack.js');
     const bytes = await packTree(root, files);
     const { writeFileAtomic } = await import('../../../core/fs/atomic.js');

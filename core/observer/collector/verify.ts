@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SfError, hasErrno } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { unpackArchive } from '../../archive/index.js';
-import type { CollectorManifest } from './pinned.js';
+import type { CollectorArchive, CollectorManifest } from './pinned.js';
 
 /**
  * Checksum verification of otelcol-contrib: a release archive must match the pinned manifest;
@@ -44,6 +44,7 @@ export async function verifyCollectorArchive(path: string, manifest: CollectorMa
   if (!entry) {
     throw new SfError('SF_E_NOT_FOUND', `no pinned otelcol-contrib ${manifest.version} archive for ${platform}`, { hint: `supported platforms: ${Object.keys(manifest.archives).join(', ')}; the built-in fan-out works everywhere` });
   }
+  await archiveFile(path, entry);
   const actual = await sha256File(path);
   if (actual !== entry.sha256) {
     throw new SfError('SF_E_HASH_MISMATCH', `${path} does not match the pinned sha256 of ${entry.name}`, {
@@ -51,6 +52,16 @@ export async function verifyCollectorArchive(path: string, manifest: CollectorMa
     });
   }
   return actual;
+}
+
+/** A missing archive or a directory is a mistyped path (not a failed system call): say which file to pass. */
+async function archiveFile(path: string, entry: CollectorArchive): Promise<void> {
+  const info = await stat(path).catch((e: unknown) => {
+    if (hasErrno(e, 'ENOENT') || hasErrno(e, 'ENOTDIR')) return undefined;
+    throw e;
+  });
+  if (!info) throw new SfError('SF_E_NOT_FOUND', `the collector archive ${path} does not exist`, { location: { file: path }, hint: `download ${entry.url} and pass its path to --collector-archive` });
+  if (!info.isFile()) throw new SfError('SF_E_USAGE', `the collector archive ${path} is not a file`, { location: { file: path }, hint: `pass the downloaded ${entry.name} itself to --collector-archive` });
 }
 
 /** Extracts `otelcol-contrib` from a verified archive into `binDir` and records its hash. */
