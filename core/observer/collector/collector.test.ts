@@ -92,8 +92,10 @@ describe('otelcol-contrib: generated config, checksum verification, supervised c
       assert.equal(record.binarySha256, await sha256File(join(src, 'otelcol-contrib')));
       assert.deepEqual(await verifyInstalledCollector(layout.installRecord, manifest), record);
       await writeFile(record.binary, FAKE_COLLECTOR + '// tampered\n');
-      await assert.rejects(verifyInstalledCollector(layout.installRecord, manifest), (e) => e instanceof SfError && e.code === 'SF_E_HASH_MISMATCH');
-      await assert.rejects(verifyInstalledCollector(layout.installRecord, { ...manifest, version: '0.160.0' }), (e) => e instanceof SfError && e.code === 'SF_E_CONFLICT');
+      // the hints name the command that reinstalls a collector (`sf observe update` only rewrites host configs)
+      const reinstall = (e: unknown) => e instanceof SfError && /sf observe install --collector-archive/.test(e.hint ?? '') && !/observe update/.test(e.hint ?? '');
+      await assert.rejects(verifyInstalledCollector(layout.installRecord, manifest), (e) => e instanceof SfError && e.code === 'SF_E_HASH_MISMATCH' && reinstall(e));
+      await assert.rejects(verifyInstalledCollector(layout.installRecord, { ...manifest, version: '0.160.0' }), (e) => e instanceof SfError && e.code === 'SF_E_CONFLICT' && reinstall(e));
       assert.equal(platformKey('linux', 'x64'), 'linux_amd64');
       assert.equal(platformKey('darwin', 'arm64'), 'darwin_arm64');
     } finally {

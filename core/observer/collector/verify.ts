@@ -87,6 +87,9 @@ export async function installCollectorFromArchive(archivePath: string, binDir: s
   }
 }
 
+// `sf observe update` rewrites host configs only; the collector comes from an archive the user downloads
+const REINSTALL = 'sf observe install --collector-archive <the pinned archive> --yes';
+
 /** Re-verifies an installed binary against its install record and the pinned version. */
 export async function verifyInstalledCollector(recordFile: string, manifest: CollectorManifest): Promise<CollectorInstallRecord> {
   let record: CollectorInstallRecord;
@@ -97,17 +100,17 @@ export async function verifyInstalledCollector(recordFile: string, manifest: Col
     throw e;
   }
   if (record.version !== manifest.version) {
-    throw new SfError('SF_E_CONFLICT', `the installed otelcol-contrib is ${record.version}; this sf pins ${manifest.version}`, { hint: 'run `sf observe update`' });
+    throw new SfError('SF_E_CONFLICT', `the installed otelcol-contrib is ${record.version}; this sf pins ${manifest.version}`, { hint: `install the pinned release: sf observe install --collector-archive <otelcol-contrib_${manifest.version} archive> --yes` });
   }
   let actual: string;
   try {
     actual = await sha256File(record.binary);
   } catch (e) {
-    if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', `the otelcol-contrib binary ${record.binary} is missing`, { location: { file: record.binary }, hint: 'run `sf observe update`' });
+    if (hasErrno(e, 'ENOENT')) throw new SfError('SF_E_NOT_FOUND', `the otelcol-contrib binary ${record.binary} is missing`, { location: { file: record.binary }, hint: `install it again: ${REINSTALL}` });
     throw e;
   }
   if (actual !== record.binarySha256) {
-    throw new SfError('SF_E_HASH_MISMATCH', `${record.binary} changed since Forge installed it`, { location: { file: record.binary }, hint: 'reinstall it with `sf observe update`; Forge never runs a modified collector', data: { expected: record.binarySha256, actual } });
+    throw new SfError('SF_E_HASH_MISMATCH', `${record.binary} changed since Forge installed it`, { location: { file: record.binary }, hint: `reinstall it (${REINSTALL}); Forge never runs a modified collector`, data: { expected: record.binarySha256, actual } });
   }
   return record;
 }
