@@ -4,6 +4,7 @@ import { detectHost } from '../config/detect.js';
 import { diagnoseJsonEntries } from '../config/json-diagnose.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
+import { claudeOverridesAbove } from './layers.js';
 import { claudeNameShadows } from './name-shadow.js';
 import { claudeConfigDir, claudeSettingsFile, OFF, reconcileClaudeSettings } from './settings.js';
 
@@ -14,6 +15,7 @@ export function claudeSkillRoot(ctx: HostContext): string {
 }
 
 const states = (req: ProjectionRequest) => req.skills.map((s) => ({ skillId: s.skillId, name: s.name, enabled: s.enabled }));
+const disabledOf = (req: ProjectionRequest) => req.skills.filter((s) => !s.enabled).map((s) => ({ skillId: s.skillId, name: s.name }));
 
 const control: NativeConfigControl = {
   file: claudeSettingsFile,
@@ -21,17 +23,19 @@ const control: NativeConfigControl = {
     const adoptNames = new Set(req.skills.filter((s) => adopt.has(s.skillId)).map((s) => s.name));
     return reconcileClaudeSettings(file, ctx.backupDir, previous, states(req), (path) => adoptNames.has(path[1]), ctx.dryRun);
   },
-  diagnose(file, ctx, previous, req) {
-    return diagnoseJsonEntries({
+  async diagnose(file, ctx, previous, req) {
+    const entries = await diagnoseJsonEntries({
       file, host: 'Claude Code', previous, disabledValue: OFF, memo: ctx.memo,
       desired: states(req).map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['skillOverrides', s.name], value: s.enabled ? undefined : OFF })),
     });
+    // Forge's "off" holds only where no settings file Claude Code ranks higher says otherwise
+    return [...entries, ...(await claudeOverridesAbove(ctx, disabledOf(req), 'error'))];
   },
 };
 
 /** The Claude Code adapter (native per-skill control: `skillOverrides`). */
 export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostAdapter {
-  return createNativeAdapter({
+  const adapter = createNativeAdapter({
     id: 'claude-code',
     aliases: ['claude'],
     displayName: 'Claude Code',
@@ -48,5 +52,15 @@ export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostA
       return detectHost('claude', [dir, ...(project ? [project] : [])], configs, ctx.env);
     },
   });
+  return {
+    ...adapter,
+    // what an install or enable/disable warns about (core/install/change-warnings.ts): the change
+    // is made (an administrator's or a project's file is not Forge's to refuse over), and said;
+    // doctor gets the same findings as errors from `control.diagnose`, not from here
+    async nameShadows(req, record, ctx) {
+      const shadows = await adapter.nameShadows!(req, record, ctx);
+      return [...shadows, ...(await claudeOverridesAbove(ctx, disabledOf(req), 'warning'))];
+    },
+  };
 }
 

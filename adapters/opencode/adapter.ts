@@ -1,14 +1,14 @@
 import { dirname, join } from 'node:path';
-import type { Diagnostic } from '../../core/errors/index.js';
+import { isSfError, SfError, type Diagnostic } from '../../core/errors/index.js';
 import type { HostAdapter, HostContext, ProjectionRecord, ProjectionRequest } from '../../core/install/host-adapter.js';
 import { detectHost } from '../config/detect.js';
 import { CONFIG_DRIFT, CONFIG_INVALID, DISABLED_EXPOSED, diagnoseJsonEntries, invalidConfig, memoJsonConfig } from '../config/json-diagnose.js';
-import type { JsonObject } from '../config/json-edit.js';
+import { isJsonObject, parseJsonConfig, type JsonObject } from '../config/json-edit.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
 import { exposedDisabledSkills, mergeLayers, type ConfigLayer } from './effective-permission.js';
 import { opencodeNameShadows, opencodeScanRoots } from './name-shadow.js';
-import { DENY, opencodeConfigDir, opencodeConfigFile, opencodeConfigLayers, reconcileOpenCodePermission } from './permission.js';
+import { DENY, opencodeConfigDir, opencodeConfigFile, opencodeConfigSources, reconcileOpenCodePermission } from './permission.js';
 
 /**
  * `.opencode/skills` in the project, `<config dir>/skills` for the user: directories only OpenCode
@@ -26,17 +26,23 @@ export function opencodeSkillRoot(ctx: HostContext): string {
 const disabledOf = (req: ProjectionRequest) => req.skills.filter((s) => !s.enabled).map((s) => ({ skillId: s.skillId, name: s.name }));
 
 /**
- * The config files OpenCode merges for this context (opencodeConfigLayers), read, in its order;
+ * The configs OpenCode merges for this context (opencodeConfigSources), read, in its order;
  * `file`, the one Forge edits, keeps its place (at the end if OpenCode would not load it). A file
- * that does not parse is SF_E_CONFIG, or handed to `invalid` and left out. With `memo` (doctor),
- * each file is read once per pass.
+ * or OPENCODE_CONFIG_CONTENT that does not parse is SF_E_CONFIG (OpenCode refuses to start), or
+ * handed to `invalid` and left out. With `memo` (doctor), each file is read once per pass.
  */
 async function readLayers(ctx: HostContext, file: string, invalid?: (file: string, e: unknown) => void, memo?: HostContext['memo']): Promise<{ layers: ConfigLayer[]; at: number }> {
-  const files = opencodeConfigLayers(ctx);
-  if (!files.includes(file)) files.push(file);
+  const sources = opencodeConfigSources(ctx);
+  if (!sources.some((s) => 'file' in s && s.file === file)) sources.push({ file });
   const layers: ConfigLayer[] = [];
   let at = -1;
-  for (const f of files) {
+  for (const s of sources) {
+    if ('variable' in s) {
+      const layer = variableLayer(s.variable, s.text, invalid);
+      if (layer) layers.push(layer);
+      continue;
+    }
+    const f = s.file;
     if (f === file) {
       at = layers.length;
       layers.push({ file, doc: {} });
@@ -52,6 +58,37 @@ async function readLayers(ctx: HostContext, file: string, invalid?: (file: strin
     }
   }
   return { layers, at };
+}
+
+/**
+ * A config held in an environment variable, named `$VAR` where findings say where a rule is.
+ * OPENCODE_PERMISSION is JSON merged into `permission`; OpenCode skips it with a warning when it
+ * does not parse, and an array or string merged there adds no rule about skills.
+ */
+function variableLayer(variable: 'OPENCODE_CONFIG_CONTENT' | 'OPENCODE_PERMISSION', text: string, invalid?: (file: string, e: unknown) => void): ConfigLayer | undefined {
+  const name = `$${variable}`;
+  if (variable === 'OPENCODE_PERMISSION') {
+    try {
+      const permission: unknown = JSON.parse(text);
+      return isJsonObject(permission) ? { file: name, doc: { permission } } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    return { file: name, doc: parseJsonConfig(text, name) };
+  } catch (e) {
+    if (!isSfError(e, 'SF_E_CONFIG')) throw e;
+    // parseJsonConfig speaks of a file Forge would edit; this is the user's environment
+    const why = e.message.slice(name.length).replace(/^:\s*/, '').replace(/; Forge will not edit.*$/, '');
+    const err = new SfError('SF_E_CONFIG', `${name} does not parse (${why}), and OpenCode will not start with it`, {
+      location: { file: name, line: e.location?.line, column: e.location?.column },
+      hint: 'Fix or unset OPENCODE_CONFIG_CONTENT in this environment and run the command again; nothing was changed.',
+    });
+    if (!invalid) throw err;
+    invalid(name, err);
+    return undefined;
+  }
 }
 
 /** Checks a planned or current `file`: merged with every other file OpenCode loads, each disabled skill must evaluate to "deny" for every agent. */

@@ -3,10 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isSfError, type Diagnostic } from '../../core/errors/index.js';
+import type { HostContext } from '../../core/install/host-adapter.js';
 import { adapterFixture, type AdapterFixture } from '../../test-support/adapter-fixture.js';
 import { hostBinary, runHost } from '../../test-support/hosts/run-host.js';
 import { createOpenCodeAdapter } from './adapter.js';
-import { opencodeConfigLayers } from './permission.js';
+import { mergeConfigs } from './effective-permission.js';
+import { opencodeConfigLayers, opencodeConfigSources } from './permission.js';
 
 const write = async (file: string, text: string) => {
   await mkdir(dirname(file), { recursive: true });
@@ -80,7 +82,7 @@ describe('opencode adapter: every config file OpenCode merges, in its order', ()
   it('the layer list is the order the real OpenCode binary loads its config files in', async function () {
     this.timeout(60_000);
     const bin = hostBinary('opencode-ai/bin/opencode.exe', 'opencode-ai');
-    const env = { OPENCODE_CONFIG: join(f.root, 'custom.json'), OPENCODE_CONFIG_DIR: join(f.root, 'cdir'), XDG_CONFIG_HOME: join(f.root, 'xdg') };
+    const env = { OPENCODE_CONFIG: join(f.root, 'custom.json'), OPENCODE_CONFIG_DIR: join(f.root, 'cdir'), XDG_CONFIG_HOME: join(f.root, 'xdg'), OPENCODE_TEST_MANAGED_CONFIG_DIR: join(f.root, 'managed') };
     const ctx = { ...f.ctx('project'), env: { ...f.ctx('project').env, ...env } };
     // OpenCode looks for project files and .opencode dirs only where they exist
     for (const file of opencodeConfigLayers(ctx)) await write(file, '{}\n');
@@ -91,6 +93,102 @@ describe('opencode adapter: every config file OpenCode merges, in its order', ()
     const loaded = [...run.stderr.matchAll(/message=loading path=(\S+)/g)].map((m) => m[1]);
     assert.ok(loaded.length > 0, run.stderr.slice(0, 2000));
     assert.deepEqual(opencodeConfigLayers(ctx), loaded);
+  });
+});
+
+describe('opencode adapter: the managed config dir and the configs held in environment variables', () => {
+  let f: AdapterFixture;
+  let managed: string;
+  beforeEach(async () => {
+    f = await adapterFixture();
+    managed = join(f.root, 'managed');
+  });
+  afterEach(() => f.cleanup());
+  const adapter = createOpenCodeAdapter();
+  /** the fixture's context with its managed dir moved under the temp root (no /etc), plus `env` */
+  const ctx = (env: Record<string, string> = {}, scope: 'project' | 'user' = 'project'): HostContext => {
+    const base = f.ctx(scope);
+    return { ...base, env: { ...base.env, OPENCODE_TEST_MANAGED_CONFIG_DIR: managed, ...env } };
+  };
+  const exposedIn = (found: Diagnostic[]) => errorsOf(found).filter((d) => d.code === 'SF_DRIFT_DISABLED_EXPOSED').map((d) => d.file);
+
+  for (const scope of ['project', 'user'] as const) {
+    it(`${scope} scope: a "*": "allow" in the managed dir's opencode.json, merged last, is found by doctor and refused by disable`, async () => {
+      let record = await adapter.project(f.request([]), ctx({}, scope));
+      const file = join(managed, 'opencode.json');
+      await write(file, ALLOW_ALL);
+      await assert.rejects(adapter.setEnablement(f.request(['beta']), record, ctx({}, scope)), (e: unknown) =>
+        isSfError(e, 'SF_E_CONFLICT') && e.message.includes(file) && e.message.includes('"permission.skill.*"'));
+      await writeFile(file, '{}\n');
+      record = await adapter.setEnablement(f.request(['beta']), record, ctx({}, scope));
+      assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx({}, scope))), []);
+      await write(join(managed, 'opencode.jsonc'), '{"permission": {"skill": "allow"}} // managed\n');
+      assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx({}, scope))), [join(managed, 'opencode.jsonc')]);
+    });
+  }
+
+  it('OPENCODE_PERMISSION, merged into permission after every file, is found by doctor and refused by disable', async () => {
+    let record = await adapter.project(f.request([]), ctx());
+    const allow = { OPENCODE_PERMISSION: '{"skill": "allow"}' };
+    await assert.rejects(adapter.setEnablement(f.request(['beta']), record, ctx(allow)), (e: unknown) =>
+      isSfError(e, 'SF_E_CONFLICT') && e.message.includes('$OPENCODE_PERMISSION') && typeof e.hint === 'string' && e.hint.includes('$OPENCODE_PERMISSION'));
+    record = await adapter.setEnablement(f.request(['beta']), record, ctx());
+    assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx(allow))), ['$OPENCODE_PERMISSION']);
+    // after the managed dir too: its deny does not outrank it
+    await write(join(managed, 'opencode.json'), '{"permission": {"skill": {"beta": "deny"}}}\n');
+    assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx({ OPENCODE_PERMISSION: '{"skill": {"*": "allow"}}' }))), ['$OPENCODE_PERMISSION']);
+    // a rule for another skill, or a value OpenCode skips (not JSON, not an object), changes nothing
+    for (const value of ['{"skill": {"alpha": "allow"}}', '{oops', '"allow"', '["allow"]']) {
+      assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx({ OPENCODE_PERMISSION: value }))), [], value);
+    }
+  });
+
+  it('OPENCODE_CONFIG_CONTENT comes after the config files and before the managed dir', async () => {
+    const record = await adapter.project(f.request(['beta']), ctx());
+    const content = { OPENCODE_CONFIG_CONTENT: '{\n  // an agent of the CI\n  "agent": {"build": {"permission": {"skill": "allow"}}},\n}' };
+    const found = errorsOf(await adapter.diagnose(f.request(['beta']), record, ctx(content)));
+    assert.deepEqual(found.map((d) => d.file), ['$OPENCODE_CONFIG_CONTENT'], JSON.stringify(found));
+    assert.match(found[0].message, /agent "build"/);
+    // the managed dir, merged after it, can deny again
+    await write(join(managed, 'opencode.json'), '{"agent": {"build": {"permission": {"skill": {"beta": "deny"}}}}}\n');
+    assert.deepEqual(exposedIn(await adapter.diagnose(f.request(['beta']), record, ctx(content))), []);
+  });
+
+  it('an OPENCODE_CONFIG_CONTENT that does not parse is SF_E_CONFIG for disable and a finding for doctor, naming the variable', async () => {
+    let record = await adapter.project(f.request([]), ctx());
+    const broken = { OPENCODE_CONFIG_CONTENT: '{"permission": ' };
+    await assert.rejects(adapter.setEnablement(f.request(['beta']), record, ctx(broken)), (e: unknown) =>
+      isSfError(e, 'SF_E_CONFIG') && e.message.startsWith('$OPENCODE_CONFIG_CONTENT does not parse') && /unset OPENCODE_CONFIG_CONTENT/.test(e.hint ?? ''));
+    record = await adapter.setEnablement(f.request(['beta']), record, ctx());
+    const found = errorsOf(await adapter.diagnose(f.request(['beta']), record, ctx(broken)));
+    assert.deepEqual(found.map((d) => [d.code, d.file]), [['SF_DRIFT_CONFIG_INVALID', '$OPENCODE_CONFIG_CONTENT']]);
+  });
+
+  it('Forge merges these layers as the real OpenCode binary does', async function () {
+    this.timeout(60_000);
+    const bin = hostBinary('opencode-ai/bin/opencode.exe', 'opencode-ai');
+    await write(join(f.project, 'opencode.json'), '{"permission": {"skill": {"beta": "deny", "a": "deny", "b": "deny", "c": "deny"}}}\n');
+    await write(join(managed, 'opencode.json'), '{"permission": {"skill": {"b": "ask"}}}\n');
+    await write(join(managed, 'opencode.jsonc'), '{"permission": {"skill": {"c": "ask"}}}\n');
+    const env = {
+      OPENCODE_TEST_MANAGED_CONFIG_DIR: managed, XDG_CONFIG_HOME: join(f.home, '.config'),
+      OPENCODE_CONFIG_CONTENT: '{"permission": {"skill": {"a": "allow", "b": "allow", "c": "allow", "d": "allow"}}}',
+      OPENCODE_PERMISSION: '{"skill": {"c": "allow", "e": "ask"}}',
+    };
+    const run = await runHost(bin, ['debug', 'config'], {
+      cwd: f.project, home: f.home, timeoutMs: 50_000,
+      env: { ...env, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' },
+    });
+    assert.equal(run.code, 0, run.stderr.slice(0, 2000));
+    const theirs = JSON.parse(run.stdout).permission;
+    const c = ctx(env);
+    const docs = [];
+    for (const s of opencodeConfigSources(c)) {
+      if ('variable' in s) docs.push(s.variable === 'OPENCODE_PERMISSION' ? { permission: JSON.parse(s.text) } : JSON.parse(s.text));
+      else if (existsSync(s.file)) docs.push(JSON.parse(readFileSync(s.file, 'utf8')));
+    }
+    assert.deepEqual(theirs, mergeConfigs(docs).permission);
+    assert.deepEqual(theirs, { skill: { beta: 'deny', a: 'allow', b: 'ask', c: 'allow', d: 'allow', e: 'ask' } });
   });
 });
 

@@ -23,15 +23,34 @@ export function opencodeConfigFile(ctx: HostContext): string {
 }
 
 /**
- * Every config file OpenCode merges for this context, in its merge order (later files override
- * earlier ones), as OpenCode 1.18 loads them (checked against the binary by layers.test.ts): the
- * global dir's config.json, opencode.json, opencode.jsonc; $OPENCODE_CONFIG; in a project
- * opencode.json, opencode.jsonc, .opencode/opencode.json, .opencode/opencode.jsonc; then
- * ~/.opencode/opencode.json(c), which OpenCode always loads, and $OPENCODE_CONFIG_DIR's. A
- * user-scope installation applies in every project, whose files Forge cannot know: only the
- * files loaded everywhere are listed then.
+ * OpenCode's managed config dir: $OPENCODE_TEST_MANAGED_CONFIG_DIR (OpenCode's own override, which
+ * tests use), else /etc/opencode (macOS: /Library/Application Support/opencode, Windows:
+ * %ProgramData%\opencode), as OpenCode 1.18's managedConfigDir() names it.
  */
-export function opencodeConfigLayers(ctx: HostContext): string[] {
+export function opencodeManagedDir(ctx: HostContext): string {
+  if (ctx.env.OPENCODE_TEST_MANAGED_CONFIG_DIR) return ctx.env.OPENCODE_TEST_MANAGED_CONFIG_DIR;
+  if (process.platform === 'darwin') return '/Library/Application Support/opencode';
+  if (process.platform === 'win32') return join(ctx.env.ProgramData || 'C:\\ProgramData', 'opencode');
+  return '/etc/opencode';
+}
+
+/**
+ * One config OpenCode merges: a file, or an environment variable's value (`text`): a whole config
+ * for OPENCODE_CONFIG_CONTENT, the `permission` object alone for OPENCODE_PERMISSION.
+ */
+export type OpenCodeLayerSource = { file: string } | { variable: 'OPENCODE_CONFIG_CONTENT' | 'OPENCODE_PERMISSION'; text: string };
+
+/**
+ * Every config OpenCode merges for this context, in its merge order (later ones override earlier
+ * ones), as OpenCode 1.18 loads them (checked against the binary by layers.test.ts): the global
+ * dir's config.json, opencode.json, opencode.jsonc; $OPENCODE_CONFIG; in a project opencode.json,
+ * opencode.jsonc, .opencode/opencode.json, .opencode/opencode.jsonc; then ~/.opencode/opencode.json(c),
+ * which OpenCode always loads, and $OPENCODE_CONFIG_DIR's; then $OPENCODE_CONFIG_CONTENT (a whole
+ * config); the managed dir's opencode.json(c); last $OPENCODE_PERMISSION, merged into `permission`.
+ * A user-scope installation applies in every project, whose files Forge cannot know: only the
+ * configs loaded everywhere are listed then.
+ */
+export function opencodeConfigSources(ctx: HostContext): OpenCodeLayerSource[] {
   const pair = (dir: string) => [join(dir, 'opencode.json'), join(dir, 'opencode.jsonc')];
   const files = [join(opencodeConfigDir(ctx), 'config.json'), ...pair(opencodeConfigDir(ctx))];
   if (ctx.env.OPENCODE_CONFIG) files.push(resolve(ctx.projectRoot ?? ctx.home, ctx.env.OPENCODE_CONFIG));
@@ -42,7 +61,17 @@ export function opencodeConfigLayers(ctx: HostContext): string[] {
   files.push(...pair(join(ctx.home, '.opencode')));
   if (ctx.env.OPENCODE_CONFIG_DIR) files.push(...pair(resolve(ctx.projectRoot ?? ctx.home, ctx.env.OPENCODE_CONFIG_DIR)));
   // a directory listed twice (a project in the home directory) is loaded once, where it first appears
-  return files.filter((f, i) => files.indexOf(f) === i);
+  const out: OpenCodeLayerSource[] = files.filter((f, i) => files.indexOf(f) === i).map((file) => ({ file }));
+  if (ctx.env.OPENCODE_CONFIG_CONTENT) out.push({ variable: 'OPENCODE_CONFIG_CONTENT', text: ctx.env.OPENCODE_CONFIG_CONTENT });
+  // loaded after everything else, whatever was loaded before
+  out.push(...pair(opencodeManagedDir(ctx)).map((file) => ({ file })));
+  if (ctx.env.OPENCODE_PERMISSION) out.push({ variable: 'OPENCODE_PERMISSION', text: ctx.env.OPENCODE_PERMISSION });
+  return out;
+}
+
+/** The config files of opencodeConfigSources, in order (what OpenCode logs as "loading path="). */
+export function opencodeConfigLayers(ctx: HostContext): string[] {
+  return opencodeConfigSources(ctx).flatMap((s) => ('file' in s ? [s.file] : []));
 }
 
 export interface OpenCodeSkillState {
