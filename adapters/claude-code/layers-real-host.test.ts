@@ -28,8 +28,7 @@ describe('Claude Code settings that outrank a user-scope switch (real sf, real b
   this.timeout(120_000);
   let box: HostSandbox;
   before(async () => {
-    box = await installTwoSkillSkit('claude-code', undefined, { scope: 'user', disable: false });
-    await box.sf(['skit', 'disable', `local/kit:${box.disabled}`, '--scope', 'user']);
+    box = await installTwoSkillSkit('claude-code', undefined, { scope: 'user' });
   });
   after(() => box?.cleanup());
   const env = () => ({ HOME: box.home, SF_HOME: box.sfHome, XDG_CONFIG_HOME: join(box.home, '.config'), CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', [CLAUDE_MANAGED_DIR_VAR]: join(box.root, 'managed') });

@@ -50,7 +50,7 @@ export async function installTwoSkillSkit(agents: string, prepare?: (paths: { ho
     // the user's own host config exists before Forge merges into it
     if (prepare) await prepare({ home, project });
     await sf(['add', 'skit', join(root, 'kit'), '--agent', agents, '--scope', options.scope ?? 'project', '--yes']);
-    if (options.disable ?? true) await sf(['skit', 'disable', 'local/kit:summarize', '--agent', agents]);
+    if (options.disable ?? true) await sf(['skit', 'disable', 'local/kit:summarize', '--agent', agents, '--scope', options.scope ?? 'project']);
   } catch (e) {
     await tmp.cleanup();
     throw e;
