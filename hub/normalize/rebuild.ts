@@ -1,4 +1,4 @@
-import type { GenerationInfo, RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
+import type { GenerationInfo, ProjectionStore, RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
 import { normalizeBatch } from './normalize-batch.js';
 import { batchContext, type Normalizer, type RawBatchLoader } from './worker.js';
 
@@ -27,6 +27,23 @@ export function replayOrder(records: Iterable<RawBatchRecord>): RawBatchRecord[]
 }
 
 /**
+ * Drops every projection generation that is neither the live one nor `building`: what a rebuild
+ * interrupted by a crash or a restart left behind (a finished rebuild drops the generation it
+ * replaced itself). Generation numbers are never reused, so each one below the last is either
+ * live or garbage; dropping an empty one costs a few empty range reads.
+ */
+export async function dropStaleGenerations(projections: ProjectionStore, building?: number): Promise<number[]> {
+  const live = projections.active()?.generation;
+  const dropped: number[] = [];
+  for (let g = 1; g <= projections.lastGeneration(); g++) {
+    if (g === live || g === building) continue;
+    await projections.drop(g);
+    dropped.push(g);
+  }
+  return dropped;
+}
+
+/**
  * Replays every retained raw batch, in admission order (replayOrder), into a fresh projection generation with the
  * given normalizer version, then makes it the live one and drops the old generation. Queries keep
  * reading the old generation until the switch. The worker is paused meanwhile; batches queued
@@ -41,11 +58,15 @@ export async function rebuildProjections(
   now: () => number = Date.now,
 ): Promise<RebuildResult> {
   const projections = telemetry.projections;
-  const generation = projections.lastGeneration() + 1;
-  const previous = projections.active();
   await worker.pause();
+  let generation = 0;
+  let previous: GenerationInfo | undefined;
   const result: RebuildResult = { generation: { generation, normalizerVersion, builtAt: '' }, batches: 0, events: 0, duplicates: 0, missing: 0 };
   try {
+    // a generation an interrupted rebuild left would otherwise stay on disk for good
+    await dropStaleGenerations(projections);
+    generation = result.generation.generation = projections.lastGeneration() + 1;
+    previous = projections.active();
     for (const record of replayOrder(telemetry.rawBatches.listByReceipt())) {
       const request = await load(record);
       if (!request) {
@@ -61,7 +82,7 @@ export async function rebuildProjections(
     result.generation.builtAt = new Date(now()).toISOString();
     await projections.setActive(result.generation);
   } catch (e) {
-    await projections.drop(generation);
+    if (generation) await projections.drop(generation);
     throw e;
   } finally {
     worker.resume();

@@ -7,7 +7,7 @@ import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest
 import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
 import { releaseBlobs } from '../registry/release-blobs.js';
 import { rawBatchLoader } from '../normalize/load-raw.js';
-import { rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { dropStaleGenerations, rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
 import { ThreadedNormalizer } from '../normalize/threaded.js';
 import { NORMALIZER_VERSION } from '../normalize/version.js';
 import { NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
@@ -62,6 +62,8 @@ export class TelemetryService {
   private sweeper: NodeJS.Timeout | undefined;
   private started: Promise<void> | undefined;
   private rebuilding: Promise<RebuildResult> | undefined;
+  /** The rebuild and the drop of stale generations, one at a time. */
+  private maintenance: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly storage: HubStorage,
@@ -127,6 +129,8 @@ export class TelemetryService {
         await this.storage.telemetry.projections.setActive({ generation: this.storage.telemetry.projections.lastGeneration() + 1, normalizerVersion: this.normalizerVersion, builtAt: new Date(this.now()).toISOString() });
       }
       for (const [account, n] of this.storage.telemetry.queue.depthByAccount()) this.countBacklog(account, n);
+      // in the background (a large leftover takes a while to delete), before any rebuild this run starts
+      void this.exclusive(() => dropStaleGenerations(this.storage.telemetry.projections)).catch((e) => console.error('hub telemetry: dropping stale projection generations failed:', e));
       // replay(), not rebuild(): this runs before `started` is assigned, and rebuild() awaits start()
       if (active && active.normalizerVersion !== this.normalizerVersion) void this.replay(this.normalizerVersion).catch((e) => console.error('hub telemetry: rebuild failed:', e));
       else this.worker.kick();
@@ -200,10 +204,11 @@ export class TelemetryService {
     return this.load(record);
   }
 
-  /** Resolves once every queued batch is normalized. */
+  /** Resolves once every queued batch is normalized (and the rebuild or generation drop under way is done). */
   async drain(): Promise<void> {
     await this.start();
-    await this.rebuilding;
+    await this.rebuilding?.catch(() => undefined);
+    await this.maintenance;
     await this.worker.drain();
   }
 
@@ -213,10 +218,16 @@ export class TelemetryService {
     return this.replay(normalizerVersion);
   }
 
-  /** One rebuild at a time; `rebuilding` is set synchronously when none runs, so drain() waits for it. */
+  /** Runs `task` after every maintenance task queued before it (see `maintenance`). */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.maintenance.then(task);
+    this.maintenance = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One rebuild at a time; `rebuilding` is set synchronously, so drain() waits for it. */
   private async replay(normalizerVersion: string): Promise<RebuildResult> {
-    while (this.rebuilding) await this.rebuilding.catch(() => undefined);
-    const running = rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now);
+    const running = this.exclusive(() => rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now));
     this.rebuilding = running;
     try {
       return await running;
@@ -232,6 +243,7 @@ export class TelemetryService {
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await this.rebuilding?.catch(() => undefined);
+    await this.maintenance;
     await this.worker.stop();
   }
 }
