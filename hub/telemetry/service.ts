@@ -8,11 +8,13 @@ import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
 import { releaseBlobs } from '../registry/release-blobs.js';
 import { rawBatchLoader } from '../normalize/load-raw.js';
 import { dropStaleGenerations, rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { expiringEvents } from '../normalize/expire.js';
+import { batchEvents } from '../normalize/normalize-batch.js';
 import { ThreadedNormalizer } from '../normalize/threaded.js';
 import { NORMALIZER_VERSION } from '../normalize/version.js';
-import { NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
+import { batchContext, NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
 import type { HubStorage } from '../storage/ports.js';
-import type { ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
+import type { ExpiredEvent, ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
 
 export interface TelemetryConfig {
   limits?: Partial<IngestLimits>;
@@ -62,7 +64,11 @@ export class TelemetryService {
   private sweeper: NodeJS.Timeout | undefined;
   private started: Promise<void> | undefined;
   private rebuilding: Promise<RebuildResult> | undefined;
-  /** The rebuild and the drop of stale generations, one at a time. */
+  /**
+   * The rebuild, the retention sweep and the drop of stale generations, one at a time: a sweep
+   * during a rebuild would delete raw batches the rebuild has listed and not replayed yet, before
+   * their facts are kept anywhere the rebuild reads.
+   */
   private maintenance: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -204,7 +210,7 @@ export class TelemetryService {
     return this.load(record);
   }
 
-  /** Resolves once every queued batch is normalized (and the rebuild or generation drop under way is done). */
+  /** Resolves once every queued batch is normalized (and the rebuild, sweep or generation drop under way is done). */
   async drain(): Promise<void> {
     await this.start();
     await this.rebuilding?.catch(() => undefined);
@@ -236,8 +242,32 @@ export class TelemetryService {
     }
   }
 
+  /**
+   * Deletes raw batches past retention (retention.ts). A swept batch's normalized events stay
+   * behind as expired facts, which rebuilds apply in its place (rebuild.ts).
+   */
   sweep(nowMs = this.now()): Promise<SweepResult> {
-    return sweepRawBatches(this.storage.telemetry, this.blobGuard, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs });
+    return this.exclusive(() =>
+      sweepRawBatches(this.storage.telemetry, this.blobGuard, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs }, (r) => this.expiringFacts(r)),
+    );
+  }
+
+  /**
+   * The normalized events of a raw batch about to be swept, as the live generation holds them
+   * (expire.ts); undefined when its raw bytes cannot be read (a rebuild then copies its events
+   * from the live generation instead).
+   */
+  private async expiringFacts(record: RawBatchRecord): Promise<ExpiredEvent[] | undefined> {
+    let request: OtlpRequest | undefined;
+    try {
+      request = await this.load(record);
+    } catch (e) {
+      console.error(`hub telemetry: sweep: raw batch ${record.id} of account ${record.accountId} does not decode, so it is swept without keeping its facts (a rebuild copies them from the live generation): ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (!request) return undefined;
+    const telemetry = this.storage.telemetry;
+    telemetry.freshReads();
+    return expiringEvents(this.reader(), record.id, batchEvents(request, batchContext(telemetry, record, this.liveVersion())));
   }
 
   async stop(): Promise<void> {
