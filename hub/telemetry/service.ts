@@ -12,7 +12,7 @@ import { expiringEvents } from '../normalize/expire.js';
 import { batchEvents } from '../normalize/normalize-batch.js';
 import { ThreadedNormalizer } from '../normalize/threaded.js';
 import { NORMALIZER_VERSION } from '../normalize/version.js';
-import { batchContext, NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
+import { batchContext, describeError, NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
 import type { HubStorage } from '../storage/ports.js';
 import type { ExpiredEvent, ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
 
@@ -88,7 +88,8 @@ export class TelemetryService {
     });
     this.load = rawBatchLoader(storage.telemetry, decoderLimits(this.limits));
     const auto = config.autoNormalize !== false;
-    const onError = (e: unknown) => console.error('hub telemetry: normalization failed (will retry):', e);
+    // the worker's errors name the batch and say whether it is retried or dropped
+    const onError = (e: unknown) => console.error(`hub telemetry: ${describeError(e)}`);
     const onDequeued = (item: { accountId: string }) => this.countBacklog(item.accountId, -1);
     const inProcess = () =>
       new NormalizationWorker(storage.telemetry, {
@@ -98,6 +99,7 @@ export class TelemetryService {
         onError,
         onDequeued,
         auto,
+        now: this.now,
       });
     this.worker =
       auto && config.normalizerThread
