@@ -10,7 +10,7 @@ export interface RebuildResult {
   batches: number;
   /** events those batches applied */
   events: number;
-  /** events of those batches skipped as already stored */
+  /** events skipped as already stored, of the replayed and the expired batches */
   duplicates: number;
   /**
    * batches with a raw batch record that could not be replayed: their bytes are gone or no longer
