@@ -66,6 +66,9 @@ export function batchContext(telemetry: TelemetryStorage, record: RawBatchRecord
 const MAX_ATTEMPTS = 3;
 /** characters of an error message kept as a failure's reason */
 const MAX_REASON = 500;
+const MAX_IN_MEMORY = 128;
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const key = (accountId: string, batchId: string) => `${accountId}\u0000${batchId}`;
 
 /** An error naming what failed, with the original as its cause (and its message appended). */
 export function failure(what: string, cause: unknown): Error {
@@ -77,9 +80,6 @@ export function describeError(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   return e.cause instanceof Error && e.cause.stack ? `${e.message}\n${e.cause.stack}` : (e.stack ?? e.message);
 }
-const MAX_IN_MEMORY = 128;
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const key = (accountId: string, batchId: string) => `${accountId}\u0000${batchId}`;
 
 /**
  * Drains the LMDB normalization queue in the background, one batch per transaction (applied and
