@@ -1,4 +1,4 @@
-import type { TelemetryStorage } from '../storage/telemetry-ports.js';
+import type { ExpiredEvent, RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
 import type { BlobGuard } from './blob-guard.js';
 import { RETENTION_DAYS } from './limits.js';
 
@@ -34,10 +34,19 @@ export interface ReceiptRun {
 }
 
 /**
+ * The normalized events a raw batch leaves behind when it is swept (hub/normalize/expire.ts), or
+ * undefined when they cannot be made (its bytes do not decode).
+ */
+export type KeepFacts = (record: RawBatchRecord) => Promise<readonly ExpiredEvent[] | undefined>;
+
+/**
  * Deletes raw batches older than their account's current retention tier (90 days free, 365 paid;
  * an upgrade therefore extends what is still retained, a downgrade shortens it) and the blobs no
- * other batch references. Projections are derived facts and stay; a later rebuild covers the
- * retained window only. Two batches are never deleted, whatever their receipt time says:
+ * other batch references. Only the raw bytes go: projections are derived facts and stay, and with
+ * `keep` a swept batch's normalized events are kept as an expired batch (RawBatchStore.expire),
+ * which every later rebuild applies in the batch's place, so no rebuild loses swept history. A
+ * batch that normalizes to no events (metrics) leaves nothing. Two batches are never deleted,
+ * whatever their receipt time says:
  *
  * - a batch still in the normalization queue: it was acknowledged and is not normalized yet, so
  *   deleting it would lose it (the worker dequeues a batch whose raw bytes are gone);
@@ -47,7 +56,7 @@ export interface ReceiptRun {
  *   otherwise make a batch received seconds ago look months old. (A stamp made by a wrong clock
  *   in an earlier run cannot be told from a real one; it is swept by its stamp.)
  */
-export async function sweepRawBatches(telemetry: TelemetryStorage, guard: BlobGuard, nowMs: number, run?: ReceiptRun): Promise<SweepResult> {
+export async function sweepRawBatches(telemetry: TelemetryStorage, guard: BlobGuard, nowMs: number, run?: ReceiptRun, keep?: KeepFacts): Promise<SweepResult> {
   const result: SweepResult = { batches: 0, blobs: 0, orphanBlobs: 0, tempFiles: 0 };
   // under the guard of the hash, so an ingest of the same bytes (another account's, sharing the
   // blob) is either admitted before the check, and keeps the blob, or puts it after the delete
@@ -67,7 +76,9 @@ export async function sweepRawBatches(telemetry: TelemetryStorage, guard: BlobGu
     if (record.receivedAtMs >= nowMs - retentionMs) continue;
     if (queued.has(`${record.accountId}\u0000${record.id}`)) continue;
     if (run && record.receivedAtMs >= run.earliestReceiptMs && run.uptimeMs < retentionMs) continue;
-    await telemetry.rawBatches.delete(record.accountId, record.id);
+    const events = await keep?.(record);
+    if (events?.length) await telemetry.rawBatches.expire(record, events, new Date(nowMs).toISOString());
+    else await telemetry.rawBatches.delete(record.accountId, record.id);
     result.batches++;
     if (await deleteIfUnreferenced(record.sha256)) result.blobs++;
   }

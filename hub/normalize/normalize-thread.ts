@@ -2,7 +2,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { openEmbeddedStorage } from '../storage/embedded/lmdb-store.js';
 import { rawBatchLoader } from './load-raw.js';
 import type { FromThread, NormalizerThreadData, ToThread } from './thread-messages.js';
-import { NormalizationWorker } from './worker.js';
+import { describeError, NormalizationWorker } from './worker.js';
 
 /**
  * Worker-thread entry of the normalizer (started by threaded.ts): opens the hub's embedded
@@ -22,7 +22,7 @@ const worker = new NormalizationWorker(telemetry, {
   normalizerVersion: () => telemetry.projections.active()?.normalizerVersion ?? data.normalizerVersion,
   generation: () => telemetry.projections.active()?.generation ?? 1,
   load: rawBatchLoader(telemetry, data.limits),
-  onError: (e) => post({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+  onError: (e) => post({ type: 'error', message: describeError(e) }),
   onDequeued: (item) => post({ type: 'dequeued', item }),
   auto: true,
   // the HTTP thread sends a batch's rows before committing its queue item, so a committed item's

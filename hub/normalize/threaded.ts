@@ -4,7 +4,7 @@ import type { QueueItem, RawBatchRecord, TelemetryStorage } from '../storage/tel
 import { batchEvents } from './normalize-batch.js';
 import { prepareEvents } from './prepared.js';
 import type { FromThread, NormalizerThreadData, ToThread } from './thread-messages.js';
-import { batchContext, type Normalizer } from './worker.js';
+import { batchContext, failure, type Normalizer } from './worker.js';
 
 // From dist/ (and the CLI bundle, which ships dist/cli/normalize-thread.js next to itself) the
 // entry is compiled JS. Under tsx (tests) it is the .ts source; Node 20 workers do not inherit
@@ -19,7 +19,7 @@ export interface ThreadedNormalizerOptions extends NormalizerThreadData {
   liveVersion(): string;
   /** called after the thread (or the fallback) took a batch off the queue */
   onDequeued(item: QueueItem): void;
-  /** errors the normalizer survived (the batch stays queued and is retried) */
+  /** errors the normalizer survived (see WorkerOptions.onError); the thread's arrive as messages */
   onError(error: unknown): void;
   /** the in-process normalizer to continue with when the thread cannot run */
   fallback(): Normalizer;
@@ -64,7 +64,8 @@ export class ThreadedNormalizer implements Normalizer {
   private receive(m: FromThread): void {
     this.options.freshReads();
     if (m.type === 'dequeued') this.options.onDequeued(m.item);
-    else if (m.type === 'error') this.options.onError(new Error(m.message));
+    // the thread's message already names the batch and carries the stack
+    else if (m.type === 'error') this.options.onError(m.message);
     else {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
@@ -121,7 +122,7 @@ export class ThreadedNormalizer implements Normalizer {
       prepared = prepareEvents(this.options.telemetry.projections, batchEvents(request, batchContext(this.options.telemetry, record, version)), version);
     } catch (e) {
       // never fail the export over it: the thread normalizes the batch from its raw bytes (and retries, and reports)
-      this.options.onError(e);
+      this.options.onError(failure(`preparing the rows of raw batch ${record.id} of account ${record.accountId} failed (the normalizer thread decodes it from its raw bytes instead)`, e));
       return;
     }
     this.worker.postMessage({ type: 'batch', accountId: record.accountId, batchId: record.id, prepared } satisfies ToThread, [prepared.values.buffer as ArrayBuffer, prepared.ends.buffer as ArrayBuffer]);

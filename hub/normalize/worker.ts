@@ -29,12 +29,17 @@ export interface WorkerOptions {
   /** the generation new batches are written to */
   generation(): number;
   load: RawBatchLoader;
-  /** called with errors the worker survived (the batch stays queued and is retried) */
+  /**
+   * called with errors the worker survived: a batch that failed and is retried, or one it gave
+   * up on (dropped from the queue, recorded in the health view); the message names the batch
+   */
   onError(error: unknown): void;
   /** called after a queue item left the queue */
   onDequeued(item: QueueItem): void;
   /** start on handoff (default); when false the queue is only drained by `drain()` */
   auto: boolean;
+  /** the wall clock stamped on recorded failures (default Date.now) */
+  now?: () => number;
   /**
    * Takes in handoffs already sent to this worker but not yet delivered (the normalizer thread's
    * port), so a queued batch whose rows are on their way is not decoded again from its raw bytes.
@@ -59,9 +64,22 @@ export function batchContext(telemetry: TelemetryStorage, record: RawBatchRecord
 }
 
 const MAX_ATTEMPTS = 3;
+/** characters of an error message kept as a failure's reason */
+const MAX_REASON = 500;
 const MAX_IN_MEMORY = 128;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const key = (accountId: string, batchId: string) => `${accountId}\u0000${batchId}`;
+
+/** An error naming what failed, with the original as its cause (and its message appended). */
+export function failure(what: string, cause: unknown): Error {
+  return new Error(`${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+}
+
+/** An error for the log: its message, and the stack of its cause (where the failure happened). */
+export function describeError(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  return e.cause instanceof Error && e.cause.stack ? `${e.message}\n${e.cause.stack}` : (e.stack ?? e.message);
+}
 
 /**
  * Drains the LMDB normalization queue in the background, one batch per transaction (applied and
@@ -133,15 +151,18 @@ export class NormalizationWorker implements Normalizer {
       } catch (e) {
         const attempts = (this.failures.get(item.seq) ?? 0) + 1;
         this.failures.set(item.seq, attempts);
-        this.options.onError(e);
         if (attempts >= MAX_ATTEMPTS) {
           // a batch the normalizer cannot apply must not block every later batch: it stays in the
-          // raw store (a rebuild retries it) but leaves the queue
-          await this.telemetry.projections.write(this.options.generation(), () => undefined, [item.seq]);
+          // raw store (a rebuild retries it) but leaves the queue, recorded as a failure in the
+          // same transaction so the account's health view says its records are not normalized
+          const records = await this.giveUp(item, e);
+          this.options.onError(failure(`dropped raw batch ${item.batchId} of account ${item.accountId} after ${attempts} failed attempts: its ${records} records are not normalized (counted in the account's health view, normalizationFailed; a rebuild retries it)`, e));
           this.failures.delete(item.seq);
-          this.pending.delete(key(item.accountId, item.batchId));
           this.options.onDequeued(item);
-        } else await new Promise((r) => setTimeout(r, 200 * attempts));
+        } else {
+          this.options.onError(failure(`normalizing raw batch ${item.batchId} of account ${item.accountId} failed (attempt ${attempts} of ${MAX_ATTEMPTS}, will retry)`, e));
+          await new Promise((r) => setTimeout(r, 200 * attempts));
+        }
       }
       await yieldTurn();
     }
@@ -169,14 +190,40 @@ export class NormalizationWorker implements Normalizer {
     // rows prepared for another normalizer version (a rebuild switched in between) are redone from the raw batch
     const request = held && !isPrepared(held) ? held : record ? await this.options.load(record) : undefined;
     if (!record || !request) {
-      // the raw batch is gone (swept) or unreadable: nothing to normalize, dequeue it
-      await this.telemetry.projections.write(this.options.generation(), () => undefined, [item.seq]);
-      this.pending.delete(k);
+      // nothing to normalize (the sweeper never deletes a queued batch, so the record or its
+      // bytes went missing otherwise): dequeue it, and say so
+      const reason = record ? 'its raw bytes are gone' : 'its raw batch record is gone';
+      const records = await this.giveUp(item, new Error(reason));
+      this.options.onError(new Error(`dropped raw batch ${item.batchId} of account ${item.accountId}: ${reason}, so its ${records} records are not normalized (counted in the account's health view, normalizationFailed)`));
       return;
     }
     const ctx = batchContext(this.telemetry, record, version);
     await this.telemetry.projections.write(this.options.generation(), (w) => normalizeBatch(w, request, ctx), [item.seq]);
     this.pending.delete(k);
+  }
+
+  /**
+   * Takes a batch the worker cannot normalize off the queue and records it in the account's
+   * health view (NormalizationFailure), in one transaction. Resolves to its record count.
+   */
+  private async giveUp(item: QueueItem, error: unknown): Promise<number> {
+    const record = this.telemetry.rawBatches.get(item.accountId, item.batchId);
+    const records = record?.records ?? 0;
+    await this.telemetry.projections.write(
+      this.options.generation(),
+      () =>
+        this.telemetry.health.recordNormalizationFailure({
+          accountId: item.accountId,
+          batchId: item.batchId,
+          deviceId: record?.deviceId ?? '',
+          records,
+          reason: (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON),
+          failedAt: new Date((this.options.now ?? Date.now)()).toISOString(),
+        }),
+      [item.seq],
+    );
+    this.pending.delete(key(item.accountId, item.batchId));
+    return records;
   }
 
   /** Resolves when the queue is empty and the worker idle. */

@@ -1,5 +1,8 @@
 import type { CollectorHealthRow } from '../projections/rows.js';
-import type { DeviceConflicts, HealthStore } from '../storage/telemetry-ports.js';
+import type { DeviceConflicts, HealthStore, NormalizationFailure } from '../storage/telemetry-ports.js';
+
+/** How many of the account's failed batches the health view lists. */
+export const RECENT_FAILURES = 10;
 
 export interface HealthReport {
   accountId: string;
@@ -23,20 +26,28 @@ export interface HealthReport {
     clientDropped: number;
     /** events dropped by the dedupe whose content differed from the copy kept (conflicting duplicates) */
     conflictingDuplicates: number;
+    /** acknowledged batches the normalizer gave up on: their records are in `records` but not in the projections */
+    normalizationFailedBatches: number;
+    /** the records those batches carried */
+    normalizationFailedRecords: number;
   };
   /** per device: its conflicting duplicates (an event id it reused with other content) and the latest of them */
   conflictingDuplicates: DeviceConflicts[];
   /** batches of this account still waiting for normalization */
   queued: number;
+  /** the latest RECENT_FAILURES batches the normalizer gave up on, newest first (totals in `summary`) */
+  normalizationFailed: Omit<NormalizationFailure, 'accountId'>[];
 }
 
 /**
  * Collector/adapter health of an account: one entry per emitting process of each device (its
  * last export is the heartbeat; stale after `staleAfterMs`), with what the hub rejected, dropped
- * or folded and what the client reported dropping itself, and per device the events the dedupe
- * dropped although their content differed from the copy kept (`conflicts`, from the live projections).
+ * or folded and what the client reported dropping itself, per device the events the dedupe
+ * dropped although their content differed from the copy kept (`conflicts`, from the live
+ * projections), and the acknowledged batches the normalizer gave up on (NormalizationFailure).
  */
 export function healthReport(store: HealthStore, accountId: string, nowMs: number, staleAfterMs: number, queued: number, conflicts: DeviceConflicts[]): HealthReport {
+  const failures = store.normalizationFailures(accountId);
   const processes = store
     .list(accountId)
     // rows written before the schema validation counters existed have none: zero, so every row has the same shape
@@ -57,7 +68,13 @@ export function healthReport(store: HealthStore, accountId: string, nowMs: numbe
     foldedCardinality: sum('foldedCardinality'),
     clientDropped: sum('clientDropped'),
     conflictingDuplicates: conflicts.reduce((n, d) => n + d.count, 0),
+    normalizationFailedBatches: failures.length,
+    normalizationFailedRecords: failures.reduce((n, f) => n + f.records, 0),
   };
   if (processes[0]) summary.lastSeen = processes[0].lastSeen;
-  return { accountId, processes, summary, conflictingDuplicates: conflicts, queued };
+  const normalizationFailed = failures
+    .sort((a, b) => (a.failedAt < b.failedAt ? 1 : a.failedAt > b.failedAt ? -1 : 0))
+    .slice(0, RECENT_FAILURES)
+    .map(({ accountId: _, ...f }) => f);
+  return { accountId, processes, summary, conflictingDuplicates: conflicts, queued, normalizationFailed };
 }

@@ -3,6 +3,7 @@ import type { BlobStore } from './ports.js';
 import type {
   ActivationActionRow, ChangeOutcomeRow, CollectorHealthRow, ObservationEventRow, SkillActivationRow, SkillFeedbackIncidentRow, UsageRollupRow,
 } from '../projections/rows.js';
+import type { ActivationSpanEnd } from '../projections/activations.js';
 
 /**
  * Storage ports of the telemetry side of the hub (OTLP ingest, normalization queue, projections).
@@ -103,8 +104,58 @@ export interface RawBatchStore {
   /** batches received before `ms`, oldest first */
   listReceivedBefore(ms: number): Iterable<RawBatchRecord>;
   delete(accountId: string, batchId: string): Promise<void>;
+  /**
+   * The retention sweep of a batch whose normalized events are kept: deletes its record (as
+   * `delete`) and stores it as an expired batch with `events` (ExpiredFactStore), in one
+   * transaction, so a crash leaves either the raw batch or its kept facts.
+   */
+  expire(record: RawBatchRecord, events: readonly ExpiredEvent[], sweptAt: string): Promise<void>;
   /** true while any account's batch record points at the blob */
   blobReferenced(sha256: string): boolean;
+}
+
+/**
+ * A normalized event of a swept raw batch, as the live projections had it when the batch was
+ * swept: its row (normalizer version, raw event id and `rawBatchId` unchanged) and, for an
+ * activation span, how the span ended (not part of the row).
+ */
+export interface ExpiredEvent {
+  row: ObservationEventRow;
+  span?: ActivationSpanEnd;
+}
+
+/**
+ * What stays of a raw batch the retention sweep removed: its identity and its place in the
+ * replay order (receipt sequence and time), not its bytes. Its normalized events are kept beside
+ * it (ExpiredFactStore.events).
+ */
+export interface ExpiredBatch {
+  id: string;
+  accountId: string;
+  deviceId: string;
+  signal: OtlpSignal;
+  receivedAt: string;
+  receivedAtMs: number;
+  /** as on the raw batch record (absent on batches stored before it existed) */
+  receiptSeq?: number;
+  /** records the batch carried */
+  records: number;
+  /** normalized events kept */
+  events: number;
+  sweptAt: string;
+}
+
+/**
+ * The normalized facts of swept raw batches (RawBatchStore.expire). A rebuild cannot replay a
+ * batch whose bytes are gone; it applies these instead, in the batch's place in the replay order,
+ * so the projections of swept history survive every rebuild unchanged.
+ */
+export interface ExpiredFactStore {
+  /** every expired batch (in no particular order) */
+  list(): Iterable<ExpiredBatch>;
+  get(accountId: string, batchId: string): ExpiredBatch | undefined;
+  /** the batch's kept events, in the order the batch produced them */
+  events(accountId: string, batchId: string): ExpiredEvent[] | undefined;
 }
 
 export interface NormalizationQueue {
@@ -316,10 +367,32 @@ export interface ProjectionStore {
   drop(generation: number): Promise<void>;
 }
 
+/**
+ * An acknowledged raw batch whose records are not in the live projections: the normalizer gave up
+ * on it (its raw bytes unreadable or missing, or every attempt failed). Shown in the account's
+ * health view; a rebuild that replays the batch after all clears it.
+ */
+export interface NormalizationFailure {
+  accountId: string;
+  batchId: string;
+  deviceId: string;
+  /** records the batch carried */
+  records: number;
+  /** what went wrong (the last attempt's error) */
+  reason: string;
+  failedAt: string;
+}
+
 export interface HealthStore {
   get(accountId: string, key: string): CollectorHealthRow | undefined;
   put(key: string, row: CollectorHealthRow): void;
   list(accountId: string): CollectorHealthRow[];
+  /** records (or replaces) a batch's failure; inside a write transaction it joins it */
+  recordNormalizationFailure(failure: NormalizationFailure): void;
+  /** the account's failed batches, or every account's without `accountId` */
+  normalizationFailures(accountId?: string): NormalizationFailure[];
+  /** forgets the failures of these batches (a rebuild replayed them) */
+  clearNormalizationFailures(batches: readonly { accountId: string; batchId: string }[]): Promise<void>;
 }
 
 export interface TelemetryStorage {
@@ -328,6 +401,8 @@ export interface TelemetryStorage {
   rawBatches: RawBatchStore;
   /** raw batch bytes, content-addressed (a directory of its own, never shared with release blobs) */
   rawBlobs: BlobStore;
+  /** the kept facts of raw batches the retention sweep removed */
+  expired: ExpiredFactStore;
   queue: NormalizationQueue;
   projections: ProjectionStore;
   health: HealthStore;

@@ -7,12 +7,14 @@ import { decoderLimits, resolveIngestLimits, type IngestLimits } from '../ingest
 import { sweepRawBatches, type SweepResult } from '../ingest/retention.js';
 import { releaseBlobs } from '../registry/release-blobs.js';
 import { rawBatchLoader } from '../normalize/load-raw.js';
-import { rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { dropStaleGenerations, rebuildProjections, type RebuildResult } from '../normalize/rebuild.js';
+import { expiringEvents } from '../normalize/expire.js';
+import { batchEvents } from '../normalize/normalize-batch.js';
 import { ThreadedNormalizer } from '../normalize/threaded.js';
 import { NORMALIZER_VERSION } from '../normalize/version.js';
-import { NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
+import { batchContext, describeError, NormalizationWorker, type Normalizer, type RawBatchLoader } from '../normalize/worker.js';
 import type { HubStorage } from '../storage/ports.js';
-import type { ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
+import type { ExpiredEvent, ProjectionReader, RawBatchRecord } from '../storage/telemetry-ports.js';
 
 export interface TelemetryConfig {
   limits?: Partial<IngestLimits>;
@@ -62,6 +64,12 @@ export class TelemetryService {
   private sweeper: NodeJS.Timeout | undefined;
   private started: Promise<void> | undefined;
   private rebuilding: Promise<RebuildResult> | undefined;
+  /**
+   * The rebuild, the retention sweep and the drop of stale generations, one at a time: a sweep
+   * during a rebuild would delete raw batches the rebuild has listed and not replayed yet, before
+   * their facts are kept anywhere the rebuild reads.
+   */
+  private maintenance: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly storage: HubStorage,
@@ -80,7 +88,8 @@ export class TelemetryService {
     });
     this.load = rawBatchLoader(storage.telemetry, decoderLimits(this.limits));
     const auto = config.autoNormalize !== false;
-    const onError = (e: unknown) => console.error('hub telemetry: normalization failed (will retry):', e);
+    // the worker's errors name the batch and say whether it is retried or dropped
+    const onError = (e: unknown) => console.error(`hub telemetry: ${describeError(e)}`);
     const onDequeued = (item: { accountId: string }) => this.countBacklog(item.accountId, -1);
     const inProcess = () =>
       new NormalizationWorker(storage.telemetry, {
@@ -90,6 +99,7 @@ export class TelemetryService {
         onError,
         onDequeued,
         auto,
+        now: this.now,
       });
     this.worker =
       auto && config.normalizerThread
@@ -127,6 +137,8 @@ export class TelemetryService {
         await this.storage.telemetry.projections.setActive({ generation: this.storage.telemetry.projections.lastGeneration() + 1, normalizerVersion: this.normalizerVersion, builtAt: new Date(this.now()).toISOString() });
       }
       for (const [account, n] of this.storage.telemetry.queue.depthByAccount()) this.countBacklog(account, n);
+      // in the background (a large leftover takes a while to delete), before any rebuild this run starts
+      void this.exclusive(() => dropStaleGenerations(this.storage.telemetry.projections)).catch((e) => console.error('hub telemetry: dropping stale projection generations failed:', e));
       // replay(), not rebuild(): this runs before `started` is assigned, and rebuild() awaits start()
       if (active && active.normalizerVersion !== this.normalizerVersion) void this.replay(this.normalizerVersion).catch((e) => console.error('hub telemetry: rebuild failed:', e));
       else this.worker.kick();
@@ -200,10 +212,11 @@ export class TelemetryService {
     return this.load(record);
   }
 
-  /** Resolves once every queued batch is normalized. */
+  /** Resolves once every queued batch is normalized (and the rebuild, sweep or generation drop under way is done). */
   async drain(): Promise<void> {
     await this.start();
-    await this.rebuilding;
+    await this.rebuilding?.catch(() => undefined);
+    await this.maintenance;
     await this.worker.drain();
   }
 
@@ -213,10 +226,16 @@ export class TelemetryService {
     return this.replay(normalizerVersion);
   }
 
-  /** One rebuild at a time; `rebuilding` is set synchronously when none runs, so drain() waits for it. */
+  /** Runs `task` after every maintenance task queued before it (see `maintenance`). */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.maintenance.then(task);
+    this.maintenance = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One rebuild at a time; `rebuilding` is set synchronously, so drain() waits for it. */
   private async replay(normalizerVersion: string): Promise<RebuildResult> {
-    while (this.rebuilding) await this.rebuilding.catch(() => undefined);
-    const running = rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now);
+    const running = this.exclusive(() => rebuildProjections(this.storage.telemetry, this.worker, (r) => this.loadRaw(r), normalizerVersion, this.now));
     this.rebuilding = running;
     try {
       return await running;
@@ -225,13 +244,38 @@ export class TelemetryService {
     }
   }
 
+  /**
+   * Deletes raw batches past retention (retention.ts). A swept batch's normalized events stay
+   * behind as expired facts, which rebuilds apply in its place (rebuild.ts).
+   */
   sweep(nowMs = this.now()): Promise<SweepResult> {
-    return sweepRawBatches(this.storage.telemetry, this.blobGuard, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs });
+    return this.exclusive(() =>
+      sweepRawBatches(this.storage.telemetry, this.blobGuard, nowMs, { earliestReceiptMs: this.earliestReceiptMs, uptimeMs: this.monotonicNow() - this.startedMonotonicMs }, (r) => this.expiringFacts(r)),
+    );
+  }
+
+  /**
+   * The normalized events of a raw batch about to be swept, as the live generation holds them
+   * (expire.ts); undefined when its raw bytes cannot be read (a rebuild then copies its events
+   * from the live generation instead).
+   */
+  private async expiringFacts(record: RawBatchRecord): Promise<ExpiredEvent[] | undefined> {
+    let request: OtlpRequest | undefined;
+    try {
+      request = await this.load(record);
+    } catch (e) {
+      console.error(`hub telemetry: sweep: raw batch ${record.id} of account ${record.accountId} does not decode, so it is swept without keeping its facts (a rebuild copies them from the live generation): ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (!request) return undefined;
+    const telemetry = this.storage.telemetry;
+    telemetry.freshReads();
+    return expiringEvents(this.reader(), record.id, batchEvents(request, batchContext(telemetry, record, this.liveVersion())));
   }
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await this.rebuilding?.catch(() => undefined);
+    await this.maintenance;
     await this.worker.stop();
   }
 }

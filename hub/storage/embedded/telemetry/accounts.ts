@@ -1,7 +1,7 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { SfError } from '../../../../core/errors/index.js';
 import type { CollectorHealthRow } from '../../../projections/rows.js';
-import type { HealthStore, RepositoryLink, RepositoryLinkStore, TelemetryAccountSettings, TelemetrySettingsStore } from '../../telemetry-ports.js';
+import type { HealthStore, NormalizationFailure, RepositoryLink, RepositoryLinkStore, TelemetryAccountSettings, TelemetrySettingsStore } from '../../telemetry-ports.js';
 
 type Key = (string | number)[];
 
@@ -64,9 +64,13 @@ export class LmdbRepositoryLinks implements RepositoryLinkStore {
   }
 }
 
-/** Collector/adapter health rows, written at ingest time. */
+/** Collector/adapter health rows, written at ingest time, and the batches the normalizer gave up on. */
 export class LmdbHealth implements HealthStore {
-  constructor(private readonly db: Database<CollectorHealthRow, Key>) {}
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly db: Database<CollectorHealthRow, Key>,
+    private readonly failures: Database<NormalizationFailure, Key>,
+  ) {}
 
   get(accountId: string, key: string) {
     return this.db.get([accountId, key]);
@@ -78,5 +82,21 @@ export class LmdbHealth implements HealthStore {
 
   list(accountId: string) {
     return [...this.db.getRange({ start: [accountId], end: [accountId, '\uffff'] })].map((e) => e.value);
+  }
+
+  recordNormalizationFailure(failure: NormalizationFailure) {
+    this.failures.putSync([failure.accountId, failure.batchId], failure);
+  }
+
+  normalizationFailures(accountId?: string) {
+    const range = accountId === undefined ? {} : { start: [accountId], end: [accountId, '\uffff'] };
+    return [...this.failures.getRange(range)].map((e) => e.value);
+  }
+
+  async clearNormalizationFailures(batches: readonly { accountId: string; batchId: string }[]) {
+    if (batches.length === 0) return;
+    await this.root.transaction(() => {
+      for (const b of batches) this.failures.removeSync([b.accountId, b.batchId]);
+    });
   }
 }

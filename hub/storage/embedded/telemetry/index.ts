@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import type { SkillActivationRow } from '../../../projections/rows.js';
-import type { QueueItem, TelemetryStorage } from '../../telemetry-ports.js';
+import type { ExpiredBatch, ExpiredEvent, NormalizationFailure, QueueItem, TelemetryStorage } from '../../telemetry-ports.js';
 import { BlobDir } from '../blob-dir.js';
 import { LmdbHealth, LmdbRepositoryLinks, LmdbTelemetrySettings } from './accounts.js';
 import { LmdbProjections, type ProjectionDbs } from './projections.js';
-import { LmdbRawBatches } from './raw-batches.js';
+import { LmdbExpiredFacts, LmdbRawBatches, type RawBatchDbs } from './raw-batches.js';
 
 /**
  * The embedded telemetry storage: `tm-*` sub-databases of the hub's LMDB environment (the
@@ -33,15 +33,20 @@ export function openEmbeddedTelemetry(root: RootDatabase, dataDir: string): Tele
     queue,
     meta,
   };
-  const raw = new LmdbRawBatches(root, { batches: index('tm-raw'), byTime: index('tm-raw-time'), bySha: index('tm-raw-sha'), queue, meta });
+  const expired: Pick<RawBatchDbs, 'expired' | 'expiredEvents'> = {
+    expired: root.openDB<ExpiredBatch, (string | number)[]>({ name: 'tm-expired' }),
+    expiredEvents: root.openDB<ExpiredEvent[], (string | number)[]>({ name: 'tm-expired-events' }),
+  };
+  const raw = new LmdbRawBatches(root, { batches: index('tm-raw'), byTime: index('tm-raw-time'), bySha: index('tm-raw-sha'), queue, meta, ...expired });
   return {
     settings: new LmdbTelemetrySettings(root.openDB({ name: 'tm-settings' })),
     repositories: new LmdbRepositoryLinks(root, index('tm-repos'), index('tm-repo-fingerprints')),
     rawBatches: raw,
     rawBlobs: new BlobDir(join(dataDir, 'telemetry-raw')),
+    expired: new LmdbExpiredFacts(expired),
     queue: raw,
     projections: new LmdbProjections(root, dbs),
-    health: new LmdbHealth(index('tm-health')),
+    health: new LmdbHealth(root, index('tm-health'), root.openDB<NormalizationFailure, (string | number)[]>({ name: 'tm-normalization-failures' })),
     freshReads: () => root.resetReadTxn(),
   };
 }

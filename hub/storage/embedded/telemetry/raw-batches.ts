@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from 'lmdb';
-import type { NormalizationQueue, QueueItem, RawBatchRecord, RawBatchStore } from '../../telemetry-ports.js';
+import type { ExpiredBatch, ExpiredEvent, ExpiredFactStore, NormalizationQueue, QueueItem, RawBatchRecord, RawBatchStore } from '../../telemetry-ports.js';
 
 type Key = (string | number)[];
 
@@ -10,6 +10,10 @@ export interface RawBatchDbs {
   bySha: Database<null, Key>;
   queue: Database<QueueItem, number>;
   meta: Database<unknown, string>;
+  /** expired batches: [accountId, batchId] -> ExpiredBatch */
+  expired: Database<ExpiredBatch, Key>;
+  /** their kept events: [accountId, batchId] -> ExpiredEvent[] (apart, so listing the batches reads no events) */
+  expiredEvents: Database<ExpiredEvent[], Key>;
 }
 
 /**
@@ -66,14 +70,34 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
   }
 
   async delete(accountId: string, batchId: string): Promise<void> {
-    const { batches, byTime, bySha } = this.dbs;
     await this.root.transaction(() => {
-      const rec = batches.get([accountId, batchId]);
-      if (!rec) return;
-      void batches.remove([accountId, batchId]);
-      void byTime.remove(timeKey(rec));
-      void bySha.remove([rec.sha256, accountId, batchId]);
+      this.remove(accountId, batchId);
     });
+  }
+
+  async expire(record: RawBatchRecord, events: readonly ExpiredEvent[], sweptAt: string): Promise<void> {
+    const { expired, expiredEvents } = this.dbs;
+    await this.root.transaction(() => {
+      const rec = this.remove(record.accountId, record.id);
+      if (!rec) return;
+      const batch: ExpiredBatch = {
+        id: rec.id, accountId: rec.accountId, deviceId: rec.deviceId, signal: rec.signal, receivedAt: rec.receivedAt, receivedAtMs: rec.receivedAtMs,
+        ...(rec.receiptSeq !== undefined ? { receiptSeq: rec.receiptSeq } : {}), records: rec.records, events: events.length, sweptAt,
+      };
+      expired.putSync([rec.accountId, rec.id], batch);
+      expiredEvents.putSync([rec.accountId, rec.id], [...events]);
+    });
+  }
+
+  /** Inside a write transaction: removes a batch's record and its index entries; the record, if there was one. */
+  private remove(accountId: string, batchId: string): RawBatchRecord | undefined {
+    const { batches, byTime, bySha } = this.dbs;
+    const rec = batches.get([accountId, batchId]);
+    if (!rec) return undefined;
+    batches.removeSync([accountId, batchId]);
+    byTime.removeSync(timeKey(rec));
+    bySha.removeSync([rec.sha256, accountId, batchId]);
+    return rec;
   }
 
   blobReferenced(sha256: string): boolean {
@@ -93,5 +117,22 @@ export class LmdbRawBatches implements RawBatchStore, NormalizationQueue {
     const out = new Map<string, number>();
     for (const { value } of this.dbs.queue.getRange()) out.set(value.accountId, (out.get(value.accountId) ?? 0) + 1);
     return out;
+  }
+}
+
+/** The kept facts of swept raw batches (written by LmdbRawBatches.expire). */
+export class LmdbExpiredFacts implements ExpiredFactStore {
+  constructor(private readonly dbs: Pick<RawBatchDbs, 'expired' | 'expiredEvents'>) {}
+
+  *list(): Iterable<ExpiredBatch> {
+    for (const { value } of this.dbs.expired.getRange()) yield value;
+  }
+
+  get(accountId: string, batchId: string): ExpiredBatch | undefined {
+    return this.dbs.expired.get([accountId, batchId]);
+  }
+
+  events(accountId: string, batchId: string): ExpiredEvent[] | undefined {
+    return this.dbs.expiredEvents.get([accountId, batchId]);
   }
 }
