@@ -4,7 +4,7 @@ import { detectHost } from '../config/detect.js';
 import { diagnoseJsonEntries } from '../config/json-diagnose.js';
 import { createNativeAdapter, type NativeConfigControl } from '../config/native-adapter.js';
 import type { LinkOps } from '../shared/fs-ops.js';
-import { claudeOverridesAbove } from './layers.js';
+import { claudeOverridesAbove, claudeSkipsForgeFile } from './layers.js';
 import { claudeNameShadows } from './name-shadow.js';
 import { claudeConfigDir, claudeSettingsFile, OFF, reconcileClaudeSettings } from './settings.js';
 
@@ -29,7 +29,7 @@ const control: NativeConfigControl = {
       desired: states(req).map((s) => ({ skillId: s.skillId, skillName: s.name, path: ['skillOverrides', s.name], value: s.enabled ? undefined : OFF })),
     });
     // Forge's "off" holds only where no settings file Claude Code ranks higher says otherwise
-    return [...entries, ...(await claudeOverridesAbove(ctx, disabledOf(req), 'error'))];
+    return [...entries, ...(await claudeSkipsForgeFile(ctx, disabledOf(req), 'error')), ...(await claudeOverridesAbove(ctx, disabledOf(req), 'error'))];
   },
 };
 
@@ -59,7 +59,7 @@ export function createClaudeCodeAdapter(options: { link?: LinkOps } = {}): HostA
     // doctor gets the same findings as errors from `control.diagnose`, not from here
     async nameShadows(req, record, ctx) {
       const shadows = await adapter.nameShadows!(req, record, ctx);
-      return [...shadows, ...(await claudeOverridesAbove(ctx, disabledOf(req), 'warning'))];
+      return [...shadows, ...(await claudeSkipsForgeFile(ctx, disabledOf(req), 'warning')), ...(await claudeOverridesAbove(ctx, disabledOf(req), 'warning'))];
     },
   };
 }

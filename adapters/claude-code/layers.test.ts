@@ -57,6 +57,23 @@ describe('claude-code adapter: settings files that outrank Forge\'s skillOverrid
     assert.deepEqual(exposed(await adapter.diagnose(f.request([]), again, ctx())), []);
   });
 
+  it('reports a disabled child whose "off" sits in a file Claude Code skips (a comment: it reads strict JSON), at doctor and at the change', async () => {
+    const settings = join(f.project, '.claude', 'settings.local.json');
+    await write(settings, '{\n  // my notes\n  "model": "opus"\n}\n');
+    const record = await adapter.project(f.request(['beta']), ctx());
+    // Forge kept the comment and added its entry
+    const found = exposed(await adapter.diagnose(f.request(['beta']), record, ctx()));
+    assert.deepEqual(found.map((d) => [d.severity, d.file]), [['error', settings]], JSON.stringify(found));
+    assert.match(found[0].message, /acme\/kit:beta is disabled in .*settings\.local\.json, but Claude Code reads that file as strict JSON and skips all of it/);
+    assert.match(found[0].hint ?? '', /remove the comments and trailing commas/);
+    assert.deepEqual(exposed(await adapter.nameShadows!(f.request(['beta']), record, ctx())).map((d) => d.severity), ['warning']);
+    // strict JSON again: nothing to report; nothing disabled: nothing to report
+    await write(settings, JSON.stringify({ model: 'opus', skillOverrides: { beta: 'off' } }, null, 2) + '\n');
+    assert.deepEqual(exposed(await adapter.diagnose(f.request(['beta']), record, ctx())), []);
+    await write(settings, '{ /* c */ }\n');
+    assert.deepEqual(exposed(await adapter.diagnose(f.request([]), record, ctx())), []);
+  });
+
   it('a later drop-in in managed-settings.d outranks the base file and earlier drop-ins; hidden and non-.json files are not read', async () => {
     const record = await adapter.project(f.request(['beta']), ctx());
     const check = async () => exposed(await adapter.diagnose(f.request(['beta']), record, ctx())).map((d) => d.file);

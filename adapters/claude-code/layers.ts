@@ -130,3 +130,29 @@ function finding(ctx: HostContext, s: { skillId: string; name: string }, layer: 
     hint,
   };
 }
+
+/**
+ * Disabled skills whose "off" sits in a file Claude Code skips whole: it reads settings as strict
+ * JSON, and Forge's edits keep the user's comments and trailing commas, which Claude Code does not
+ * take. One finding for the file, naming the skills it leaves on.
+ */
+export async function claudeSkipsForgeFile(ctx: HostContext, disabled: { skillId: string; name: string }[], severity: Diagnostic['severity']): Promise<Diagnostic[]> {
+  if (disabled.length === 0) return [];
+  const file = claudeSettingsFile(ctx);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return [];
+  } catch (e) {
+    return [{
+      code: 'SF_DRIFT_DISABLED_EXPOSED', severity, file, errorCode: 'SF_E_CONFIG',
+      message: `${disabled.map((s) => s.skillId).join(', ')} ${disabled.length === 1 ? 'is' : 'are'} disabled in ${file}, but Claude Code reads that file as strict JSON and skips all of it (${(e as Error).message}), so the "off" has no effect`,
+      hint: `remove the comments and trailing commas from ${file} (Forge keeps them; Claude Code does not read past them)`,
+    }];
+  }
+}
