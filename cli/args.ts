@@ -1,4 +1,4 @@
-import { option as cmdOption, optional, string, subcommands as cmdSubcommands } from 'cmd-ts';
+import { option as cmdOption, optional, string, subcommands as cmdSubcommands, type Type } from 'cmd-ts';
 import { SfError } from '../core/errors/index.js';
 
 /**
@@ -22,6 +22,30 @@ export const option: typeof cmdOption = ((config: Parameters<typeof cmdOption>[0
     },
   };
 }) as typeof cmdOption;
+
+/**
+ * A whole number option: digits only, in `min`..`max`. cmd-ts's `number` is `Number.parseFloat`,
+ * which read `--issue 5abc` as issue 5, `--port 8080abc` as 8080 and `--issue 1e2` as 100. The
+ * error quotes the word as typed (cli/parse-problem.ts puts the option in front of it); `what`
+ * names the range in it (`a TCP port`). Every numeric option uses this type, not cmd-ts's `number`.
+ */
+export function integer(range: { min?: number; max?: number; what?: string } = {}): Type<string, number> {
+  const min = range.min ?? 0;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  const span = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `${min}-${max}`;
+  return {
+    displayName: 'integer',
+    description: `a whole number (${span})`,
+    async from(raw: string) {
+      const quoted = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw);
+      // a value past 15 digits is out of any range here, and Number() would round it
+      if (!/^\d+$/.test(raw)) throw new Error(`${quoted} is not a whole number (digits only, ${span})`);
+      const n = raw.length > 15 ? Number.POSITIVE_INFINITY : Number(raw);
+      if (n < min || n > max) throw new Error(`${quoted} is ${range.what ? `not ${range.what}` : 'out of range'} (${span})`);
+      return n;
+    },
+  };
+}
 
 const familyCommands = new WeakMap<object, Record<string, unknown>>();
 

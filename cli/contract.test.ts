@@ -72,7 +72,7 @@ describe('sf command-line contract', function () {
     for (const args of [['hub', 'serve', '--port', '99999', '--data', join(sb.root, 'hub')], ['observe', 'daemon', '--port', '99999']]) {
       const r = await sb.sf(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /SF_E_USAGE.*99999 is not a TCP port/);
+      assert.match(r.stderr, /SF_E_USAGE.*--port "99999" is not a TCP port \(0-65535\)/);
     }
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -90,6 +90,8 @@ function describe(problem: string, word: string, next: string | undefined): stri
   if (!word) return problem;
   if (/^Unknown arguments/i.test(problem)) return word.startsWith('-') ? `unknown option ${shown(word)}` : `unexpected argument "${shown(word)}"`;
   if (problem.includes(word)) return problem;
+  // a bad value its type quoted (cli/args.ts `integer`): `--issue "5abc" is not a whole number`
+  if (problem.startsWith('"')) return `${shown(word.split('=')[0])} ${problem}`;
   // a bad value: name the option and the value it was given
   const value = word.includes('=') || !next ? '' : ` ${shown(next)}`;
   return `${shown(word)}${value}: ${lowerFirst(problem)}`;

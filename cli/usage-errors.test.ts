@@ -29,8 +29,8 @@ describe('sf usage errors name what was refused', () => {
   });
 
   it('a bad value names the option and the value, without list numbering (D8)', async () => {
-    await refused(['hub', 'serve', '--port', 'abc'], /error\[SF_E_USAGE\]: --port abc: not a number \(`sf hub serve`\)/, /hint: run `sf hub serve --help`/);
-    await refused(['forge', 'fetch', '--issue', 'x'], /--issue x: not a number; No value provided for --api; No value provided for --repo \(`sf forge fetch`\)$/, /sf forge fetch --help/);
+    await refused(['hub', 'serve', '--port', 'abc'], /error\[SF_E_USAGE\]: --port "abc" is not a whole number \(digits only, 0-65535\) \(`sf hub serve`\)/, /hint: run `sf hub serve --help`/);
+    await refused(['forge', 'fetch', '--issue', 'x'], /--issue "x" is not a whole number \(digits only, 1 or more\); No value provided for --api; No value provided for --repo \(`sf forge fetch`\)$/, /sf forge fetch --help/);
     await refused(['skit', 'remove', 'acme/kit', '--agent'], /: No value provided for --agent \(give one.*\) \(`sf skit remove`\)$/, /sf skit remove --help/);
   });
 
@@ -75,6 +75,25 @@ describe('sf usage errors name what was refused', () => {
       assert.match(r.stderr, new RegExp(`No value provided for ${name} `));
       assert.doesNotMatch(r.stderr, /did you mean/, name);
     }
+  });
+
+  it('a numeric option takes digits only, and the error quotes what was typed (cliux D3)', async () => {
+    // nothing listens on port 1: a command that got past parsing would fail to connect instead
+    const fetch = ['forge', 'fetch', '--api', 'http://127.0.0.1:1', '--repo', 'a/b'];
+    await refused([...fetch, '--issue', '5abc'], /^error\[SF_E_USAGE\]: --issue "5abc" is not a whole number \(digits only, 1 or more\) \(`sf forge fetch`\)$/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '1e2'], /--issue "1e2" is not a whole number/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '0x10'], /--issue "0x10" is not a whole number/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '0'], /--issue "0" is out of range \(1 or more\)/, /sf forge fetch --help/);
+    await refused([...fetch, '--merge-request=7x'], /--merge-request "7x" is not a whole number/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '5', '--per-page', '7xyz'], /--per-page "7xyz" is not a whole number \(digits only, 1-100\)/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '5', '--per-page', '101'], /--per-page "101" is out of range \(1-100\)/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '5', '--max-wait', '0.5'], /--max-wait "0.5" is not a whole number/, /sf forge fetch --help/);
+    await refused([...fetch, '--issue', '5', '--max-pages', '-1'], /--max-pages "-1" is not a whole number/, /sf forge fetch --help/);
+    await refused(['hub', 'serve', '--port', '8080abc'], /--port "8080abc" is not a whole number/, /sf hub serve --help/);
+    await refused(['observe', 'daemon', '--port', '8080abc'], /--port "8080abc" is not a whole number/, /sf observe daemon --help/);
+    await refused(['observe', 'install', '--port', '8080abc'], /--port "8080abc" is not a whole number/, /sf observe install --help/);
+    await refused(['observe', 'install', '--port', '0'], /--port "0" is not a TCP port \(1-65535\)/, /sf observe install --help/);
+    await refused(['observe', 'destination', 'add', 'capped', 'file:capped.jsonl', '--max-megabytes', '1e2'], /--max-megabytes "1e2" is not a whole number \(digits only, 1-1048576\)/, /sf observe destination add --help/);
   });
 
   it('a flag or option given twice says so in sf\'s words, and to give it once (cliux observation 1)', async () => {
