@@ -29,6 +29,7 @@ export async function runApp(cmds: Commands, argv: string[]): Promise<number> {
   const app = subcommands({ name: 'sf', version: FORGE_VERSION, description: 'Forge SKIT toolkit', cmds });
   try {
     const { path, command } = checkSubcommands(app, argv);
+    refuseEmptyArguments(path, command, argv);
     const result = await runSafely(binary(app), argv);
     if (result._tag === 'error') {
       const { exitCode, message, into } = result.error.config;
@@ -109,6 +110,32 @@ function checkSubcommands(app: unknown, argv: string[]): { path: string[]; comma
     node = commandsOf(command);
   }
   return { path, command };
+}
+
+/**
+ * Refuses an empty or blank argument of a command (`sf skit update "$ID"` with ID unset): cmd-ts
+ * drops an empty word, so the command ran as if the argument were left out, which for `update`
+ * means every SKIT in the scope. An empty option value is refused by cli/args.ts `option`.
+ */
+function refuseEmptyArguments(path: string[], command: unknown, argv: string[]): void {
+  if (commandsOf(command)) return;
+  const { valued } = optionNamesOf(command);
+  const words = argv.slice(path.length + 1);
+  let dashes = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === '--' && !dashes) {
+      dashes = true;
+      continue;
+    }
+    if (word.trim() !== '') continue;
+    const before = words[i - 1] ?? '';
+    const isValue = !dashes && (/^--[^=]+$/.test(before) ? valued.includes(before.slice(2)) : /^-[^-]$/.test(before) && valued.includes(before.slice(1)));
+    if (isValue) continue;
+    throw new SfError('SF_E_USAGE', `an empty argument ${JSON.stringify(word)} (\`${path.join(' ')}\`)`, {
+      hint: `give a value there (a shell variable that is not set?), or leave the argument out; run \`${path.join(' ')} --help\``,
+    });
+  }
 }
 
 function reportError(thrown: unknown, json: boolean): number {

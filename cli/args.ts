@@ -2,7 +2,7 @@ import { option as cmdOption, optional, string, subcommands as cmdSubcommands, t
 import { SfError } from '../core/errors/index.js';
 
 /**
- * cmd-ts's `option`, except that an option given without a value is an error. cmd-ts falls back
+ * cmd-ts's `option`, except that an option given without a value (or an empty one) is an error. cmd-ts falls back
  * to the option's default then, so `sf skit remove acme/kit --agent` (the value forgotten) acted
  * on every agent. Every command imports `option` from here, not from cmd-ts.
  */
@@ -14,7 +14,8 @@ export const option: typeof cmdOption = ((config: Parameters<typeof cmdOption>[0
       const given = context.nodes.filter(
         (n) => (n.type === 'longOption' && n.key === config.long) || (n.type === 'shortOption' && config.short !== undefined && n.key === config.short),
       );
-      const bare = given.find((n) => !(n as { value?: unknown }).value);
+      // an empty or blank value (`--version "$V"` with V unset) is no value either
+      const bare = given.find((n) => !((n as { value?: { node?: { raw?: string } } }).value?.node?.raw ?? '').trim());
       if (bare) {
         return { _tag: 'error' as const, error: { errors: [{ nodes: [bare], message: `No value provided for --${config.long} (give one, e.g. --${config.long} <value>, or leave the option out)` }] } };
       }

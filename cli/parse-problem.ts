@@ -73,7 +73,7 @@ export function parseProblem(text: string, names: OptionNames): { message: strin
     problems.push(trimmed.replace(/^\d+\.\s+/, ''));
   }
   // an option given without its value is also left over as an unknown argument: say it once
-  const said = problems.filter((p, i) => !/^unknown option /.test(p) || !problems.some((q, j) => j !== i && q.includes(`provided for ${p.slice('unknown option '.length)}`)));
+  const said = problems.filter((p, i) => !/^unknown option /.test(p) || !problems.some((q, j) => j !== i && q.includes(`provided for ${p.slice('unknown option '.length).split('=')[0]}`)));
   return { message: said.join('; ') || 'the command line could not be parsed', ...(suggestion ? { suggestion } : {}), ...(hint ? { hint } : {}) };
 }
 
