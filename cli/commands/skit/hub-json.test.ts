@@ -37,6 +37,19 @@ describe('hub commands: JSON without nulls, and hints that fit (cliux D6, D8)', 
     assert.equal('deprecated' in published.release, false);
   });
 
+  it('a rejected SF_HUB_TOKEN is named in the hint, with "set it or unset it", not "run sf login again" (which it would override)', async () => {
+    ok(await alice.sf(['login', '--hub', live.hub.url], { input: `${live.token('alice')}\n` }), 'login');
+    const stale = { SF_HUB_TOKEN: 'sfp_staletokenstaletokenstaletoken' };
+    for (const args of [['skit', 'list', '--remote'], ['login', '--hub', live.hub.url]]) {
+      const r = await alice.sf(args, { env: stale });
+      assert.equal(r.code, 8, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /error\[SF_E_AUTH\]/);
+      assert.match(r.stderr, /hint: the rejected token came from SF_HUB_TOKEN, .*set SF_HUB_TOKEN to a valid token, or unset it/, args.join(' '));
+      assert.doesNotMatch(r.stderr, /run `sf login/);
+    }
+    ok(await alice.sf(['skit', 'list', '--remote']), 'the stored login still works');
+  });
+
   it('sf skit publish --json of an invalid SKIT points at error.data.diagnostics, not at "the errors above"', async () => {
     const bad = join(alice.home, 'bad');
     await writeTree(bad, { 'README.md': '---\nskit: 1\nid: Not Valid\n---\n' });
