@@ -29,6 +29,23 @@ describe('sf command-line contract', function () {
     assert.equal((await sb.list()).length, 1, 'nothing was removed');
   });
 
+  it('an empty or blank argument (an unset variable) is a usage error, never "every SKIT" (cliux D4)', async () => {
+    assert.equal((await sb.sf(['add', 'skit', sb.source, '--yes', '--agent', 'claude-code'])).code, 0);
+    const before = (await sb.list())[0].bundleHash;
+    await writeFile(join(sb.source, 'skills/review/SKILL.md'), '---\nname: review\ndescription: The review skill, changed upstream.\n---\n\n# review\n');
+    for (const args of [['skit', 'update', ''], ['skit', 'update', ' ', '--force'], ['skit', 'update', '--force', '--', ''], ['skit', 'update', '--version', '', 'acme/kit']]) {
+      const r = await sb.sf(args);
+      assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stderr}`);
+      assert.match(r.stderr, /error\[SF_E_USAGE\]: (an empty argument|No value provided for --version)/, JSON.stringify(args));
+    }
+    assert.equal((await sb.list())[0].bundleHash, before, 'nothing was updated');
+    const json = await sb.sf(['skit', 'update', '', '--json']);
+    assert.equal(JSON.parse(json.stderr).error.code, 'SF_E_USAGE');
+    const remove = await sb.sf(['skit', 'remove', '']);
+    assert.equal(remove.code, 2);
+    assert.equal((await sb.list()).length, 1, 'nothing was removed');
+  });
+
   it('parse errors are SF_E_USAGE, as a JSON object on stderr with --json; a missing subcommand is one too', async () => {
     for (const args of [['skit', 'list', '--json', '--bogus'], ['add', 'skit', '--json'], ['skit', 'list', '--json', '--json']]) {
       const r = await sb.sf(args);
@@ -72,7 +89,7 @@ describe('sf command-line contract', function () {
     for (const args of [['hub', 'serve', '--port', '99999', '--data', join(sb.root, 'hub')], ['observe', 'daemon', '--port', '99999']]) {
       const r = await sb.sf(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /SF_E_USAGE.*99999 is not a TCP port/);
+      assert.match(r.stderr, /SF_E_USAGE.*--port "99999" is not a TCP port \(0-65535\)/);
     }
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

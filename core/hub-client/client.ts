@@ -1,7 +1,7 @@
 import { ERROR_CODES, SfError, type ErrorCode } from '../errors/index.js';
 import type { HubTarget } from './credentials.js';
 import type { Shape } from './shape.js';
-import { bearerToken, withoutSecret } from './bearer.js';
+import { bearerToken, withoutSecret, type TokenSource } from './bearer.js';
 import { assertCredentialTransport } from './transport.js';
 import { brokenConnection, fetchRetries, markTransient, RETRY_STATUSES, retryAfterMs, withRetries } from '../runtime/fetch-retry.js';
 
@@ -89,7 +89,7 @@ export class HubClient {
       throw brokenConnection(e) ? markTransient(failure) : failure;
     }
     if (res.ok || res.status === 304) return res;
-    throw await hubError(res, this.target.url, path);
+    throw await hubError(res, this.target.url, path, token ? this.target.tokenSource : undefined);
   }
 
   /** GETs a JSON answer that must fit `shape` (sent again, body and all, when the connection broke). */
@@ -204,7 +204,15 @@ function fallbackHint(code: ErrorCode, status: number, hub: string): string {
   return `check that ${hub} is a Forge hub of a compatible version; it refused the request with HTTP ${status}`;
 }
 
-async function hubError(res: Response, hub: string, path: string): Promise<SfError> {
+/**
+ * The hub says "run `sf login` again" of a rejected credential; SF_HUB_TOKEN wins over the stored
+ * login, so a stale one goes on failing after that: name the variable instead.
+ */
+function authHint(source: TokenSource | undefined): string | undefined {
+  return source === 'SF_HUB_TOKEN' ? 'the rejected token came from SF_HUB_TOKEN, which takes precedence over the login `sf login` stored: set SF_HUB_TOKEN to a valid token, or unset it' : undefined;
+}
+
+async function hubError(res: Response, hub: string, path: string, tokenSource?: TokenSource): Promise<SfError> {
   let body: HubErrorBody = {};
   try {
     body = JSON.parse((await readLimited(res, 1024 * 1024, hub)).toString('utf8')) as HubErrorBody;
@@ -215,7 +223,7 @@ async function hubError(res: Response, hub: string, path: string): Promise<SfErr
   const known = typeof e.code === 'string' && e.code in ERROR_CODES;
   const code: ErrorCode = known ? (e.code as ErrorCode) : res.status === 401 ? 'SF_E_AUTH' : res.status === 403 ? 'SF_E_FORBIDDEN' : res.status === 404 ? 'SF_E_NOT_FOUND' : 'SF_E_FETCH';
   const message = typeof e.message === 'string' ? `hub: ${e.message}` : `the hub answered ${res.status} for ${path}`;
-  const hint = typeof e.hint === 'string' ? e.hint : fallbackHint(code, res.status, hub);
+  const hint = (code === 'SF_E_AUTH' ? authHint(tokenSource) : undefined) ?? (typeof e.hint === 'string' ? e.hint : fallbackHint(code, res.status, hub));
   const error = new SfError(code, message, { hint, data: { status: res.status, ...(e.data ?? {}) } });
   return RETRY_STATUSES.has(res.status) ? markTransient(error, retryAfterMs(res.headers.get('retry-after'))) : error;
 }

@@ -12,7 +12,7 @@ export const checkCommand = command({
   args: {
     file: positional({ type: string, displayName: 'comments.json|-', description: 'comments array, `sf forge fetch --json` output, or a Markdown body' }),
     require: option({ long: 'require', type: optional(string), description: 'comma-separated types (default: INVESTIGATOR,CONTRACT,CONTEXT,ARCHITECT,BUILDER,TRAJECTORY)' }),
-    labels: option({ long: 'labels', type: optional(string), description: 'labels JSON: [{"name": ...}], ["..."] or {"labels": [...]}' }),
+    labels: option({ long: 'labels', type: optional(string), description: 'labels file (JSON: [{"name": ...}], ["..."] or {"labels": [...]}; - for stdin); default: the labels of a `sf forge fetch --json` input' }),
     json: flag({ long: 'json', description: 'print the report as JSON' }),
   },
   handler: async ({ file, require, labels, json }) => {
@@ -25,6 +25,7 @@ export const checkCommand = command({
       }
       required = types;
     }
+    if (file === '-' && labels === '-') throw new SfError('SF_E_USAGE', 'the comments and --labels cannot both be read from stdin (-)', { hint: 'give one of them as a file, e.g. sf forge check - --labels labels.json' });
     const raw = await readInputChecked(file, 'comments');
     const input = core.readThreadInput(raw.text);
     // what went wrong reading the input (not UTF-8, broken JSON read as Markdown) is shown with the report

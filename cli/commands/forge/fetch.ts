@@ -1,5 +1,5 @@
-import { command, flag, number, oneOf, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { command, flag, oneOf, optional, string } from 'cmd-ts';
+import { integer, option } from '../../args.js';
 import { writeFile } from 'node:fs/promises';
 import { SfError } from '../../../core/errors/index.js';
 import { FETCH_PLATFORMS } from '../../../core/annotations/fetch/platform.js';
@@ -41,12 +41,12 @@ export const fetchCommand = command({
     api: option({ long: 'api', type: string, description: 'API root, e.g. https://api.github.com, https://gitea.example/api/v1 or https://gitlab.com/api/v4' }),
     platform: option({ long: 'platform', type: optional(oneOf(FETCH_PLATFORMS)), description: 'github, gitea or gitlab (default: gitlab for an /api/v4 root or gitlab.com, gitea for /api/v1, else github)' }),
     repo: option({ long: 'repo', type: string, description: 'owner/name (GitLab: group/subgroup/project or the project ID)' }),
-    issue: option({ long: 'issue', type: optional(number), description: 'issue or pull-request number (GitLab: the issue IID)' }),
-    mergeRequest: option({ long: 'merge-request', type: optional(number), description: 'GitLab: a merge request IID (its notes and description), instead of --issue' }),
+    issue: option({ long: 'issue', type: optional(integer({ min: 1 })), description: 'issue or pull-request number (GitLab: the issue IID)' }),
+    mergeRequest: option({ long: 'merge-request', type: optional(integer({ min: 1 })), description: 'GitLab: a merge request IID (its notes and description), instead of --issue' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'environment variable holding the token (default FORGE_TOKEN)' }),
-    maxWait: option({ long: 'max-wait', type: optional(number), description: 'longest rate-limit wait in seconds (default 60)' }),
-    perPage: option({ long: 'per-page', type: optional(number), description: 'page size (default 100)' }),
-    maxPages: option({ long: 'max-pages', type: optional(number), description: 'give up after this many pages (default 100)' }),
+    maxWait: option({ long: 'max-wait', type: optional(integer()), description: 'longest rate-limit wait in seconds (default 60)' }),
+    perPage: option({ long: 'per-page', type: optional(integer({ min: 1, max: 100 })), description: 'page size (default 100)' }),
+    maxPages: option({ long: 'max-pages', type: optional(integer({ min: 1 })), description: 'give up after this many pages (default 100)' }),
     outFile: option({ long: 'out', short: 'o', type: optional(string), description: 'also write the thread JSON (input for parse/check) to this file' }),
     json: flag({ long: 'json', description: 'print {api, platform, repo, issue, mergeRequest?, labels, body, author?, comments} as JSON' }),
   },

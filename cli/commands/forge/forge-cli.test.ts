@@ -33,6 +33,23 @@ describe('sf forge: diagnostics, input checks and fetch limits (built CLI)', () 
     }
   });
 
+  it('check --labels is described as a file (or - for stdin), which it is (cliux D10)', async () => {
+    const help = await runForge('check', ['--help']);
+    assert.match(help.stdout, /--labels <str> +- labels file \(JSON: .*; - for stdin\)/);
+    const dir = await tempDir('forge-cli-');
+    try {
+      const file = join(dir.path, 'comments.json');
+      await writeFile(file, '[]');
+      const r = await runForge('check', [file, '--labels', '-', '--json'], '["workflow:building"]');
+      assert.deepEqual(JSON.parse(r.stdout).labels.labels, ['workflow:building']);
+      const both = await runForge('check', ['-', '--labels', '-'], '[]');
+      assert.equal(both.code, 2);
+      assert.match(both.stderr, /SF_E_USAGE.*cannot both be read from stdin/);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
   it('warns about input that is not valid UTF-8, and about broken JSON read as Markdown', async () => {
     const bytes = Buffer.concat([Buffer.from('line one\n<!-- FORGE:GATE_FAILED -->\nbad \u00e9 '), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]);
     const r = await runForge('parse', ['--json'], bytes);

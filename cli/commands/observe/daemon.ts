@@ -1,5 +1,5 @@
-import { command, number, optional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { command, optional, string } from 'cmd-ts';
+import { integer, option } from '../../args.js';
 import { checkPort } from '../../../core/runtime/port.js';
 import { resolve } from 'node:path';
 import { err, out } from '../../output/print.js';
@@ -27,7 +27,7 @@ export const observeDaemonCommand = command({
   description: 'Run the local observer in the foreground (one per user)',
   args: {
     sfHome: option({ long: 'sf-home', type: optional(string), description: 'state directory (default $SF_HOME or ~/.sf)' }),
-    port: option({ long: 'port', type: optional(number), description: 'OTLP/HTTP receiver port on 127.0.0.1 (default: observe.receiver.port, 14318; 0: any free port)' }),
+    port: option({ long: 'port', type: optional(integer({ min: 0, max: 65535, what: 'a TCP port' })), description: 'OTLP/HTTP receiver port on 127.0.0.1 (default: observe.receiver.port, 14318; 0: any free port)' }),
   },
   handler: async ({ sfHome, port }) => {
     // 0: any free port (tests, and a second observer on one machine)

@@ -1,5 +1,6 @@
 import { array, command, flag, multioption, oneOf, optional, positional, string } from 'cmd-ts';
-import { option } from '../../args.js';
+import { integer, option } from '../../args.js';
+import { FILE_ROTATION_LIMITS } from '../../../core/observer/file-rotation.js';
 import { out, printJson } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { loadObserveState, restartNote } from './shared.js';
@@ -18,8 +19,8 @@ export const destinationAddCommand = command({
     headerEnv: multioption({ long: 'header-env', type: array(string), description: 'HEADER=ENVVAR for OTLP endpoints; repeatable' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'hub: ENVVAR holding a device credential instead of creating one' }),
     protocol: option({ long: 'protocol', type: optional(oneOf(['protobuf', 'json'] as const)), description: 'OTLP encoding (default protobuf)' }),
-    maxMegabytes: option({ long: 'max-megabytes', type: optional(string), description: 'file: rotate the file when it would pass this size in MiB (default 100)' }),
-    maxBackups: option({ long: 'max-backups', type: optional(string), description: 'file: rotated files to keep, PATH.1 newest (default 5; 0 keeps none)' }),
+    maxMegabytes: option({ long: 'max-megabytes', type: optional(integer(FILE_ROTATION_LIMITS.maxMegabytes)), description: 'file: rotate the file when it would pass this size in MiB (default 100)' }),
+    maxBackups: option({ long: 'max-backups', type: optional(integer(FILE_ROTATION_LIMITS.maxBackups)), description: 'file: rotated files to keep, PATH.1 newest (default 5; 0 keeps none)' }),
     json: flag({ long: 'json', description: 'print the destination as JSON' }),
   },
   handler: async (a) => {
@@ -27,7 +28,7 @@ export const destinationAddCommand = command({
       import('../../../core/observer/config.js'), import('../../../core/observer/destination-spec.js'), import('./destination-input.js'), import('./observer-state.js'),
     ]);
     const state = await loadObserveState();
-    const [planned] = await planDestinations([a.spec], state.config, { headers: parseHeaderEnv(a.headerEnv), tokenEnv: a.tokenEnv, protocol: a.protocol, rotation: fileRotationOptions(a), cwd: process.cwd(), env: process.env }, checkName(a.name));
+    const [planned] = await planDestinations([a.spec], state.config, { headers: parseHeaderEnv(a.headerEnv), tokenEnv: a.tokenEnv, protocol: a.protocol, rotation: fileRotationOptions(rotationWords(a)), cwd: process.cwd(), env: process.env }, checkName(a.name));
     const { configs, deviceId } = await realizeDestinations([planned], state.paths.home);
     // add or replace: decided under the config lock, as the write is
     let action: 'add' | 'replace' = 'add';
@@ -43,3 +44,8 @@ export const destinationAddCommand = command({
     restartNote((await probeObserver(state)).running);
   },
 });
+
+/** The rotation options given, as the words core's fileRotationOptions takes (and range-checks again). */
+function rotationWords(a: { maxMegabytes?: number; maxBackups?: number }): { maxMegabytes?: string; maxBackups?: string } {
+  return { ...(a.maxMegabytes !== undefined ? { maxMegabytes: String(a.maxMegabytes) } : {}), ...(a.maxBackups !== undefined ? { maxBackups: String(a.maxBackups) } : {}) };
+}

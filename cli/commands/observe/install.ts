@@ -1,5 +1,5 @@
-import { array, command, flag, multioption, number, optional, string } from 'cmd-ts';
-import { agentOption, agentOptions, option } from '../../args.js';
+import { array, command, flag, multioption, optional, string } from 'cmd-ts';
+import { agentOption, agentOptions, integer, option } from '../../args.js';
 import { checkPort } from '../../../core/runtime/port.js';
 import { join, resolve } from 'node:path';
 import { SfError } from '../../../core/errors/index.js';
@@ -24,7 +24,7 @@ export const installCommand = command({
     destination: multioption({ long: 'destination', type: array(string), description: 'file:PATH | otlp:URL | hub | hub:URL, optionally NAME=...; repeatable' }),
     headerEnv: multioption({ long: 'header-env', type: array(string), description: 'HEADER=ENVVAR: an OTLP header whose value the observer reads from ENVVAR; repeatable' }),
     tokenEnv: option({ long: 'token-env', type: optional(string), description: 'hub destination: ENVVAR holding a device credential (default: create one with your sf login)' }),
-    port: option({ long: 'port', type: optional(number), description: 'the observer\'s OTLP/HTTP receiver port on 127.0.0.1 (default: configured, else 14318)' }),
+    port: option({ long: 'port', type: optional(integer({ min: 1, max: 65535, what: 'a TCP port' })), description: 'the observer\'s OTLP/HTTP receiver port on 127.0.0.1 (default: configured, else 14318)' }),
     noService: flag({ long: 'no-service', description: 'do not install or start the observer as a user service' }),
     content: flag({ long: 'content', description: 'also collect local skill paths and commits (see the explanation)' }),
     collectorArchive: option({ long: 'collector-archive', type: optional(string), description: 'an otelcol-contrib release archive to verify against the pinned sha256, install and use instead of the built-in fan-out' }),

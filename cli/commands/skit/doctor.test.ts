@@ -176,6 +176,12 @@ describe('sf skit doctor --fix: only what a repair mended is fixed', () => {
     assert.ok(!(await doctor()).report.findings.some((f) => f.code === 'SF_DRIFT_STAGING_LEFTOVER'));
   });
 
+  it('--force without --fix is refused, not ignored (cliux observation 5)', async () => {
+    const r = await sb.sf(['skit', 'doctor', '--force']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /error\[SF_E_USAGE\]: --force works only with --fix/);
+  });
+
   it('--json lists each finding\'s keys in the order docs/cli-json.md gives', async () => {
     await rm(join(sb.project, '.claude', 'skills', 'summarize'));
     const r = await sb.sf(['skit', 'doctor', '--json', '--fix']);

@@ -1,4 +1,5 @@
 import { command, flag } from 'cmd-ts';
+import { SfError } from '../../../core/errors/index.js';
 import { out, printJson } from '../../output/print.js';
 import { dim, green, red, sanitize, yellow } from '../../output/style.js';
 import { hubResolvers } from './hub-resolvers.js';
@@ -15,6 +16,8 @@ export const doctorCommand = command({
     offline: flag({ long: 'offline', description: 'skip verifying hub installations against the hub' }),
   },
   handler: async ({ fix, force, json, offline }) => {
+    // refused, as other options that need another are: ignored, it would look like a repair that found nothing to restore
+    if (force && !fix) throw new SfError('SF_E_USAGE', '--force works only with --fix', { hint: 'sf skit doctor --fix --force also restores modified or replaced skill directories (no backup is made); sf skit doctor alone only reports' });
     const { runDoctor, orderedFinding } = await import('../../../core/install/doctor.js');
     const report = await runDoctor(await cliSession(), { fix, force, resolvers: hubResolvers });
     if (!offline) {

@@ -5,6 +5,7 @@ import { SfError, type Diagnostic } from '../../../core/errors/index.js';
 import { out, printDiagnostics, printJson, printRows } from '../../output/print.js';
 import { sanitize } from '../../output/style.js';
 import { hubTargetFor } from './hub-target.js';
+import { withoutNulls } from '../../output/without-nulls.js';
 import type { PublishedRelease } from '../../../core/hub-client/index.js';
 import type { SkitHashes } from '../../../core/skit/hash.js';
 
@@ -40,7 +41,8 @@ export const publishCommand = command({
     if (!a.json) printDiagnostics(result.diagnostics.filter((d) => d.severity !== 'info'), 'stderr');
     if (!result.ok || !result.layout) {
       throw new SfError('SF_E_VALIDATION', `${root} is not a valid SKIT; nothing was published`, {
-        hint: 'fix the errors above (`sf skit validate`) and publish again',
+        // with --json nothing is printed above: the findings are in the error's data
+        hint: a.json ? 'fix the errors in error.data.diagnostics (`sf skit validate` lists them) and publish again' : 'fix the errors above (`sf skit validate`) and publish again',
         data: { diagnostics: result.diagnostics },
       });
     }
@@ -81,7 +83,8 @@ export const publishCommand = command({
       });
     const body = await client.readJson<PublishedRelease>(res, 'PUT', path, publishedShape);
     refuseRecordedMismatch(id, a.version, body, hashes);
-    if (a.json) return printJson(body);
+    // the hub's views use null for "none", which docs/cli-json.md promises is left out
+    if (a.json) return printJson(withoutNulls(body));
     out(`published ${sanitize(id)}@${sanitize(a.version)} (${sanitize(body.skit.visibility)}) to ${sanitize(target.url)}`);
     // printRows sanitizes every cell
     printRows([

@@ -21,10 +21,12 @@ export const updateCommand = command({
     json: flag({ long: 'json', description: 'print the result as JSON' }),
   },
   handler: async (a) => {
-    if (a.id && a.all) throw new SfError('SF_E_USAGE', 'give either a SKIT id or --all, not both', { hint: 'sf skit update acme/kit, or sf skit update --all' });
+    // a blank id is a mistake (an unset variable), not "every SKIT": that takes --all or no id
+    if (a.id !== undefined && a.id.trim() === '') throw new SfError('SF_E_USAGE', 'the SKIT id is empty', { hint: 'give owner/name (sf skit update acme/kit), or --all to update every SKIT of the scope' });
+    if (a.id !== undefined && a.all) throw new SfError('SF_E_USAGE', 'give either a SKIT id or --all, not both', { hint: 'sf skit update acme/kit, or sf skit update --all' });
     const { updateSkits } = await import('../../../core/install/update-op.js');
     const session = await cliSession();
-    const outcomes = await updateSkits(session, { ids: a.id ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, source: a.source, resolvers: hubResolvers });
+    const outcomes = await updateSkits(session, { ids: a.id !== undefined ? [a.id] : 'all', scope: parseScope(a.scope), force: a.force, version: a.version, source: a.source, resolvers: hubResolvers });
     if (a.json) {
       printJson(
         outcomes.map((o) => ({
@@ -51,7 +53,7 @@ export const updateCommand = command({
         }
       }
       // a pass over the scope ends with what became of each SKIT, on stdout with the successes
-      if (!a.id && outcomes.length > 0) out(summary(outcomes));
+      if (a.id === undefined && outcomes.length > 0) out(summary(outcomes));
     }
     const failed = outcomes.flatMap((o) => (o.error ? [o.error.code] : []));
     if (failed.length > 0) {

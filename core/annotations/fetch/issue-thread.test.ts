@@ -103,6 +103,25 @@ describe('fetchIssueThread (GitHub-compatible REST on 127.0.0.1)', () => {
     assert.deepEqual(sleeps, []);
   });
 
+  it('a server error whose back-off passes --max-wait is SF_E_UNAVAILABLE, not a rate limit (cliux D9)', async () => {
+    server = await startThreadServer({
+      threads: {},
+      intercept: (req, res) => {
+        // a plain 500, and a 503 asking for an hour
+        res.writeHead(req.url?.includes('/issues/2/') ? 503 : 500, req.url?.includes('/issues/2/') ? { 'retry-after': '3600' } : {});
+        res.end('{"message":"boom"}');
+        return true;
+      },
+    });
+    for (const issue of [1, 2]) {
+      await assert.rejects(
+        fetchIssueThread({ api: server.url, repo: 'a/b', issue, sleep, maxWaitMs: 0 }),
+        (e) => isSfError(e, 'SF_E_UNAVAILABLE') && new RegExp(`failed with HTTP ${issue === 1 ? 500 : 503}: boom`).test(e.message) && /retry later/.test(e.hint ?? ''),
+      );
+    }
+    assert.deepEqual(sleeps, []);
+  });
+
   it('maps 401 and 404 to auth and not-found errors that never contain the token', async () => {
     server = await startThreadServer({ threads: { 'acme/payments#128': worked }, token: 'right' });
     await assert.rejects(fetchIssueThread({ api: server.url, repo: 'acme/payments', issue: 128, token: 'wrong-token-value', sleep }), (e) => isSfError(e, 'SF_E_AUTH') && !JSON.stringify(e.toJSON()).includes('wrong-token-value'));

@@ -143,6 +143,8 @@ export async function getJson(url: string, policy: RequestPolicy): Promise<JsonR
     const message = serverMessage(await body(MAX_ERROR_BYTES, true), policy.token);
     const advice = waitForRefusal(res.status, res.headers, policy.now(), message) ?? (res.status >= 500 ? { ms: 1000 * attempt, reason: `HTTP ${res.status}`, cause: 'server-error' as const } : null);
     if (!advice) throw statusError(res.status, target, message, policy);
+    // a server error is not a rate limit, however long its back-off: the same error as the last attempt's
+    if (advice.ms > policy.maxWaitMs && advice.cause === 'server-error') throw statusError(res.status, target, message, policy);
     if (advice.ms > policy.maxWaitMs) {
       throw new SfError('SF_E_RATE_LIMIT', `rate limited by ${origin}: must wait ${Math.ceil(advice.ms / 1000)} s (${advice.reason})`, {
         hint: `retry after ${new Date(policy.now() + advice.ms).toISOString()}, or allow a longer wait with --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s)`,
