@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fromSystemError, leftStderrLineOpen } from './system.js';
+import { fromSystemError, leftStderrLineOpen, systemErrorAbout } from './system.js';
 import { SfError } from './sf-error.js';
 
 /** The error a real system call throws. */
@@ -49,5 +49,20 @@ describe('fromSystemError', () => {
     assert.equal(fromSystemError(new SfError('SF_E_USAGE', 'x')), undefined);
     assert.equal(fromSystemError(new TypeError('cannot read properties of undefined')), undefined);
     assert.equal(fromSystemError('a string'), undefined);
+  });
+});
+
+describe('systemErrorAbout', () => {
+  it('names what the user must act on instead of the private file the call failed on', () => {
+    const denied = Object.assign(new Error("EACCES: permission denied, open '/p/.claude/.settings.json.sf-lock.12.ab12cd34'"), { code: 'EACCES', syscall: 'open', path: '/p/.claude/.settings.json.sf-lock.12.ab12cd34' });
+    const e = systemErrorAbout(denied, '/p/.claude', 'cannot edit /p/.claude/settings.json: no lock file can be created in /p/.claude');
+    assert.equal(e?.code, 'SF_E_IO');
+    assert.equal(e!.message, 'cannot edit /p/.claude/settings.json: no lock file can be created in /p/.claude (EACCES: permission denied)');
+    assert.equal(e!.location?.file, '/p/.claude');
+    assert.match(e!.hint ?? '', /^check the permissions of \/p\/\.claude/);
+    const full = systemErrorAbout(thrownBy(() => writeFileSync('/dev/full', 'x')), '/p/.claude', 'cannot edit /p/.claude/settings.json');
+    assert.equal(full?.code, 'SF_E_DISK_FULL');
+    assert.equal(full!.message, 'no space left on the device for /p/.claude: cannot edit /p/.claude/settings.json (ENOSPC: no space left on device)');
+    assert.equal(systemErrorAbout(new TypeError('x'), '/p', 'y'), undefined);
   });
 });

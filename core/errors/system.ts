@@ -65,3 +65,28 @@ export function fromSystemError(e: unknown): SfError | undefined {
   }
   return undefined;
 }
+
+/** Node's reason without the path it names: "EACCES: permission denied" of "EACCES: permission denied, open '/x/.f.sf-lock.1.ab'". */
+function reasonOf(e: Error): string {
+  const { code } = e as NodeJS.ErrnoException;
+  const head = /^(E[A-Z0-9]+: [^,]+)/.exec(e.message)?.[1];
+  return head ?? (typeof code === 'string' ? `${code}: ${e.message}` : e.message);
+}
+
+/**
+ * A failed system call on a file Forge made for its own purposes (a lock, a temp copy), reported
+ * about what the user knows and must act on instead: `subject` (a config file, $SF_HOME, a
+ * project) and `doing` ("cannot edit /p/.claude/settings.local.json: no lock file can be created
+ * in /p/.claude"). A full disk stays SF_E_DISK_FULL, naming `subject`. Undefined for anything
+ * that is not a failed system call.
+ */
+export function systemErrorAbout(e: unknown, subject: string, doing: string): SfError | undefined {
+  const base = fromSystemError(e);
+  if (!base) return undefined;
+  const reason = reasonOf(e as Error);
+  const location = { file: subject };
+  if (base.code === 'SF_E_DISK_FULL') {
+    return new SfError('SF_E_DISK_FULL', `no space left on the device for ${subject}: ${doing} (${reason})`, { location, hint: base.hint, data: base.data, cause: e });
+  }
+  return new SfError(base.code, `${doing} (${reason})`, { location, hint: base.hint?.replace(/^check the permissions of that path/, `check the permissions of ${subject}`), data: base.data, cause: e });
+}
