@@ -13,6 +13,7 @@ import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { crossHostExposure } from './cross-host.js';
 import { checkConfigTemps } from './doctor-temp.js';
 import { replacedPaths } from './survey.js';
+import { repairsAmong } from './repairs.js';
 import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
@@ -39,14 +40,6 @@ export interface DoctorReport {
 
 /** Codes whose repair would overwrite something the user made; --fix leaves them unless --force. */
 const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_STORE_CORRUPT']);
-/** The user's own entry in Forge's place: never repaired, not even with --force, and no reason to leave the rest of its target unrepaired. */
-const THEIRS = 'SF_DRIFT_FOREIGN';
-/**
- * Findings about what the user (or the host) has, which projecting the installation again cannot
- * change: a same-named skill of theirs, their own config entry, an entry Forge let go of. They
- * neither call for a repair nor are fixed by one.
- */
-const NOT_REPAIRABLE = new Set([THEIRS, 'SF_ADAPTER_NAME_SHADOW', 'SF_ADAPTER_USER_OVERRIDE', 'SF_ADAPTER_CONFIG_DRIFT']);
 /** A project root that is no longer there (deleted, moved, a removed worktree). */
 export const PROJECT_GONE = 'SF_DRIFT_PROJECT_GONE';
 
@@ -172,7 +165,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     findings.push(...drift);
     // links into a store entry that is not there would only dangle again: not repaired, not called fixed;
     // agents that disagree in one directory: a repair for one undoes the other's, so neither is made
-    const repairs = drift.filter((d) => !NOT_REPAIRABLE.has(d.code) && d.severity !== 'info');
+    const repairs = repairsAmong(drift);
     if (!options.fix || repairs.length === 0 || storeBroken || conflicting) continue;
     if (!options.force && repairs.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // the user's entries are left out of the repair, so it can go ahead around them
