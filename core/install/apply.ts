@@ -136,7 +136,7 @@ async function commitPlan(session: Session, lib: Library, intent: IntentRecord<P
   appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
   trace('outbox appended');
   crashPoint(`${plan.op}:after-outbox`);
-  await collectGarbage(session, lib, plan.gcCandidates, { scopeKey: plan.scopeKey, replaced: plan.before?.skitId, added: plan.after?.bundleHash });
+  await collectGarbage(session, lib, plan.gcCandidates, { scopeKey: plan.scopeKey, replaced: plan.before?.skitId, added: plan.after?.bundleHash }, intent.id);
   lib.commit({
     ...(plan.after ? { put: [plan.after] } : {}),
     ...(plan.before && (!plan.after || plan.after.skitId !== plan.before.skitId) ? { delete: [[plan.scopeKey, plan.before.skitId] as [string, string]] } : {}),
@@ -154,11 +154,15 @@ export interface PendingCommit {
   added?: string;
 }
 
-/** Deletes store entries no installation references (as the records will be after `pending`, when given). */
-export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[], pending?: PendingCommit): Promise<string[]> {
+/**
+ * Deletes store entries no installation references (as the records will be after `pending`, when
+ * given), nor the plan of another intent (`self` is the caller's own): an interrupted command
+ * whose recovery failed still needs its releases to be finished or undone later.
+ */
+export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[], pending: PendingCommit | undefined, self: string): Promise<string[]> {
   if (candidates.length === 0) return [];
   const kept = lib.listInstallations().filter((i) => !(pending && i.skitId === pending.replaced && recordScopeKey(i) === pending.scopeKey));
-  const used = new Set([...kept.map((i) => i.bundleHash), ...(pending?.added ? [pending.added] : [])]);
+  const used = new Set([...kept.map((i) => i.bundleHash), ...(pending?.added ? [pending.added] : []), ...bundlesOfIntents(lib, self)]);
   const removed: string[] = [];
   for (const hash of candidates) {
     if (used.has(hash)) continue;
@@ -166,4 +170,12 @@ export async function collectGarbage(session: Session, lib: Library, candidates:
     removed.push(hash);
   }
   return removed;
+}
+
+/** The releases the plans of intents other than `self` name (before and after). */
+export function bundlesOfIntents(lib: Library, self?: string): string[] {
+  return lib.listIntents().filter((i) => i.id !== self).flatMap((i) => {
+    const plan = (i as IntentRecord<Plan>).plan;
+    return [plan?.before?.bundleHash, plan?.after?.bundleHash].filter((h): h is string => typeof h === 'string');
+  });
 }

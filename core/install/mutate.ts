@@ -4,7 +4,7 @@ import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp, IntentRecord } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import { hostContext, type Session } from './context.js';
-import { abandonIntent as abandonFlushed, beginMutation, claimWait, updateIntent } from './journal.js';
+import { abandonIntent as abandonFlushed, beginMutation, claimWait, unrecoveredFor, updateIntent, type Unrecovered } from './journal.js';
 import type { HostAdapter, HostContext } from './host-adapter.js';
 import type { Plan, PlanEnv, Step } from './plan-types.js';
 import { recoverIntent } from './recover.js';
@@ -43,14 +43,20 @@ export async function runMutation(
   const lib = (await Library.open(session.paths, { create: true, cache: session.libraryCache ?? new InstallationCache() }))!;
   trace('library open');
   try {
-    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session));
+    const unrecovered: Unrecovered[] = [];
+    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session), (u) => unrecovered.push(u));
     let plan: Plan;
     try {
       plan = await makePlan(lib);
+      // an installation whose interrupted command cannot be recovered is left alone until it is
+      const stuck = unrecoveredFor(plan);
+      if (stuck) throw stuck.error;
     } catch (e) {
       abandonIntent(lib, intent);
       throw e;
     }
+    // other installations go ahead: the user hears of the one left behind once
+    for (const u of unrecovered) process.stderr.write(`warning: ${u.error.message}\n  hint: ${u.error.hint}\n`);
     const idle = plan.steps.length === 0 && isDeepStrictEqual(stripTimes(plan.after), stripTimes(plan.before));
     let confirmed = true;
     try {

@@ -46,7 +46,7 @@ export async function rollBack(session: Session, lib: Library, intent: IntentRec
     }
   }
   // collected before the claim is released (see commitPlan); the records still say the old state
-  if (plan?.after && plan.after.bundleHash !== plan.before?.bundleHash) await collectGarbage(session, lib, [plan.after.bundleHash]);
+  if (plan?.after && plan.after.bundleHash !== plan.before?.bundleHash) await collectGarbage(session, lib, [plan.after.bundleHash], undefined, intent.id);
   lib.commit({ deleteIntent: intent.id });
 }
 

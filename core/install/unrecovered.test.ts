@@ -62,4 +62,62 @@ describe('failed commands and recoveries that cannot finish', () => {
     assert.deepEqual((await sb.list()).map((r) => r.skitId).sort(), ['acme/kit', 'acme/kit2']);
     assert.ok(!existsSync(join(claude, 'settings.local.json')));
   });
+  it('an interrupted command whose recovery fails is reported, other installations go ahead, and its own installation says why it waits', async function () {
+    this.timeout(60_000);
+    // a disable killed after it wrote settings.local.json, which the user then breaks: neither
+    // finishing nor undoing the disable can edit it
+    const killed = await sb.sf(['skit', 'disable', 'acme/kit:lint'], { env: { SF_CRASH_AT: 'disable:after-enablement' } });
+    assert.equal(killed.code, -1, killed.stderr);
+    const settings = join(sb.project, '.claude', 'settings.local.json');
+    await writeFile(settings, '{ "skillOverrides": ');
+    const stuck = new RegExp(`an interrupted disable of acme/kit in ${sb.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be recovered: .*settings\\.local\\.json`);
+
+    for (const args of [['add', 'skit', kit2, '--agent', 'claude-code', '--yes'], ['add', 'skit', kit2, '--agent', 'windsurf', '--scope', 'user', '--yes']]) {
+      const r = await sb.sf(args, { cwd: other });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`warning: ${stuck.source}`));
+      assert.match(r.stderr, /hint: .*; once that is done, `sf skit doctor --fix` finishes the interrupted disable \(commands on other installations go ahead meanwhile\)/);
+    }
+    assert.deepEqual((await sb.list()).map((r) => r.skitId).sort(), ['acme/kit', 'acme/kit2', 'acme/kit2']);
+
+    const same = await sb.sf(['skit', 'enable', 'acme/kit:lint']);
+    assert.notEqual(same.code, 0);
+    assert.match(same.stderr, new RegExp(`^error\\[SF_E_CONFIG\\]: ${stuck.source}`, 'm'));
+    assert.doesNotMatch(same.stderr, /warning:/);
+
+    const fix = await sb.sf(['skit', 'doctor', '--fix', '--json']);
+    assert.equal(fix.code, 1, fix.stderr);
+    const report = JSON.parse(fix.stdout) as { findings: { code: string; message: string; fixed?: boolean; hint?: string }[] };
+    const interrupted = report.findings.filter((f) => f.code === 'SF_DRIFT_INTERRUPTED');
+    assert.equal(interrupted.length, 1, fix.stdout);
+    assert.match(interrupted[0].message, stuck);
+    assert.ok(!interrupted[0].fixed);
+
+    // once the file parses again, the next --fix finishes the disable
+    await writeFile(settings, '{}\n');
+    const again = await sb.sf(['skit', 'doctor', '--fix', '--json']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    const check = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(check.code, 0, check.stdout);
+    const kit = (await sb.list()).find((r) => r.skitId === 'acme/kit')!;
+    assert.deepEqual(kit.enablement, { lint: { '*': false } });
+  });
+  it('while an interrupted command waits for recovery, doctor says its installation\'s findings are the recovery\'s to resolve', async function () {
+    this.timeout(60_000);
+    await writeTree(sb.source, kitTree('two'));
+    const killed = await sb.sf(['skit', 'update', 'acme/kit'], { env: { SF_CRASH_AT: 'update:after-project' } });
+    assert.equal(killed.code, -1, killed.stderr);
+    const look = await sb.sf(['skit', 'doctor', '--json']);
+    const findings = (JSON.parse(look.stdout) as { findings: { code: string; hint?: string; skitId?: string }[] }).findings;
+    assert.ok(findings.some((f) => f.code === 'SF_DRIFT_INTERRUPTED'), look.stdout);
+    // the new release the update stored is the one recovery rolls forward to: never "delete it"
+    assert.ok(!findings.some((f) => f.code === 'SF_DRIFT_STORE_UNREFERENCED'), look.stdout);
+    const about = findings.filter((f) => f.skitId === 'acme/kit');
+    assert.ok(about.length > 0, look.stdout);
+    for (const f of about) assert.match(f.hint ?? '', /^this follows from the interrupted update of acme\/kit in \S+: `sf skit doctor --fix` recovers it and resolves this/, JSON.stringify(f));
+    const fix = await sb.sf(['skit', 'doctor', '--fix', '--json']);
+    assert.equal(fix.code, 0, fix.stdout + fix.stderr);
+    const check = await sb.sf(['skit', 'doctor', '--json']);
+    assert.equal(check.code, 0, check.stdout);
+  });
 });

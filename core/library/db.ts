@@ -200,17 +200,18 @@ export class Library {
   }
 
   /**
-   * Writes `intent` only if no other intent is recorded, in one write transaction (LMDB has a
-   * single writer, so the check and the write cannot interleave with another process). Returns
-   * the intents that were in the way, or [] when `intent` was written.
+   * Writes `intent` only if no other intent is recorded (except those `ignore` lets it go ahead
+   * around), in one write transaction (LMDB has a single writer, so the check and the write cannot
+   * interleave with another process). Returns the intents that were in the way, or [] when
+   * `intent` was written.
    *
    * The claim is visible to other processes at once but not flushed to disk by itself: until the
    * plan is recorded (a flushed commit, which flushes the claim too) nothing on disk has changed,
    * so a claim lost to a power cut loses nothing.
    */
-  claim(intent: IntentRecord): IntentRecord[] {
+  claim(intent: IntentRecord, ignore?: (other: IntentRecord) => boolean): IntentRecord[] {
     return this.write(() => {
-      const existing = this.listIntents().filter((i) => i.id !== intent.id);
+      const existing = this.listIntents().filter((i) => i.id !== intent.id && !ignore?.(i));
       if (existing.length === 0) this.db.putSync(intentKey(intent.id), intent);
       return { wrote: existing.length === 0, existing };
     }, NO_FLUSH).existing;
