@@ -8,7 +8,9 @@ const LMDB_PAGE_WRITE = /Attempting to write page/;
 
 /** True when native code reported `e` on stderr itself and left the line open (the next output needs its own line). */
 export function leftStderrLineOpen(e: unknown): boolean {
-  return e instanceof Error && LMDB_PAGE_WRITE.test(e.message);
+  // also when it was reported as something the user can act on (diskFullAt keeps it as the cause)
+  for (let c = e, depth = 0; c instanceof Error && depth < 5; c = c.cause, depth++) if (LMDB_PAGE_WRITE.test(c.message)) return true;
+  return false;
 }
 
 const IO_HINTS: Record<string, string> = {
@@ -70,7 +72,10 @@ export function fromSystemError(e: unknown): SfError | undefined {
 function reasonOf(e: Error): string {
   const { code } = e as NodeJS.ErrnoException;
   const head = /^(E[A-Z0-9]+: [^,]+)/.exec(e.message)?.[1];
-  return head ?? (typeof code === 'string' ? `${code}: ${e.message}` : e.message);
+  if (head) return head;
+  // native code words it without an errno (lmdb: "No space left on device: Attempting to write page ...")
+  if (typeof code !== 'string') return e.message.split(':')[0];
+  return `${code}: ${e.message}`;
 }
 
 /**
@@ -89,4 +94,21 @@ export function systemErrorAbout(e: unknown, subject: string, doing: string): Sf
     return new SfError('SF_E_DISK_FULL', `no space left on the device for ${subject}: ${doing} (${reason})`, { location, hint: base.hint, data: base.data, cause: e });
   }
   return new SfError(base.code, `${doing} (${reason})`, { location, hint: base.hint?.replace(/^check the permissions of that path/, `check the permissions of ${subject}`), data: base.data, cause: e });
+}
+
+/**
+ * A full disk met while writing under `place` ("$SF_HOME (/home/u/.sf)", "the project /p"), said
+ * with that place: an fd-based write's error carries no path, lmdb's none either, and $SF_HOME and
+ * a project can be on different filesystems. Undefined for anything that is not a full disk (and
+ * for an SfError, which already says what it means).
+ */
+export function diskFullAt(e: unknown, place: string, path: string): SfError | undefined {
+  const base = fromSystemError(e);
+  if (base?.code !== 'SF_E_DISK_FULL') return undefined;
+  return new SfError('SF_E_DISK_FULL', `no space left on the device holding ${place} (${reasonOf(e as Error)})`, {
+    location: { file: path },
+    hint: base.hint,
+    data: { ...base.data, place: path },
+    cause: e,
+  });
 }

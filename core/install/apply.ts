@@ -4,7 +4,8 @@ import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
 import { ensureStored, hasStoreEntry, removeStoreEntry, storedEntryChanges, type ModifiedEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentRecord } from '../library/types.js';
-import { SfError } from '../errors/index.js';
+import { diskFullAt, SfError } from '../errors/index.js';
+import { fullestOf } from '../fs/free-space.js';
 import type { SkitHashes } from '../skit/hash.js';
 import { hostContext, type Session } from './context.js';
 import type { ConfigEdit, ProjectionRecord } from './host-adapter.js';
@@ -98,6 +99,36 @@ function replacedNote(skitId: string, modified: ModifiedEntry): string {
 }
 
 async function runStep(
+  session: Session,
+  step: Exclude<Step, { kind: 'store' }>,
+  results: Map<string, ProjectionRecord>,
+  op: string,
+  noteEdit: (agent: string, edit: ConfigEdit) => void,
+): Promise<void> {
+  try {
+    await runStepIn(session, step, results, op, noteEdit);
+  } catch (e) {
+    throw diskFullOfStep(session, step.target, e);
+  }
+}
+
+/**
+ * A full disk met by a step, naming the place that is full: the step writes skill directories
+ * (the project, or the agent's directory), host configs (the project, or the home directory) and
+ * config backups ($SF_HOME), which may be three filesystems; an fd-based write's error names none.
+ * The fullest of them is the one the write found full.
+ */
+function diskFullOfStep(session: Session, target: Exclude<Step, { kind: 'store' }>['target'], e: unknown): unknown {
+  const places = [
+    target.scope === 'project' && target.projectRoot ? { place: `the project ${target.projectRoot}`, path: target.projectRoot } : { place: `the ${target.agent} skill directory ${target.skillRoot}`, path: target.skillRoot },
+    { place: `your home directory (${session.home})`, path: session.home },
+    { place: `$SF_HOME (${session.paths.home})`, path: session.paths.home },
+  ];
+  const full = places[fullestOf(places.map((p) => p.path))];
+  return diskFullAt(e, full.place, full.path) ?? e;
+}
+
+async function runStepIn(
   session: Session,
   step: Exclude<Step, { kind: 'store' }>,
   results: Map<string, ProjectionRecord>,
