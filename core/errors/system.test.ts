@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fromSystemError, leftStderrLineOpen } from './system.js';
+import { diskFullAt, fromSystemError, leftStderrLineOpen, systemErrorAbout } from './system.js';
 import { SfError } from './sf-error.js';
 
 /** The error a real system call throws. */
@@ -49,5 +49,34 @@ describe('fromSystemError', () => {
     assert.equal(fromSystemError(new SfError('SF_E_USAGE', 'x')), undefined);
     assert.equal(fromSystemError(new TypeError('cannot read properties of undefined')), undefined);
     assert.equal(fromSystemError('a string'), undefined);
+  });
+});
+
+describe('systemErrorAbout', () => {
+  it('names what the user must act on instead of the private file the call failed on', () => {
+    const denied = Object.assign(new Error("EACCES: permission denied, open '/p/.claude/.settings.json.sf-lock.12.ab12cd34'"), { code: 'EACCES', syscall: 'open', path: '/p/.claude/.settings.json.sf-lock.12.ab12cd34' });
+    const e = systemErrorAbout(denied, '/p/.claude', 'cannot edit /p/.claude/settings.json: no lock file can be created in /p/.claude');
+    assert.equal(e?.code, 'SF_E_IO');
+    assert.equal(e!.message, 'cannot edit /p/.claude/settings.json: no lock file can be created in /p/.claude (EACCES: permission denied)');
+    assert.equal(e!.location?.file, '/p/.claude');
+    assert.match(e!.hint ?? '', /^check the permissions of \/p\/\.claude/);
+    const full = systemErrorAbout(thrownBy(() => writeFileSync('/dev/full', 'x')), '/p/.claude', 'cannot edit /p/.claude/settings.json');
+    assert.equal(full?.code, 'SF_E_DISK_FULL');
+    assert.equal(full!.message, 'no space left on the device for /p/.claude: cannot edit /p/.claude/settings.json (ENOSPC: no space left on device)');
+    assert.equal(systemErrorAbout(new TypeError('x'), '/p', 'y'), undefined);
+  });
+});
+
+describe('diskFullAt', () => {
+  it('names the place a full disk was met under, keeps lmdb\'s open stderr line known, and leaves other errors alone', () => {
+    const e = diskFullAt(thrownBy(() => writeFileSync('/dev/full', 'x')), '$SF_HOME (/h/.sf)', '/h/.sf');
+    assert.equal(e?.code, 'SF_E_DISK_FULL');
+    assert.equal(e!.message, 'no space left on the device holding $SF_HOME (/h/.sf) (ENOSPC: no space left on device)');
+    assert.equal(e!.location?.file, '/h/.sf');
+    const lmdb = diskFullAt(new Error('No space left on device: Attempting to write page at position 20480, size 12288, blocks 3'), 'the project /p', '/p');
+    assert.equal(lmdb!.message, 'no space left on the device holding the project /p (No space left on device)');
+    assert.equal(leftStderrLineOpen(lmdb), true);
+    assert.equal(diskFullAt(thrownBy(() => readFileSync('/etc/passwd/not-a-dir')), 'x', '/x'), undefined);
+    assert.equal(diskFullAt(new SfError('SF_E_DISK_FULL', 'already said'), 'x', '/x'), undefined);
   });
 });

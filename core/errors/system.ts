@@ -8,7 +8,9 @@ const LMDB_PAGE_WRITE = /Attempting to write page/;
 
 /** True when native code reported `e` on stderr itself and left the line open (the next output needs its own line). */
 export function leftStderrLineOpen(e: unknown): boolean {
-  return e instanceof Error && LMDB_PAGE_WRITE.test(e.message);
+  // also when it was reported as something the user can act on (diskFullAt keeps it as the cause)
+  for (let c = e, depth = 0; c instanceof Error && depth < 5; c = c.cause, depth++) if (LMDB_PAGE_WRITE.test(c.message)) return true;
+  return false;
 }
 
 const IO_HINTS: Record<string, string> = {
@@ -64,4 +66,49 @@ export function fromSystemError(e: unknown): SfError | undefined {
     });
   }
   return undefined;
+}
+
+/** Node's reason without the path it names: "EACCES: permission denied" of "EACCES: permission denied, open '/x/.f.sf-lock.1.ab'". */
+function reasonOf(e: Error): string {
+  const { code } = e as NodeJS.ErrnoException;
+  const head = /^(E[A-Z0-9]+: [^,]+)/.exec(e.message)?.[1];
+  if (head) return head;
+  // native code words it without an errno (lmdb: "No space left on device: Attempting to write page ...")
+  if (typeof code !== 'string') return e.message.split(':')[0];
+  return `${code}: ${e.message}`;
+}
+
+/**
+ * A failed system call on a file Forge made for its own purposes (a lock, a temp copy), reported
+ * about what the user knows and must act on instead: `subject` (a config file, $SF_HOME, a
+ * project) and `doing` ("cannot edit /p/.claude/settings.local.json: no lock file can be created
+ * in /p/.claude"). A full disk stays SF_E_DISK_FULL, naming `subject`. Undefined for anything
+ * that is not a failed system call.
+ */
+export function systemErrorAbout(e: unknown, subject: string, doing: string): SfError | undefined {
+  const base = fromSystemError(e);
+  if (!base) return undefined;
+  const reason = reasonOf(e as Error);
+  const location = { file: subject };
+  if (base.code === 'SF_E_DISK_FULL') {
+    return new SfError('SF_E_DISK_FULL', `no space left on the device for ${subject}: ${doing} (${reason})`, { location, hint: base.hint, data: base.data, cause: e });
+  }
+  return new SfError(base.code, `${doing} (${reason})`, { location, hint: base.hint?.replace(/^check the permissions of that path/, `check the permissions of ${subject}`), data: base.data, cause: e });
+}
+
+/**
+ * A full disk met while writing under `place` ("$SF_HOME (/home/u/.sf)", "the project /p"), said
+ * with that place: an fd-based write's error carries no path, lmdb's none either, and $SF_HOME and
+ * a project can be on different filesystems. Undefined for anything that is not a full disk (and
+ * for an SfError, which already says what it means).
+ */
+export function diskFullAt(e: unknown, place: string, path: string): SfError | undefined {
+  const base = fromSystemError(e);
+  if (base?.code !== 'SF_E_DISK_FULL') return undefined;
+  return new SfError('SF_E_DISK_FULL', `no space left on the device holding ${place} (${reasonOf(e as Error)})`, {
+    location: { file: path },
+    hint: base.hint,
+    data: { ...base.data, place: path },
+    cause: e,
+  });
 }

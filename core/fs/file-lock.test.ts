@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSfError } from '../errors/index.js';
 import { repoRoot, tempDir } from '../../test-support/index.js';
@@ -85,5 +85,42 @@ describe('core/fs file lock (one read-modify-write at a time among sf processes)
     }
     assert.equal(lines.length, 12, 'every racer got in once');
     assert.equal(existsSync(lock), false);
+  });
+  it('leaves no private lock file behind when the disk is full, and names the directory, not the lock file, when it cannot lock', async function () {
+    this.timeout(60_000);
+    // a full 64 KiB tmpfs and a read-only bind mount, in a private user and mount namespace (no root needed)
+    const full = join(dir.path, 'full');
+    const ro = join(dir.path, 'ro');
+    for (const d of [full, ro]) await mkdir(d);
+    const script = join(dir.path, 'lock.mts');
+    const module = join(repoRoot, 'core', 'fs', 'file-lock.ts');
+    await writeFile(script, [
+      `import { withFileLock } from ${JSON.stringify(module)};`,
+      `import { readdirSync } from 'node:fs';`,
+      `const out = {};`,
+      `for (const d of process.argv.slice(2)) {`,
+      `  try { await withFileLock(d + '/.settings.json.sf-lock', async () => 'ran', { what: d + '/settings.json' }); out[d] = 'ran'; }`,
+      `  catch (e) { out[d] = { code: e.code, message: e.message, hint: e.hint, left: readdirSync(d).filter((n) => n.includes('sf-lock')) }; }`,
+      `}`,
+      `console.log(JSON.stringify(out));`,
+    ].join('\n'));
+    const sh = [
+      `mount -t tmpfs -o size=64k tmpfs "${full}" || exit 99`,
+      `head -c 1M /dev/zero > "${full}/filler" 2>/dev/null`,
+      `mount --bind "${ro}" "${ro}" && mount -o remount,bind,ro "${ro}" || exit 99`,
+      `exec "${process.execPath}" --import tsx "${script}" "${full}" "${ro}"`,
+    ].join('\n');
+    const r = spawnSync('unshare', ['-rm', 'sh', '-c', sh], { cwd: repoRoot, encoding: 'utf8' });
+    if (r.error || r.status === 99) this.skip(); // no user namespaces here
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, { code: string; message: string; hint: string; left: string[] }>;
+    assert.equal(out[full].code, 'SF_E_DISK_FULL');
+    assert.deepEqual(out[full].left, [], 'the private lock file a full disk cut short is removed');
+    assert.equal(out[ro].code, 'SF_E_IO');
+    for (const d of [full, ro]) {
+      assert.ok(out[d].message.includes(`cannot edit ${d}/settings.json: no lock file can be created in ${d}`), out[d].message);
+      assert.doesNotMatch(out[d].message, /sf-lock/);
+    }
+    assert.match(out[ro].message, /EROFS: read-only file system/);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { SfError, hasErrno } from '../errors/index.js';
+import { SfError, hasErrno, systemErrorAbout } from '../errors/index.js';
 import { pidAlive, stillRunningSince } from '../runtime/processes.js';
 
 /**
@@ -30,7 +30,14 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 async function tryCreate(lockPath: string): Promise<boolean> {
   const mine = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(mine, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    await writeFile(mine, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // a full disk or quota fails the write after open created the file: it must not stay behind
+    // (EEXIST: the name is someone else's)
+    if (!hasErrno(e, 'EEXIST')) await unlink(mine).catch(() => undefined);
+    throw e;
+  }
   try {
     await link(mine, lockPath);
     return true;
@@ -39,6 +46,20 @@ async function tryCreate(lockPath: string): Promise<boolean> {
     throw e;
   } finally {
     await unlink(mine).catch(() => undefined);
+  }
+}
+
+/**
+ * A lock that cannot be created at all (a read-only or unwritable directory, a full disk) is
+ * reported about what is being edited and the directory the user must fix, never the private
+ * lock file's random name, which exists only for an instant.
+ */
+async function tryCreateOrExplain(lockPath: string, what: string): Promise<boolean> {
+  try {
+    return await tryCreate(lockPath);
+  } catch (e) {
+    const dir = dirname(lockPath);
+    throw systemErrorAbout(e, dir, `cannot edit ${what}: no lock file can be created in ${dir}`) ?? e;
   }
 }
 
@@ -115,7 +136,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   }
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   for (let polls = 0; ; polls++) {
-    if (await tryCreate(lockPath)) break;
+    if (await tryCreateOrExplain(lockPath, options.what)) break;
     const owner = await runningHolder(lockPath);
     if (owner === undefined) {
       // released meanwhile (try again at once), or its owner is gone (take it over)

@@ -4,7 +4,8 @@ import type { Library } from '../library/db.js';
 import { appendOutbox, outboxEventIds } from '../library/outbox.js';
 import { ensureStored, hasStoreEntry, removeStoreEntry, storedEntryChanges, type ModifiedEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentRecord } from '../library/types.js';
-import { SfError } from '../errors/index.js';
+import { diskFullAt, SfError } from '../errors/index.js';
+import { fullestOf } from '../fs/free-space.js';
 import type { SkitHashes } from '../skit/hash.js';
 import { hostContext, type Session } from './context.js';
 import type { ConfigEdit, ProjectionRecord } from './host-adapter.js';
@@ -104,6 +105,36 @@ async function runStep(
   op: string,
   noteEdit: (agent: string, edit: ConfigEdit) => void,
 ): Promise<void> {
+  try {
+    await runStepIn(session, step, results, op, noteEdit);
+  } catch (e) {
+    throw diskFullOfStep(session, step.target, e);
+  }
+}
+
+/**
+ * A full disk met by a step, naming the place that is full: the step writes skill directories
+ * (the project, or the agent's directory), host configs (the project, or the home directory) and
+ * config backups ($SF_HOME), which may be three filesystems; an fd-based write's error names none.
+ * The fullest of them is the one the write found full.
+ */
+function diskFullOfStep(session: Session, target: Exclude<Step, { kind: 'store' }>['target'], e: unknown): unknown {
+  const places = [
+    target.scope === 'project' && target.projectRoot ? { place: `the project ${target.projectRoot}`, path: target.projectRoot } : { place: `the ${target.agent} skill directory ${target.skillRoot}`, path: target.skillRoot },
+    { place: `your home directory (${session.home})`, path: session.home },
+    { place: `$SF_HOME (${session.paths.home})`, path: session.paths.home },
+  ];
+  const full = places[fullestOf(places.map((p) => p.path))];
+  return diskFullAt(e, full.place, full.path) ?? e;
+}
+
+async function runStepIn(
+  session: Session,
+  step: Exclude<Step, { kind: 'store' }>,
+  results: Map<string, ProjectionRecord>,
+  op: string,
+  noteEdit: (agent: string, edit: ConfigEdit) => void,
+): Promise<void> {
   const adapter = session.adapters.get(step.target.agent);
   const agent = step.target.agent;
   const ctx = { ...hostContext(session, agent, step.target.scope, step.target.projectRoot), onConfigEdit: (edit: ConfigEdit) => noteEdit(agent, edit) };
@@ -136,7 +167,7 @@ async function commitPlan(session: Session, lib: Library, intent: IntentRecord<P
   appendOutbox(session.paths, plan.events.filter((e) => !present.has(e.event_id)));
   trace('outbox appended');
   crashPoint(`${plan.op}:after-outbox`);
-  await collectGarbage(session, lib, plan.gcCandidates, { scopeKey: plan.scopeKey, replaced: plan.before?.skitId, added: plan.after?.bundleHash });
+  await collectGarbage(session, lib, plan.gcCandidates, { scopeKey: plan.scopeKey, replaced: plan.before?.skitId, added: plan.after?.bundleHash }, intent.id);
   lib.commit({
     ...(plan.after ? { put: [plan.after] } : {}),
     ...(plan.before && (!plan.after || plan.after.skitId !== plan.before.skitId) ? { delete: [[plan.scopeKey, plan.before.skitId] as [string, string]] } : {}),
@@ -154,11 +185,15 @@ export interface PendingCommit {
   added?: string;
 }
 
-/** Deletes store entries no installation references (as the records will be after `pending`, when given). */
-export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[], pending?: PendingCommit): Promise<string[]> {
+/**
+ * Deletes store entries no installation references (as the records will be after `pending`, when
+ * given), nor the plan of another intent (`self` is the caller's own): an interrupted command
+ * whose recovery failed still needs its releases to be finished or undone later.
+ */
+export async function collectGarbage(session: Session, lib: Library, candidates: readonly string[], pending: PendingCommit | undefined, self: string): Promise<string[]> {
   if (candidates.length === 0) return [];
   const kept = lib.listInstallations().filter((i) => !(pending && i.skitId === pending.replaced && recordScopeKey(i) === pending.scopeKey));
-  const used = new Set([...kept.map((i) => i.bundleHash), ...(pending?.added ? [pending.added] : [])]);
+  const used = new Set([...kept.map((i) => i.bundleHash), ...(pending?.added ? [pending.added] : []), ...bundlesOfIntents(lib, self)]);
   const removed: string[] = [];
   for (const hash of candidates) {
     if (used.has(hash)) continue;
@@ -166,4 +201,12 @@ export async function collectGarbage(session: Session, lib: Library, candidates:
     removed.push(hash);
   }
   return removed;
+}
+
+/** The releases the plans of intents other than `self` name (before and after). */
+export function bundlesOfIntents(lib: Library, self?: string): string[] {
+  return lib.listIntents().filter((i) => i.id !== self).flatMap((i) => {
+    const plan = (i as IntentRecord<Plan>).plan;
+    return [plan?.before?.bundleHash, plan?.after?.bundleHash].filter((h): h is string => typeof h === 'string');
+  });
 }

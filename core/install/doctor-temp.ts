@@ -9,7 +9,7 @@ export async function checkConfigTemps(session: Pick<Session, 'paths'>, lib: Lib
   if (temps.length === 0) return [];
   const finding: DoctorFinding = {
     code: 'SF_DRIFT_CONFIG_TEMP', severity: 'warning', file: temps[0],
-    message: `an interrupted config write left ${temps.length} temporary cop${temps.length === 1 ? 'y' : 'ies'} of a config file: ${temps.join(', ')}`,
+    message: `interrupted config writes left ${temps.length} temporary file${temps.length === 1 ? '' : 's'} next to config files (copies or lock files): ${temps.join(', ')}`,
     hint: 'run `sf skit doctor --fix` to delete them (the config files themselves are complete)',
   };
   if (fix) {

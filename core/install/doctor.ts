@@ -13,7 +13,9 @@ import { checkStoreEntry, rebuildStoreEntry } from './doctor-store.js';
 import { crossHostExposure } from './cross-host.js';
 import { checkConfigTemps } from './doctor-temp.js';
 import { replacedPaths } from './survey.js';
-import { abandonIntent, beginMutation, claimWait, intentHolderAlive } from './journal.js';
+import { NOT_REPAIRABLE, repairsAmong } from './repairs.js';
+import { abandonIntent, beginMutation, claimWait, intentHolderAlive, intentSubject } from './journal.js';
+import { bundlesOfIntents } from './apply.js';
 import type { Plan } from './plan-types.js';
 import type { ProjectionRecord } from './host-adapter.js';
 import { cleanScratch, recoverIntent, scratchLeftovers } from './recover.js';
@@ -39,14 +41,6 @@ export interface DoctorReport {
 
 /** Codes whose repair would overwrite something the user made; --fix leaves them unless --force. */
 const NEEDS_FORCE = new Set(['SF_DRIFT_MODIFIED', 'SF_DRIFT_STORE_CORRUPT']);
-/** The user's own entry in Forge's place: never repaired, not even with --force, and no reason to leave the rest of its target unrepaired. */
-const THEIRS = 'SF_DRIFT_FOREIGN';
-/**
- * Findings about what the user (or the host) has, which projecting the installation again cannot
- * change: a same-named skill of theirs, their own config entry, an entry Forge let go of. They
- * neither call for a repair nor are fixed by one.
- */
-const NOT_REPAIRABLE = new Set([THEIRS, 'SF_ADAPTER_NAME_SHADOW', 'SF_ADAPTER_USER_OVERRIDE', 'SF_ADAPTER_CONFIG_DRIFT']);
 /** A project root that is no longer there (deleted, moved, a removed worktree). */
 export const PROJECT_GONE = 'SF_DRIFT_PROJECT_GONE';
 
@@ -83,7 +77,10 @@ export async function runDoctor(given: Session, options: DoctorOptions): Promise
       claim = await beginMutation(lib, 'repair', session.newId(), session.now(), async (intent, stale) => {
         const outcome = await recoverIntent(session, lib, intent);
         findings.push({ code: 'SF_DRIFT_INTERRUPTED', severity: 'error', message: `an interrupted ${stale.op} (pid ${stale.pid}) was ${outcome}`, fixed: true });
-      }, claimWait(session));
+      }, claimWait(session), (u) => {
+        // the rest of the pass goes on; this one stays for a later --fix
+        findings.push({ code: 'SF_DRIFT_INTERRUPTED', severity: 'error', message: u.error.message, ...(u.error.hint ? { hint: u.error.hint } : {}), ...(u.intent.plan ? { skitId: u.intent.plan.skitId, scope: u.intent.plan.scopeKey } : {}) });
+      });
     } else {
       for (const i of lib.listIntents()) {
         const live = intentHolderAlive(i);
@@ -100,10 +97,17 @@ export async function runDoctor(given: Session, options: DoctorOptions): Promise
       }
     }
     const installations = lib.listInstallations();
+    // interrupted commands still to be recovered (with --fix: those whose recovery failed just now)
+    const pending = lib.listIntents().filter((i) => i.id !== claim?.id && (options.fix || !intentHolderAlive(i))) as IntentRecord<Plan>[];
+    const check = async (inst: InstallationRecord) => {
+      const intent = pending.find((i) => i.plan?.skitId === inst.skitId && i.plan.scopeKey === recordScopeKey(inst));
+      if (!intent) return checkInstallation(session, lib, inst, options);
+      // what the interrupted command left half-done is its recovery's to finish or undo: a repair
+      // by doctor or by hand (deleting an entry it calls unreferenced) could take what it needs
+      return (await checkInstallation(session, lib, inst, { ...options, fix: false })).map((f) => (NOT_REPAIRABLE.has(f.code) || f.code === PROJECT_GONE ? f : { ...f, hint: pendingHint(intent, options.fix) }));
+    };
     // checks only read, so they run concurrently (I/O bound); repairs write and stay sequential
-    const results = options.fix
-      ? await sequential(installations, (inst) => checkInstallation(session, lib, inst, options))
-      : await pooled(installations, 16, (inst) => checkInstallation(session, lib, inst, options));
+    const results = options.fix ? await sequential(installations, check) : await pooled(installations, 16, check);
     for (const r of results) findings.push(...r);
     findings.push(...(await checkLeftovers(session, lib, options.fix)));
   } finally {
@@ -111,6 +115,14 @@ export async function runDoctor(given: Session, options: DoctorOptions): Promise
     await lib.close();
   }
   return { findings, clean: isClean(findings) };
+}
+
+/** What resolves a finding about an installation whose interrupted command is still to be recovered. */
+function pendingHint(intent: IntentRecord<Plan>, triedNow: boolean): string {
+  const what = `the interrupted ${intent.plan?.op ?? intent.op} of ${intentSubject(intent) ?? 'this installation'}`;
+  return triedNow
+    ? `this follows from ${what}, which could not be recovered yet: fix what its SF_DRIFT_INTERRUPTED finding names, then \`sf skit doctor --fix\` recovers it and resolves this (do not repair it by hand)`
+    : `this follows from ${what}: \`sf skit doctor --fix\` recovers it and resolves this (do not repair it by hand)`;
 }
 
 const isClean = (findings: readonly DoctorFinding[]) => !findings.some((f) => !f.fixed && (f.severity === 'error' || f.severity === 'warning'));
@@ -172,7 +184,7 @@ async function checkInstallation(session: Session, lib: Library, inst: Installat
     findings.push(...drift);
     // links into a store entry that is not there would only dangle again: not repaired, not called fixed;
     // agents that disagree in one directory: a repair for one undoes the other's, so neither is made
-    const repairs = drift.filter((d) => !NOT_REPAIRABLE.has(d.code) && d.severity !== 'info');
+    const repairs = repairsAmong(drift);
     if (!options.fix || repairs.length === 0 || storeBroken || conflicting) continue;
     if (!options.force && repairs.some((d) => NEEDS_FORCE.has(d.code))) continue;
     // the user's entries are left out of the repair, so it can go ahead around them
@@ -287,7 +299,8 @@ async function repairStore(session: Session, inst: InstallationRecord, store: Aw
 /** Unreferenced store entries and scratch left by interrupted commands. */
 async function checkLeftovers(session: Session, lib: Library, fix: boolean): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
-  const used = new Set(lib.listInstallations().map((i) => bundleHex(i.bundleHash)));
+  // an interrupted command's releases are its recovery's to keep or delete
+  const used = new Set([...lib.listInstallations().map((i) => i.bundleHash), ...bundlesOfIntents(lib)].map(bundleHex));
   let entries: string[] = [];
   try {
     entries = await readdir(session.paths.store);

@@ -1,4 +1,4 @@
-import { SfError } from '../errors/index.js';
+import { fromSystemError, isSfError, SfError } from '../errors/index.js';
 import { stillRunningSince } from '../runtime/processes.js';
 import type { Library } from '../library/db.js';
 import type { IntentOp, IntentPhase, IntentRecord } from '../library/types.js';
@@ -46,10 +46,61 @@ export function claimWait(session: Pick<Session, 'env' | 'progress'>): ClaimWait
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** An interrupted command whose recovery failed in this process, and the error that says so (see unrecoveredError). */
+export interface Unrecovered {
+  intent: IntentRecord<Plan>;
+  error: SfError;
+}
+
+/**
+ * Interrupted commands this process tried to recover and could not, by intent id. Their intents
+ * stay, holding this process's pid (other commands wait for this one, then try themselves), and
+ * this process's claims go ahead around them: one installation that cannot be recovered (its
+ * project became read-only, its config no longer parses) must not stop commands on every other
+ * one. A pass of many mutations tries each recovery once.
+ */
+const unrecovered = new Map<string, Unrecovered>();
+
+/** Which installation an intent changes: "acme/kit in /p" or "acme/kit in the user scope". */
+export function intentSubject(intent: Pick<IntentRecord<Plan>, 'plan'>): string | undefined {
+  const plan = intent.plan;
+  if (!plan) return undefined;
+  const where = plan.scopeKey.startsWith('project:') ? plan.scopeKey.slice('project:'.length) : 'the user scope';
+  return `${plan.skitId} in ${where}`;
+}
+
+/**
+ * "an interrupted disable of acme/kit in /p could not be recovered: <cause>", with the cause's
+ * code (a full disk stays SF_E_DISK_FULL) and a hint that says what finishes it.
+ */
+export function unrecoveredError(intent: IntentRecord<Plan>, cause: SfError): SfError {
+  const subject = intentSubject(intent);
+  const what = `an interrupted ${intent.plan?.op ?? intent.op}${subject ? ` of ${subject}` : ''}`;
+  // the cause's own advice, without its generic note on recovery (said below, for this case)
+  const advice = cause.hint?.replace(/;? ?`sf skit doctor --fix` finishes or undoes a change it interrupted$/, '').replace(/\.$/, '');
+  return new SfError(cause.code, `${what} could not be recovered: ${cause.message}`, {
+    ...(cause.location ? { location: cause.location } : {}),
+    hint: `${advice || 'fix what it names'}; once that is done, \`sf skit doctor --fix\` finishes the interrupted ${intent.plan?.op ?? intent.op} (commands on other installations go ahead meanwhile)`,
+    data: { ...cause.data, intent: intent.id },
+    cause,
+  });
+}
+
+/** The unrecoverable interrupted command of the installation `plan` changes, if this process met one. */
+export function unrecoveredFor(plan: Pick<Plan, 'skitId' | 'scopeKey'>): Unrecovered | undefined {
+  for (const u of unrecovered.values()) if (u.intent.plan?.skitId === plan.skitId && u.intent.plan.scopeKey === plan.scopeKey) return u;
+  return undefined;
+}
+
+/** Intents this process holds because their recovery failed here: claims go ahead around them. */
+const parkedHere = (i: IntentRecord) => i.pid === process.pid && unrecovered.has(i.id);
+
 /**
  * Claims the library for one mutation. Interrupted intents (dead pid) are taken over (see
  * Library.takeOver) and handed to `recover` first (with the intent as it was interrupted). A live one means another sf is changing the library: like npm and pnpm with their
  * locks, the claim waits for it (polling, up to `wait.timeoutMs`), then fails with SF_E_CONFLICT.
+ * A recovery that fails with an SfError or a failed system call is told to `onUnrecovered` and
+ * left for later (see `unrecovered`); the claim goes ahead.
  */
 export async function beginMutation(
   lib: Library,
@@ -58,12 +109,13 @@ export async function beginMutation(
   now: string,
   recover: (intent: IntentRecord<Plan>, interrupted: IntentRecord<Plan>) => Promise<unknown>,
   wait: ClaimWait = { timeoutMs: 0 },
+  onUnrecovered?: (u: Unrecovered) => void,
 ): Promise<IntentRecord<Plan>> {
   const intent: IntentRecord<Plan> = { schema: 1, id, op, pid: process.pid, startedAt: now, phase: 'planning' };
   const started = Date.now();
   let waited = false;
   for (let recoveries = 0, polls = 0; recoveries < 5; ) {
-    const blockers = lib.claim(intent) as IntentRecord<Plan>[];
+    const blockers = lib.claim(intent, parkedHere) as IntentRecord<Plan>[];
     if (blockers.length === 0) return intent;
     const live = blockers.find((b) => intentHolderAlive(b));
     if (live) {
@@ -81,7 +133,18 @@ export async function beginMutation(
     for (const stale of blockers) {
       // taken over first: of several commands waiting on one interrupted intent, only one recovers it
       const mine = lib.takeOver(stale, process.pid, new Date().toISOString());
-      if (mine) await recover(mine, stale);
+      if (!mine) continue;
+      try {
+        await recover(mine, stale);
+      } catch (e) {
+        const cause = isSfError(e) ? e : fromSystemError(e);
+        const left = lib.getIntent(mine.id) as IntentRecord<Plan> | undefined;
+        // a bug is reported as one; a recovery that failed after dropping its intent has nothing left to go around
+        if (!cause || !left) throw e;
+        const u = { intent: left, error: unrecoveredError(left, cause) };
+        unrecovered.set(left.id, u);
+        onUnrecovered?.(u);
+      }
     }
     recoveries++;
   }

@@ -81,17 +81,17 @@ describe('sf skit update --all keeps what it read right', function () {
   afterEach(() => sb.cleanup());
 
   /** Runs the pass in this process; `between(id)` runs when the pass starts on SKIT `id`, before it claims the library. */
-  async function pass(between: (skitId: string) => void = () => undefined): Promise<UpdateOutcome[]> {
+  async function pass(between: (skitId: string) => void = () => undefined, ids: string[] | 'all' = 'all'): Promise<UpdateOutcome[]> {
     const progress = (m: string) => {
       const at = /^updating (\S+)$/.exec(m);
       if (at) between(at[1]);
     };
     const session = sessionFrom(sb.env, sb.project, realAdapters(), progress);
-    return updateSkits(session, { ids: 'all' });
+    return updateSkits(session, { ids });
   }
   /** Another sf process, run to its end. */
   const otherSf = (args: string[]) => execFileSync(process.execPath, [sfBin, ...args], { cwd: sb.project, env: sb.env, stdio: 'pipe' });
-  const codes = (outcomes: UpdateOutcome[]) => Object.fromEntries(outcomes.map((o) => [o.skitId, o.error?.code ?? (o.result?.changed ? 'changed' : 'same')]));
+  const codes = (outcomes: UpdateOutcome[]) => Object.fromEntries(outcomes.map((o) => [o.skitId, o.skipped ? 'skipped' : o.error?.code ?? (o.result?.changed ? 'changed' : 'same')]));
 
   it('a later SKIT sees what an earlier one of the same pass committed: two new skills of one name collide', async () => {
     await writeTree(kitDir(sb, 0), kit(0, [...skillsOf(0), 'shared-x'], 1));
@@ -102,13 +102,22 @@ describe('sf skit update --all keeps what it read right', function () {
     assert.match(await readlink(join(sb.project, '.windsurf/skills/shared-x')), /store/);
   });
 
-  it('a SKIT another sf process removed during the pass is reported as not installed, not put back', async () => {
+  it('a SKIT another sf process removed during a pass over the scope is skipped with a note, not failed, and not put back', async () => {
     await writeTree(kitDir(sb, 2), kit(2, skillsOf(2), 1));
     const outcomes = await pass((id) => {
       if (id === 'acme/k2') otherSf(['skit', 'remove', 'acme/k2']);
     });
-    assert.deepEqual(codes(outcomes), { 'acme/k0': 'same', 'acme/k1': 'same', 'acme/k2': 'SF_E_NOT_INSTALLED' });
+    assert.deepEqual(codes(outcomes), { 'acme/k0': 'same', 'acme/k1': 'same', 'acme/k2': 'skipped' });
+    assert.match(outcomes[2].skipped!, /^acme\/k2 was removed in project \S+ by another command during the update; skipped$/);
     assert.deepEqual((await sb.list()).map((r) => r.skitId).sort(), ['acme/k0', 'acme/k1']);
+  });
+
+  it('a SKIT named by its id that another sf process removed meanwhile is still reported as not installed', async () => {
+    await writeTree(kitDir(sb, 2), kit(2, skillsOf(2), 1));
+    const outcomes = await pass((id) => {
+      if (id === 'acme/k2') otherSf(['skit', 'remove', 'acme/k2']);
+    }, ['acme/k2']);
+    assert.deepEqual(codes(outcomes), { 'acme/k2': 'SF_E_NOT_INSTALLED' });
   });
 
   it('a skill another sf process installed during the pass stops a later SKIT that would take its name', async () => {

@@ -4,12 +4,13 @@ import { stageStoreEntry, type StagedEntry } from '../library/store.js';
 import type { InstallationRecord, IntentOp, IntentRecord } from '../library/types.js';
 import { applyPlan, type LiveRelease } from './apply.js';
 import { hostContext, type Session } from './context.js';
-import { abandonIntent as abandonFlushed, beginMutation, claimWait, updateIntent } from './journal.js';
+import { abandonIntent as abandonFlushed, beginMutation, claimWait, unrecoveredFor, updateIntent, type Unrecovered } from './journal.js';
 import type { HostAdapter, HostContext } from './host-adapter.js';
 import type { Plan, PlanEnv, Step } from './plan-types.js';
 import { recoverIntent } from './recover.js';
 import { rollBack } from './rollback.js';
 import { FORGE_VERSION } from '../version.js';
+import { SfError } from '../errors/index.js';
 import { trace } from '../trace/startup.js';
 import { backUpEdits } from './edit-backups.js';
 
@@ -29,8 +30,12 @@ export function planEnv(session: Session): PlanEnv {
 
 /**
  * Runs one mutation: claim the journal (recovering interrupted commands first), plan (the
- * `makePlan` callback reads state under the claim), optionally confirm, record the plan, apply it.
- * A failing step rolls the change back before the error propagates.
+ * `makePlan` callback reads state under the claim), record the plan, apply it. A failing step
+ * rolls the change back before the error propagates.
+ *
+ * With `confirm` (a prompt), the plan is made and answered before the claim: a person may take
+ * minutes to answer, and every other sf mutation, in any project, waits for the claim. Under the
+ * claim the plan is made again; only the same plan goes ahead, else the new one is asked about.
  */
 export async function runMutation(
   session: Session,
@@ -43,26 +48,47 @@ export async function runMutation(
   const lib = (await Library.open(session.paths, { create: true, cache: session.libraryCache ?? new InstallationCache() }))!;
   trace('library open');
   try {
-    let intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session));
+    const unrecovered: Unrecovered[] = [];
+    /** the plan the user said yes to, not yet made again under the claim */
+    let answered: Plan | null = null;
+    let intent: IntentRecord<Plan>;
     let plan: Plan;
-    try {
-      plan = await makePlan(lib);
-    } catch (e) {
+    for (let round = 1; ; round++) {
+      if (confirm && !answered) {
+        // a prompt broken off (Ctrl-C, end of input) changes nothing, and nothing is claimed yet
+        const look = await makePlan(lib).catch(() => null);
+        // a plan that fails before the claim may only be an interrupted command's state: judged again after its recovery
+        if (look && !isIdle(look)) {
+          if (!(await confirm(look))) return { plan: look, record: look.before, changed: false, cancelled: true };
+          answered = look;
+        }
+      }
+      intent = await beginMutation(lib, op, session.newId(), session.now(), (stale) => recoverIntent(session, lib, stale), claimWait(session), (u) => unrecovered.push(u));
+      try {
+        plan = await makePlan(lib);
+        // an installation whose interrupted command cannot be recovered is left alone until it is
+        const stuck = unrecoveredFor(plan);
+        if (stuck) throw stuck.error;
+      } catch (e) {
+        abandonIntent(lib, intent);
+        throw e;
+      }
+      if (!confirm || isIdle(plan) || (answered && samePlan(plan, answered))) break;
+      // the library or the agent directories changed while the user answered (or before the
+      // claim nothing could be planned): ask about what the plan is now
       abandonIntent(lib, intent);
-      throw e;
+      answered = null;
+      if (round >= MAX_CONFIRM_ROUNDS) {
+        throw new SfError('SF_E_CONFLICT', `what ${op} would change kept changing while you were asked to confirm it (other sf commands are changing the same installations)`, {
+          hint: 'run the command again once the other commands have finished, or pass --yes to install what is there when the library is claimed',
+        });
+      }
     }
-    const idle = plan.steps.length === 0 && isDeepStrictEqual(stripTimes(plan.after), stripTimes(plan.before));
-    let confirmed = true;
-    try {
-      confirmed = idle || !confirm || (await confirm(plan));
-    } catch (e) {
-      // a prompt broken off (Ctrl-C, end of input) changed nothing: no intent is left for recovery
+    // other installations go ahead: the user hears of the one left behind once
+    for (const u of unrecovered) process.stderr.write(`warning: ${u.error.message}\n  hint: ${u.error.hint}\n`);
+    if (isIdle(plan)) {
       abandonIntent(lib, intent);
-      throw e;
-    }
-    if (idle || !confirmed) {
-      abandonIntent(lib, intent);
-      return { plan, record: plan.before, changed: false, cancelled: !idle };
+      return { plan, record: plan.before, changed: false, cancelled: false };
     }
     try {
       await preflight(session, plan);
@@ -140,3 +166,24 @@ function writesAt(adapter: HostAdapter, step: Exclude<Step, { kind: 'store' | 'u
 const abandonIntent = (lib: Library, intent: IntentRecord<Plan>) => abandonFlushed(lib, intent, { flush: false });
 
 const stripTimes = (r: InstallationRecord | null) => (r ? { ...r, updatedAt: '' } : null);
+
+/** A plan with nothing to do: no step, and the record as it was (apart from its time). */
+const isIdle = (plan: Plan) => plan.steps.length === 0 && isDeepStrictEqual(stripTimes(plan.after), stripTimes(plan.before));
+
+/** How often a prompt is asked again because what it asked about changed before the claim. */
+const MAX_CONFIRM_ROUNDS = 3;
+
+/**
+ * Whether a plan made under the claim changes what the confirmed one did: the same steps, records
+ * and deletions. Times, event ids and notes differ between any two plannings and are not compared.
+ */
+function samePlan(a: Plan, b: Plan): boolean {
+  const gist = (p: Plan) => ({
+    ...p,
+    before: p.before && { ...p.before, installedAt: '', updatedAt: '' },
+    after: p.after && { ...p.after, installedAt: '', updatedAt: '' },
+    events: [],
+    notes: [],
+  });
+  return isDeepStrictEqual(gist(a), gist(b));
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { SfError, type Diagnostic } from '../errors/index.js';
+import { diskFullAt, SfError, type Diagnostic } from '../errors/index.js';
 import { hashSkit, type SkitHashes } from '../skit/hash.js';
 import { validateSkitDirSync } from '../skit/validate.js';
 import { removeOnInterrupt } from '../runtime/interrupt-cleanup.js';
@@ -106,7 +106,8 @@ export async function prepareRelease(session: Session, source: string, options: 
     return { prepared, hashes, sourceRoot: resolved.dir, diagnostics, cleanup };
   } catch (e) {
     await cleanup();
-    throw e;
+    // what a download or an unpack writes goes to $SF_HOME/tmp: a full disk there names $SF_HOME
+    throw diskFullAt(e, `$SF_HOME (${session.paths.home})`, session.paths.home) ?? e;
   }
 }
 

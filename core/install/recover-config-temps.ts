@@ -10,7 +10,8 @@ import type { Session } from './context.js';
 /**
  * Temp siblings (`.<name>.<pid>.<random>.tmp`, see tempSibling) that a command killed in the
  * middle of an atomic write left next to a host config Forge edits, or in $SF_HOME/backups. Each
- * is a full copy of a config, with its mode. Only that exact pattern, next to a config file a
+ * is a full copy of a config, with its mode. Also the private files of lock attempts on such a
+ * config (`.<name>.sf-lock.<pid>.<random>`). Only that exact pattern, next to a config file a
  * record or a write note names, and only when the pid is no longer the process that wrote it:
  * the user's own files are never candidates.
  */
@@ -29,11 +30,13 @@ export async function configTempLeftovers(session: Pick<Session, 'paths'>, lib: 
 }
 
 const TEMP = /^(\..+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** The private file a lock attempt on that config writes first (core/fs/file-lock.ts), left by a kill, or by a full disk before that was handled. */
+const LOCK_TEMP = /^(\..+)\.sf-lock(?:\.takeover)?\.(\d+)\.[0-9a-f]{8}$/;
 
 async function tempsOf(dir: string, forName: (prefix: string) => boolean): Promise<string[]> {
   const out: string[] = [];
   for (const name of await readdirIfPresent(dir)) {
-    const m = TEMP.exec(name);
+    const m = TEMP.exec(name) ?? LOCK_TEMP.exec(name);
     if (!m || !forName(m[1])) continue;
     const path = join(dir, name);
     const st = await lstat(path).catch(() => undefined);

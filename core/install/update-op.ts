@@ -5,7 +5,7 @@ import { recordScopeKey, scopeKey, type InstallationRecord } from '../library/ty
 import { withGitRef, type ResolveOptions } from '../sources/index.js';
 import { hubRange } from '../sources/origin.js';
 import { resolveScope, type Session } from './context.js';
-import { requireInScope } from './find-installation.js';
+import { describeScope, findInScope, requireInScope } from './find-installation.js';
 import type { Scope } from './host-adapter.js';
 import { planEnv, runMutation, type MutationResult } from './mutate.js';
 import { PathOwners } from './plan-checks.js';
@@ -40,7 +40,12 @@ export interface UpdateOutcome {
   diagnostics?: Diagnostic[];
   /** the error that stopped this SKIT's update (others still run) */
   error?: SfError;
+  /** why a pass over the scope (`--all`) left it alone: another command removed it meanwhile */
+  skipped?: string;
 }
+
+/** Thrown under the claim when a pass over the scope finds an installation gone: removed since the pass listed it. */
+class RemovedMeanwhile extends Error {}
 
 /**
  * `sf skit update`: re-resolves each installation's recorded source and moves it to what the
@@ -67,6 +72,11 @@ export async function updateSkits(session: Session, req: UpdateRequest): Promise
     try {
       outcomes.push({ skitId: inst.skitId, ...(await updateOne(pass, inst, req)) });
     } catch (e) {
+      if (e instanceof RemovedMeanwhile) {
+        // `--all` means what is installed: one removed during the pass is gone, not failed
+        outcomes.push({ skitId: inst.skitId, skipped: `${inst.skitId} was removed ${describeScope(key)} by another command during the update; skipped` });
+        continue;
+      }
       if (!isSfError(e)) throw e;
       outcomes.push({ skitId: inst.skitId, error: e });
     }
@@ -149,6 +159,8 @@ async function updateOne({ session, owners }: Pass, inst: InstallationRecord, re
       'update',
       async (lib) => {
         const installations = lib.listInstallations();
+        // a SKIT the user named keeps the error; a pass over the scope lists what was installed when it began
+        if (req.ids === 'all' && !findInScope(installations, recordScopeKey(inst), inst.skitId)) throw new RemovedMeanwhile();
         const before = requireInScope(installations, recordScopeKey(inst), inst.skitId);
         const { targets, moved } = targetsNow(session, before);
         const candidates = targets.flatMap((t) => prep.prepared.skills.map((s) => join(t.skillRoot, s.name)));

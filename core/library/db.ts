@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { SfError } from '../errors/index.js';
+import { diskFullAt, SfError } from '../errors/index.js';
 import { assertLocalDataDir } from '../fs/filesystem-kind.js';
 import { ensureSfHome } from './home.js';
 import type { SfPaths } from './paths.js';
@@ -90,6 +91,8 @@ export class Library {
   private constructor(
     private readonly db: RootDatabase<unknown, string>,
     private readonly cache?: InstallationCache,
+    /** $SF_HOME/library.lmdb, for errors */
+    private readonly path = '',
   ) {}
 
   /**
@@ -123,7 +126,7 @@ export class Library {
       });
     }
     // a cache is read and kept inside write transactions, which a read-only library cannot start
-    const lib = new Library(db, readOnly ? undefined : options.cache);
+    const lib = new Library(db, readOnly ? undefined : options.cache, paths.library);
     const version = db.get('meta:schema');
     // not flushed on its own: re-created on the next open if a power cut loses it
     if (version === undefined && options.create) db.transactionSync(() => db.putSync('meta:schema', SCHEMA_VERSION), NO_FLUSH);
@@ -194,23 +197,31 @@ export class Library {
    * changed (nothing, when `wrote` is false: LMDB then commits no transaction at all).
    */
   private write<T>(body: () => T & { wrote: boolean; put?: { key: string; record: InstallationRecord }[]; deleted?: string[] }, flags?: number): T {
-    const [txn, out] = this.db.transactionSync(() => [this.db.getWriteTxnId(), body()] as const, flags);
+    let txn: number;
+    let out: T & { wrote: boolean; put?: { key: string; record: InstallationRecord }[]; deleted?: string[] };
+    try {
+      [txn, out] = this.db.transactionSync(() => [this.db.getWriteTxnId(), body()] as const, flags);
+    } catch (e) {
+      // lmdb's full-disk error names no file: the library is in $SF_HOME, maybe not on the project's filesystem
+      throw diskFullAt(e, `$SF_HOME (${dirname(this.path)})`, this.path) ?? e;
+    }
     if (out.wrote) this.cache?.wrote(txn, out.put ?? [], out.deleted ?? []);
     return out;
   }
 
   /**
-   * Writes `intent` only if no other intent is recorded, in one write transaction (LMDB has a
-   * single writer, so the check and the write cannot interleave with another process). Returns
-   * the intents that were in the way, or [] when `intent` was written.
+   * Writes `intent` only if no other intent is recorded (except those `ignore` lets it go ahead
+   * around), in one write transaction (LMDB has a single writer, so the check and the write cannot
+   * interleave with another process). Returns the intents that were in the way, or [] when
+   * `intent` was written.
    *
    * The claim is visible to other processes at once but not flushed to disk by itself: until the
    * plan is recorded (a flushed commit, which flushes the claim too) nothing on disk has changed,
    * so a claim lost to a power cut loses nothing.
    */
-  claim(intent: IntentRecord): IntentRecord[] {
+  claim(intent: IntentRecord, ignore?: (other: IntentRecord) => boolean): IntentRecord[] {
     return this.write(() => {
-      const existing = this.listIntents().filter((i) => i.id !== intent.id);
+      const existing = this.listIntents().filter((i) => i.id !== intent.id && !ignore?.(i));
       if (existing.length === 0) this.db.putSync(intentKey(intent.id), intent);
       return { wrote: existing.length === 0, existing };
     }, NO_FLUSH).existing;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { SfError, hasErrno, isSfError } from '../errors/index.js';
+import { SfError, diskFullAt, hasErrno, isSfError } from '../errors/index.js';
 import { fsyncDirsSync, mkdirForDurable, removeTreeAtomic } from '../fs/atomic.js';
 import { startNewFilesDurable, type NewFile } from '../fs/new-files.js';
 import { trace } from '../trace/startup.js';
@@ -106,7 +106,7 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
     synced = startNewFilesDurable(files).then(() => fsyncDirsSync([...storeDirs, ...entryDirs]));
   } catch (e) {
     await discard();
-    throw e;
+    throw inSfHome(paths, e);
   }
   // publish() awaits it; until then a failure must not count as an unhandled rejection
   synced.catch(() => undefined);
@@ -130,12 +130,17 @@ export async function stageStoreEntry(paths: SfPaths, sourceRoot: string, hashes
       if (!replaces) return 'created';
       await keepChangesOnly(paths, replaces, manifestOf(hashes));
       return 'replaced';
+    } catch (e) {
+      throw inSfHome(paths, e);
     } finally {
       await discard();
     }
   };
   return { publish, discard, ...(replaces ? { replaces } : {}) };
 }
+
+/** A full disk met while storing a release names $SF_HOME, which may be on another filesystem than the project. */
+const inSfHome = (paths: SfPaths, e: unknown) => diskFullAt(e, `$SF_HOME (${paths.home})`, paths.home) ?? e;
 
 /**
  * Renames a modified entry out of the store into $SF_HOME/backups/store/, where nothing deletes

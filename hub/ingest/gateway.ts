@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isSfError, SfError } from '../../core/errors/index.js';
+import { fromSystemError, isSfError, SfError } from '../../core/errors/index.js';
 import { decompressBody, encodeOtlpRequest, type OtlpEncoding, type OtlpRequest, type OtlpSignal, type PartialSuccess } from '../../core/telemetry/otlp/index.js';
 import type { TokenRecord, UserRecord } from '../storage/ports.js';
 import type { RawBatchRecord, TelemetryStorage } from '../storage/telemetry-ports.js';
@@ -195,12 +195,43 @@ export async function ingest(deps: IngestDeps, call: IngestCall): Promise<Ingest
   } catch (e) {
     if (isSfError(e)) throw e;
     // the hub's storage failed, not the data: retryable (reliability-anchors #61)
-    console.error('hub OTLP ingest could not store a batch:', e);
-    throw new SfError('SF_E_UNAVAILABLE', 'the hub could not store the telemetry', { hint: 'retry later', data: { retryAfterSeconds: 5 }, cause: e });
+    throw await storageFailure(e);
   } finally {
     if (!replay) deps.queued(record, stored);
   }
+  storing.stored();
   return { partial, batchId: record.id, stored };
+}
+
+/**
+ * Batches the hub failed to store: the first failure of a run is logged, the rest only counted
+ * until a batch is stored again (a full disk refuses every batch, thousands a minute).
+ */
+const storing = {
+  refused: 0,
+  failed(e: unknown): void {
+    if (this.refused++ === 0) console.error('hub OTLP ingest could not store a batch (further failures are counted until one is stored again):', e);
+  },
+  stored(): void {
+    if (this.refused > 1) console.error(`hub OTLP ingest stores batches again; ${this.refused} were refused meanwhile`);
+    this.refused = 0;
+  },
+};
+
+/**
+ * The retryable answer to a batch the hub could not store. A full disk (ENOSPC, a quota,
+ * MDB_MAP_FULL) is SF_E_DISK_FULL, 503 with a longer Retry-After; anything else SF_E_UNAVAILABLE.
+ * An lmdb commit that failed carries its cause as a promise (`commitError`), awaited here, which
+ * also keeps it from ending the process as an unhandled rejection.
+ */
+async function storageFailure(e: unknown): Promise<SfError> {
+  const pending = (e as { commitError?: unknown } | null)?.commitError;
+  const cause = pending instanceof Promise ? await pending.then(() => e, (c: unknown) => c) : e;
+  storing.failed(cause);
+  if (fromSystemError(cause)?.code === 'SF_E_DISK_FULL') {
+    return new SfError('SF_E_DISK_FULL', 'the hub is out of disk space and could not store the telemetry', { hint: 'retry after the Retry-After delay', data: { retryAfterSeconds: 60 }, cause });
+  }
+  return new SfError('SF_E_UNAVAILABLE', 'the hub could not store the telemetry', { hint: 'retry later', data: { retryAfterSeconds: 5 }, cause });
 }
 
 /**

@@ -34,13 +34,15 @@ export const updateCommand = command({
           action: actionOf(o) === 'downgraded' ? 'updated' : actionOf(o),
           ...(o.result ? { skit: o.result.record && recordJson(o.result.record), notes: o.result.plan.notes, diagnostics: o.diagnostics ?? [] } : {}),
           ...(o.error ? { error: o.error.toJSON() } : {}),
+          ...(o.skipped ? { note: o.skipped } : {}),
           ...(actionOf(o) === 'downgraded' ? { downgraded: o.result!.plan.downgrade } : {}),
         })),
       );
     } else {
       if (outcomes.length === 0) out('nothing is installed here');
       for (const o of outcomes) {
-        if (o.error) {
+        if (o.skipped) err(`note: ${sanitize(o.skipped)}`);
+        else if (o.error) {
           // the validation findings the hint refers to ('fix the errors listed above')
           if (o.error.code === 'SF_E_VALIDATION' && Array.isArray(o.error.data?.diagnostics)) printDiagnostics(o.error.data.diagnostics as Diagnostic[], 'stderr');
           // the SKIT is named once: most update errors already name it ("cannot update acme/kit: ...")
@@ -63,17 +65,19 @@ export const updateCommand = command({
   },
 });
 
-type Action = 'updated' | 'downgraded' | 'unchanged' | 'failed';
+type Action = 'updated' | 'downgraded' | 'unchanged' | 'skipped' | 'failed';
 
 function actionOf(o: UpdateOutcome): Action {
+  if (o.skipped) return 'skipped';
   if (o.error) return 'failed';
   if (!o.result!.changed) return 'unchanged';
   return o.result!.plan.downgrade ? 'downgraded' : 'updated';
 }
 
-/** `2 updated, 1 unchanged, 1 failed` (downgrades counted apart when there are any). */
+/** `2 updated, 1 unchanged, 1 failed` (downgrades, and SKITs removed during the pass, counted apart when there are any). */
 function summary(outcomes: readonly UpdateOutcome[]): string {
   const count = (action: Action) => outcomes.filter((o) => actionOf(o) === action).length;
   const downgraded = count('downgraded');
-  return [`${count('updated')} updated`, ...(downgraded > 0 ? [`${downgraded} downgraded`] : []), `${count('unchanged')} unchanged`, `${count('failed')} failed`].join(', ');
+  const skipped = count('skipped');
+  return [`${count('updated')} updated`, ...(downgraded > 0 ? [`${downgraded} downgraded`] : []), `${count('unchanged')} unchanged`, ...(skipped > 0 ? [`${skipped} skipped`] : []), `${count('failed')} failed`].join(', ');
 }

@@ -66,6 +66,9 @@ export class LmdbRepositoryLinks implements RepositoryLinkStore {
 
 /** Collector/adapter health rows, written at ingest time, and the batches the normalizer gave up on. */
 export class LmdbHealth implements HealthStore {
+  /** health rows whose write failed (a full disk): dropped, logged once, counted here */
+  failedWrites = 0;
+
   constructor(
     private readonly root: RootDatabase,
     private readonly db: Database<CollectorHealthRow, Key>,
@@ -77,7 +80,15 @@ export class LmdbHealth implements HealthStore {
   }
 
   put(key: string, row: CollectorHealthRow) {
-    void this.db.put([row.accountId, key], row);
+    // synchronous: inside a batch's transaction it is part of it; on its own (a heartbeat with no
+    // records) it commits at once. An async put's failed commit (a full disk) rejects promises of
+    // lmdb's own that no one can handle, which ends `sf hub serve`, and its flush never settles
+    try {
+      this.db.putSync([row.accountId, key], row);
+    } catch (e) {
+      // a heartbeat is dropped, never the request
+      if (this.failedWrites++ === 0) console.error('hub telemetry: a collector health row could not be written and was dropped (later failures are only counted):', e);
+    }
   }
 
   list(accountId: string) {
