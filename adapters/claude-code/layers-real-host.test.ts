@@ -36,7 +36,8 @@ describe('Claude Code settings that outrank a user-scope switch (real sf, real b
   it('a project\'s committed "on" shows the disabled skill there; doctor run in that project says so, and disable warns', async () => {
     const committed = join(box.project, '.claude/settings.json');
     assert.equal(await claudeLists(box, box.project, box.disabled), false, 'the user-scope "off" holds');
-    assert.equal((await runSf(['skit', 'doctor'], { cwd: box.project, env: env() })).code, 0);
+    const clean = await runSf(['skit', 'doctor'], { cwd: box.project, env: env() });
+    assert.equal(clean.code, 0, clean.stdout + clean.stderr);
 
     await mkdir(join(box.project, '.claude'), { recursive: true });
     await writeFile(committed, JSON.stringify({ skillOverrides: { [box.disabled]: 'on' } }));

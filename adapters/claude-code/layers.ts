@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import type { HostContext } from '../../core/install/host-adapter.js';
+import { memoJsonConfig } from '../config/json-diagnose.js';
 import { memoized } from '../shared/memo.js';
 import { claudeSettingsFile, OFF } from './settings.js';
 
@@ -139,20 +140,28 @@ function finding(ctx: HostContext, s: { skillId: string; name: string }, layer: 
 export async function claudeSkipsForgeFile(ctx: HostContext, disabled: { skillId: string; name: string }[], severity: Diagnostic['severity']): Promise<Diagnostic[]> {
   if (disabled.length === 0) return [];
   const file = claudeSettingsFile(ctx);
-  let text: string;
+  const problem = await strictJsonProblem(file, ctx.memo);
+  if (problem === undefined) return [];
+  return [{
+    code: 'SF_DRIFT_DISABLED_EXPOSED', severity, file, errorCode: 'SF_E_CONFIG',
+    message: `${disabled.map((s) => s.skillId).join(', ')} ${disabled.length === 1 ? 'is' : 'are'} disabled in ${file}, but Claude Code reads that file as strict JSON and skips all of it (${problem}), so the "off" has no effect`,
+    hint: `remove the comments and trailing commas from ${file} (Forge keeps them; Claude Code does not read past them)`,
+  }];
+}
+
+/** Why Claude Code would skip `file` (not strict JSON), or undefined when it reads it (or it is absent); the read doctor already made (memoJsonConfig). */
+async function strictJsonProblem(file: string, memo: HostContext['memo']): Promise<string | undefined> {
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = (await memoJsonConfig(file, memo)).snap.text;
   } catch {
-    return [];
+    return undefined;
   }
+  if (text === undefined || text.trim() === '') return undefined;
   try {
     JSON.parse(text.replace(/^\uFEFF/, ''));
-    return [];
+    return undefined;
   } catch (e) {
-    return [{
-      code: 'SF_DRIFT_DISABLED_EXPOSED', severity, file, errorCode: 'SF_E_CONFIG',
-      message: `${disabled.map((s) => s.skillId).join(', ')} ${disabled.length === 1 ? 'is' : 'are'} disabled in ${file}, but Claude Code reads that file as strict JSON and skips all of it (${(e as Error).message}), so the "off" has no effect`,
-      hint: `remove the comments and trailing commas from ${file} (Forge keeps them; Claude Code does not read past them)`,
-    }];
+    return (e as Error).message;
   }
 }

@@ -31,7 +31,8 @@ const cases: HostCase[] = [
     skillRoot: (f) => join(f.project, '.claude/skills'),
     configFile: (f) => join(f.project, '.claude/settings.local.json'),
     betaOff: (t) => { const o = parseJsonc(t).skillOverrides ?? {}; return o.beta === 'off' && o.alpha === undefined; },
-    userFile: '{\n  // mine\n  "model": "opus"\n}\n',
+    // strict JSON, as Claude Code reads it (it skips a file with a comment whole: layers.ts), in the user's own layout
+    userFile: '{\n\t"model":   "opus",\n  "permissions": {"allow": []}\n}\n',
     conflict: '{ "skillOverrides": { "beta": "on" } }\n',
     invalid: '{ "model": \n',
     userOff: '{\n  "permissions": {"allow": []},\n  "skillOverrides": {\n    "beta": "off"\n  }\n}\n',
