@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import { runSf } from '../../test-support/index.js';
 import { startMockAnthropic } from '../../test-support/hosts/mock-anthropic.js';
 import { hostBinary, runHost } from '../../test-support/hosts/run-host.js';
@@ -31,13 +31,16 @@ describe('Claude Code settings that outrank a user-scope switch (real sf, real b
     box = await installTwoSkillSkit('claude-code', undefined, { scope: 'user' });
   });
   after(() => box?.cleanup());
-  const env = () => ({ HOME: box.home, SF_HOME: box.sfHome, XDG_CONFIG_HOME: join(box.home, '.config'), CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', [CLAUDE_MANAGED_DIR_VAR]: join(box.root, 'managed') });
+  // without node_modules/.bin (`npm test` puts it on PATH): an OpenCode found there reads ~/.claude/skills and adds its own warning
+  const path = (process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes(`node_modules${sep}.bin`)).join(delimiter);
+  const env = () => ({ PATH: path, HOME: box.home, SF_HOME: box.sfHome, XDG_CONFIG_HOME: join(box.home, '.config'), CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', [CLAUDE_MANAGED_DIR_VAR]: join(box.root, 'managed') });
 
   it('a project\'s committed "on" shows the disabled skill there; doctor run in that project says so, and disable warns', async () => {
     const committed = join(box.project, '.claude/settings.json');
     assert.equal(await claudeLists(box, box.project, box.disabled), false, 'the user-scope "off" holds');
-    const clean = await runSf(['skit', 'doctor'], { cwd: box.project, env: env() });
-    assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+    // nothing exposes the disabled skill yet (other findings, e.g. OpenCode on PATH under `npm test` reading ~/.claude/skills, are not this test's)
+    const clean = await runSf(['skit', 'doctor', '--json'], { cwd: box.project, env: env() });
+    assert.deepEqual((JSON.parse(clean.stdout) as { findings: { code: string }[] }).findings.filter((d) => d.code === 'SF_DRIFT_DISABLED_EXPOSED'), [], clean.stdout);
 
     await mkdir(join(box.project, '.claude'), { recursive: true });
     await writeFile(committed, JSON.stringify({ skillOverrides: { [box.disabled]: 'on' } }));
