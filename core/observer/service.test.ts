@@ -184,9 +184,14 @@ describe('observer service (real socket, HTTP, LMDB, destinations)', function ()
     const closed = JSON.parse(await readFile(w.observer.paths.statusFile, 'utf8')) as { normalized: { spans: number } };
     assert.equal(closed.normalized.spans, spansBefore + 1, 'the turn span was made on close (the status written at close)');
     // it was queued (stopping never waits for a destination), and the next observer delivers it
-    w.observer = await startObserver(w.options);
-    await waitFor(async () => (await spanNames()).includes('agent_turn'), 15_000, 'the turn span, delivered after the restart');
-    assert.deepEqual((await spanNames()).filter((n) => n === 'agent_turn'), ['agent_turn']);
+    // (world's cleanup closes the first observer only)
+    const restarted = await startObserver(w.options);
+    try {
+      await waitFor(async () => (await spanNames()).includes('agent_turn'), 15_000, 'the turn span, delivered after the restart');
+      assert.deepEqual((await spanNames()).filter((n) => n === 'agent_turn'), ['agent_turn']);
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('registers an unknown Claude Code session from its transcript, also when the transcript appears only after the first batch', async () => {
