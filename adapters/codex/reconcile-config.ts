@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { landingPath } from '../../core/fs/contained.js';
+import { isAbsolute } from 'node:path';
 import type { Diagnostic } from '../../core/errors/index.js';
 import { editConfigFile } from '../config/config-file.js';
 import type { ManagedConfigEdit } from '../config/managed.js';
@@ -66,15 +66,11 @@ export function resolvePaths(paths: readonly string[]): ResolvedPaths {
   return out;
 }
 
+/** landingPath (core/fs), or undefined where it cannot be told (a directory that cannot be read): such a path matches only as written. */
 function realOrParent(p: string): string | undefined {
-  const rest: string[] = [];
-  for (let at = p; ; at = dirname(at)) {
-    try {
-      return join(realpathSync(at), ...rest);
-    } catch {
-      // missing (or a dangling link): its parent decides
-    }
-    if (dirname(at) === at) return undefined;
-    rest.unshift(basename(at));
+  try {
+    return landingPath(p);
+  } catch {
+    return undefined;
   }
 }
